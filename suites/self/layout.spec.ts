@@ -1,0 +1,75 @@
+import { test, expect } from '@playwright/test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Imports flow one way: cli -> suites -> {mock-host, reference-service} -> protocol -> spec
+ * (DESIGN.md, CONTRIBUTING.md). This check keeps the rooms honest: each room may import only the
+ * rooms listed here, and only through their index.ts.
+ */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+const ALLOWED: Record<string, string[]> = {
+  spec: [],
+  protocol: ['spec'],
+  'mock-host': ['protocol', 'spec'],
+  'reference-service': ['protocol', 'spec'],
+  fixtures: ['protocol', 'spec'],
+  reports: ['spec'],
+  suites: ['spec', 'protocol', 'mock-host', 'reference-service', 'fixtures', 'reports'],
+  bench: ['spec', 'protocol', 'mock-host', 'reference-service', 'fixtures', 'suites', 'reports'],
+  cli: ['spec', 'protocol', 'mock-host', 'reference-service', 'fixtures', 'suites', 'reports'],
+};
+/** Rooms whose public face is one index.ts; other rooms must not reach past it. */
+const INDEXED = new Set(['spec', 'protocol', 'mock-host', 'reference-service']);
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'out') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|mts|mjs)$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+function imports(source: string): string[] {
+  const found: string[] = [];
+  const re = /(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
+  for (let m = re.exec(source); m; m = re.exec(source)) found.push(m[1]!);
+  return found;
+}
+
+function roomOf(file: string): string | undefined {
+  return relative(ROOT, file).split(sep)[0];
+}
+
+test('every room imports only the rooms below it, through their index.ts (layout)', () => {
+  const problems: string[] = [];
+  for (const room of Object.keys(ALLOWED)) {
+    let files: string[];
+    try {
+      files = sourceFiles(join(ROOT, room));
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      // The harness's own tests may look inside the room they test.
+      const selfTest = relative(ROOT, file).startsWith(join('suites', 'self'));
+      for (const spec of imports(readFileSync(file, 'utf8'))) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(dirname(file), spec);
+        const targetRoom = roomOf(target);
+        if (!targetRoom || targetRoom === room) continue;
+        const where = `${relative(ROOT, file)} imports ${spec}`;
+        if (!(targetRoom in ALLOWED)) continue; // e.g. playwright.config.ts, package.json
+        if (!ALLOWED[room]!.includes(targetRoom)) problems.push(`${where}: ${room} may not import ${targetRoom}`);
+        else if (!selfTest && INDEXED.has(targetRoom) && relative(join(ROOT, targetRoom), target) !== 'index.ts')
+          problems.push(`${where}: import ${targetRoom}/index.ts instead`);
+      }
+    }
+  }
+  expect(problems, problems.join('\n')).toEqual([]);
+});
