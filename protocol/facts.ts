@@ -1,0 +1,16 @@
+/**
+ * The signed payload of the user-facts GET (5.2.6, SIGN-6): there is no body, so "GET" + one
+ * space + the request target (path and query exactly as on the wire, no HTTP version) takes its
+ * place in the <t>.<payload> construction.
+ */
+import { CcsError } from '../spec/index.ts';
+
+export function factsSigningPayload(requestTarget: string): string {
+  if (typeof requestTarget !== 'string' || !requestTarget.startsWith('/') || /[\s]/.test(requestTarget)) {
+    throw new CcsError(
+      'PROTOCOL_REQUEST_TARGET_INVALID',
+      `the facts request target must be the path and query as on the wire, starting with "/" and without spaces (SIGN-6), got ${JSON.stringify(String(requestTarget).slice(0, 80))}`,
+    );
+  }
+  return `GET ${requestTarget}`;
+}

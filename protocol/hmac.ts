@@ -1,0 +1,113 @@
+/**
+ * HMAC mode of callback signing (5.2, SIGN-11, SIGN-12, HOST-9, HOST-10).
+ * Header: t=<unix_seconds>,v1=<hex>; v1 = lowercase hex HMAC-SHA256(secret, t + "." + raw body bytes).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CcsError } from '../spec/index.ts';
+import { CONTRACT } from './constants.ts';
+import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdict } from './verdict.ts';
+
+/** The exact header form of SIGN-11 (t first, v1 second, nothing else). */
+export const HMAC_HEADER_PATTERN = /^t=([0-9]+),v1=([0-9a-f]{64})$/;
+
+function keyBytes(secret: string | Uint8Array): Uint8Array {
+  // Reading: a secret given as text is used as its UTF-8 bytes (the contract says "with the secret").
+  return typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
+}
+
+/** Lowercase hex HMAC-SHA256 over `${t}.` followed by the payload bytes (SIGN-12). */
+export function hmacHex(secret: string | Uint8Array, tText: string, payload: Uint8Array | string): string {
+  const mac = createHmac('sha256', keyBytes(secret));
+  mac.update(Buffer.from(`${tText}.`, 'utf8'));
+  mac.update(toBytes(payload));
+  return mac.digest('hex');
+}
+
+/** Builds the X-Service-Signature value for HMAC mode. */
+export function signHmac(o: { secret: string | Uint8Array; t: number; payload: Uint8Array | string }): string {
+  if (!Number.isSafeInteger(o.t) || o.t < 0) {
+    throw new CcsError('PROTOCOL_T_INVALID', `t must be a non-negative integer of unix seconds (5.2.4), got ${String(o.t)}`);
+  }
+  const t = String(o.t);
+  return `t=${t},v1=${hmacHex(o.secret, t, o.payload)}`;
+}
+
+export type HmacHeaderParse =
+  | { ok: true; tText: string; t: number; v1: string }
+  | { ok: false; reason: string };
+
+/** Splits an HMAC header into t and v1, or says in words what is wrong with it. */
+export function parseHmacHeader(header: string): HmacHeaderParse {
+  const value = header.trim();
+  const parts = value.split(',');
+  const fields = new Map<string, string>();
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) return { ok: false, reason: `header part "${part.slice(0, 40)}" is not key=value; expected t=<unix_seconds>,v1=<hex> (SIGN-11)` };
+    const key = part.slice(0, eq);
+    if (fields.has(key)) return { ok: false, reason: `header repeats ${key}; expected t=<unix_seconds>,v1=<hex> (SIGN-11)` };
+    fields.set(key, part.slice(eq + 1));
+  }
+  const tText = fields.get('t');
+  const v1 = fields.get('v1');
+  if (tText === undefined) return { ok: false, reason: 'header has no t; expected t=<unix_seconds>,v1=<hex> (SIGN-11)' };
+  if (v1 === undefined) return { ok: false, reason: 'header has no v1; expected t=<unix_seconds>,v1=<hex> (SIGN-11)' };
+  const t = parseUnixSeconds(tText);
+  if (t === undefined) return { ok: false, reason: `t "${tText.slice(0, 40)}" is not an integer of unix seconds (SIGN-11)` };
+  if (!/^[0-9a-f]{64}$/.test(v1)) {
+    return { ok: false, reason: `v1 is not 64 lowercase hex digits (got ${v1.length} characters) (SIGN-12)` };
+  }
+  if (fields.size !== 2 || !HMAC_HEADER_PATTERN.test(value)) {
+    return { ok: false, reason: 'header is not exactly t=<unix_seconds>,v1=<hex> (t first, v1 second, nothing else) (SIGN-11)' };
+  }
+  return { ok: true, tText, t, v1 };
+}
+
+/**
+ * Verifies an HMAC-mode signature against one or more secrets (rotation: either is accepted
+ * during the overlap, HOST-9). Compares in constant time; a bad shape is 'malformed', a mismatch
+ * is 'invalid', never a throw.
+ */
+export function verifyHmac(o: {
+  header: string | undefined;
+  payload: Uint8Array | string;
+  secrets: ReadonlyArray<string | Uint8Array>;
+  now?: number;
+  windowSeconds?: number;
+}): SignatureVerdict {
+  if (!Array.isArray(o.secrets) || o.secrets.length === 0) {
+    throw new CcsError('PROTOCOL_NO_SECRETS', 'verifyHmac needs at least one secret in `secrets`');
+  }
+  o.secrets.forEach((secret, i) => {
+    if (typeof secret !== 'string' && !(secret instanceof Uint8Array)) {
+      throw new CcsError('PROTOCOL_SECRET_INVALID', `secrets[${i}] must be a string or bytes, got ${typeof secret}`);
+    }
+  });
+  const now = o.now ?? unixNow();
+  const windowSeconds = o.windowSeconds ?? CONTRACT.replayWindowSeconds;
+  if (o.header === undefined) {
+    return { verdict: 'absent', mode: 'hmac', reason: 'no X-Service-Signature header although HMAC signing is enabled' };
+  }
+  if (typeof o.header !== 'string') {
+    return { verdict: 'malformed', mode: 'hmac', reason: `X-Service-Signature must be one string, got ${Array.isArray(o.header) ? 'a list' : typeof o.header}` };
+  }
+  const parsed = parseHmacHeader(o.header);
+  if (!parsed.ok) return { verdict: 'malformed', mode: 'hmac', reason: parsed.reason };
+  const received = Buffer.from(parsed.v1, 'hex');
+  let secretIndex = -1;
+  // Check every secret (no early exit) so timing does not tell which one matched.
+  o.secrets.forEach((secret, i) => {
+    const expected = Buffer.from(hmacHex(secret, parsed.tText, o.payload), 'hex');
+    if (expected.length === received.length && timingSafeEqual(expected, received) && secretIndex < 0) secretIndex = i;
+  });
+  if (secretIndex < 0) {
+    return {
+      verdict: 'invalid',
+      mode: 'hmac',
+      t: parsed.t,
+      skewSeconds: now - parsed.t,
+      reason: `v1 matches none of the ${o.secrets.length} secret(s) over t.rawBody (wrong secret, or the body bytes differ from the signed ones) (SIGN-12)`,
+    };
+  }
+  return windowVerdict({ mode: 'hmac', t: parsed.t, secretIndex }, now, windowSeconds);
+}

@@ -1,0 +1,174 @@
+/**
+ * A JWKS document cache for JWKS-mode verification (5.2 "Cache it; refetch when kid is unknown",
+ * HOST-8). Unlike jose's createRemoteJWKSet (30 s cooldown by default), an unknown kid triggers a
+ * refetch at once unless minRefetchIntervalMs says otherwise, so a rotation is seen immediately.
+ */
+import { importJWK, type CryptoKey, type JWK, type KeyObject } from 'jose';
+import { CcsError } from '../spec/index.ts';
+
+export interface JwksCacheOptions {
+  url: string;
+  fetch?: typeof fetch;
+  /** Age after which the document is refetched on the next lookup (default 10 minutes). */
+  maxAgeMs?: number;
+  /** Least time between two refetches caused by an unknown kid (default 0: no cooldown). */
+  minRefetchIntervalMs?: number;
+  /** Deadline of one fetch (default 10 s). */
+  timeoutMs?: number;
+}
+
+export interface JwksDocument {
+  keys: JWK[];
+}
+
+/** Checks the shape of a JWKS document (SIGN-9: "a standard JWKS document with a keys array"). */
+export function parseJwksDocument(value: unknown, where: string): JwksDocument {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CcsError('PROTOCOL_JWKS_INVALID', `JWKS document from ${where} is not a JSON object (SIGN-9)`);
+  }
+  const keys = (value as { keys?: unknown }).keys;
+  if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'object' || k === null || Array.isArray(k))) {
+    throw new CcsError('PROTOCOL_JWKS_INVALID', `JWKS document from ${where} has no "keys" array of objects (SIGN-9)`);
+  }
+  return { keys: keys as JWK[] };
+}
+
+/** Picks the JWK of a kid from a document (first usable one if several share it). */
+export function findJwk(doc: JwksDocument, kid: string): JWK | undefined {
+  const matching = doc.keys.filter((k) => k.kid === kid);
+  return matching.find((k) => k.kty === 'EC' && k.crv === 'P-256') ?? matching[0];
+}
+
+/** Imports a public JWK as an ES256 verification key, or undefined when it is not one. */
+export async function importEs256PublicJwk(jwk: JWK): Promise<CryptoKey | KeyObject | undefined> {
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || (jwk.alg !== undefined && jwk.alg !== 'ES256')) return undefined;
+  try {
+    // Drop private members so a leaked private JWK in a document is still used only to verify.
+    const { d: _d, ...publicPart } = jwk;
+    const key = await importJWK(publicPart, 'ES256');
+    return key instanceof Uint8Array ? undefined : key;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The url without userinfo, for messages: credentials in a url never reach an error. */
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return '(unparseable url)';
+  }
+}
+
+export class JwksCache {
+  readonly url: string;
+  private readonly shownUrl: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly maxAgeMs: number;
+  private readonly minRefetchIntervalMs: number;
+  private readonly timeoutMs: number;
+  private doc: JwksDocument | undefined;
+  private fetchedAtMs = Number.NEGATIVE_INFINITY;
+  private inflight: Promise<JwksDocument> | undefined;
+  private imported = new Map<string, CryptoKey | KeyObject | undefined>();
+  private fetches = 0;
+
+  constructor(o: JwksCacheOptions) {
+    if (typeof o?.url !== 'string' || !/^https?:\/\//.test(o.url)) {
+      throw new CcsError('PROTOCOL_JWKS_URL_INVALID', `JwksCache needs an absolute http(s) url, got ${typeof o?.url === 'string' ? JSON.stringify(safeUrl(o.url)) : typeof o?.url}`);
+    }
+    this.url = o.url;
+    this.shownUrl = safeUrl(o.url);
+    this.fetchImpl = o.fetch ?? globalThis.fetch;
+    this.maxAgeMs = o.maxAgeMs ?? 600_000;
+    this.minRefetchIntervalMs = o.minRefetchIntervalMs ?? 0;
+    this.timeoutMs = o.timeoutMs ?? 10_000;
+  }
+
+  /** How many times the document was fetched (successful or not). */
+  get fetchCount(): number {
+    return this.fetches;
+  }
+
+  /** The key of a kid; refetches once when the kid is unknown (a rotation, HOST-8). */
+  async keyFor(kid: string): Promise<KeyObject | CryptoKey | undefined> {
+    let fetchedNow = false;
+    if (this.doc === undefined || performance.now() - this.fetchedAtMs > this.maxAgeMs) {
+      try {
+        await this.refresh();
+        fetchedNow = true;
+      } catch (err) {
+        // Keep serving a stale document when a refresh fails; without any document there is no answer.
+        if (this.doc === undefined) throw err;
+      }
+    }
+    let found = await this.lookup(kid);
+    if (found === undefined && !fetchedNow && performance.now() - this.fetchedAtMs >= this.minRefetchIntervalMs) {
+      await this.refresh();
+      found = await this.lookup(kid);
+    }
+    return found;
+  }
+
+  /** The JWK of a kid in the cached document, without fetching. */
+  cachedJwk(kid: string): JWK | undefined {
+    return this.doc === undefined ? undefined : findJwk(this.doc, kid);
+  }
+
+  /** Forgets the document: the next lookup fetches. */
+  invalidate(): void {
+    this.doc = undefined;
+    this.imported.clear();
+    this.fetchedAtMs = Number.NEGATIVE_INFINITY;
+  }
+
+  private async lookup(kid: string): Promise<KeyObject | CryptoKey | undefined> {
+    if (this.doc === undefined) return undefined;
+    if (this.imported.has(kid)) return this.imported.get(kid);
+    const jwk = findJwk(this.doc, kid);
+    if (jwk === undefined) return undefined;
+    const key = await importEs256PublicJwk(jwk);
+    this.imported.set(kid, key);
+    return key;
+  }
+
+  /** Fetches the document; concurrent callers share one request. */
+  private refresh(): Promise<JwksDocument> {
+    if (this.inflight) return this.inflight;
+    this.inflight = this.fetchDocument().finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+
+  private async fetchDocument(): Promise<JwksDocument> {
+    this.fetches += 1;
+    let res: Response;
+    try {
+      res = await this.fetchImpl(this.url, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      throw new CcsError('PROTOCOL_JWKS_FETCH_FAILED', `JWKS fetch from ${this.shownUrl} failed: ${(err as Error).message}`);
+    }
+    if (res.status !== 200) {
+      throw new CcsError('PROTOCOL_JWKS_FETCH_FAILED', `JWKS fetch from ${this.shownUrl} answered ${res.status}, expected 200`);
+    }
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      throw new CcsError('PROTOCOL_JWKS_INVALID', `JWKS document from ${this.shownUrl} is not JSON (SIGN-9)`);
+    }
+    const doc = parseJwksDocument(body, this.shownUrl);
+    this.doc = doc;
+    this.imported = new Map();
+    this.fetchedAtMs = performance.now();
+    return doc;
+  }
+}
