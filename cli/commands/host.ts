@@ -1,0 +1,159 @@
+/**
+ * `ccs-conformance host`: the host conformance suites (Playwright project `host`) against a host
+ * team's callback receiver and facts endpoint, given by a host target file or by flags; with
+ * neither, against the reference host receiver (fixtures/host-receiver), optionally a faulty
+ * variant (--fault). The harness plays the service: it signs callbacks and facts GETs, and
+ * serves the data API and the JWKS document at a local address printed before the run.
+ * Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target error.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify as toYaml } from 'yaml';
+import { isCcsError } from '../../spec/index.ts';
+import { loadSecrets, readReport } from '../../reports/index.ts';
+import { loadHostTarget, HOST_FAULTS, type HostTarget } from '../../suites/host/index.ts';
+import { bool, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
+import { childEnv, runPlaywright } from '../paths.ts';
+import { printGate } from '../gate-output.ts';
+
+/** Default port of the service side for a host target when neither flag nor file fixes one. */
+export const DEFAULT_SERVICE_PORT = 4470;
+
+export const HOST_FLAGS: FlagSpec[] = [
+  { name: 'target', kind: 'string', value: 'FILE', help: 'host target file (YAML); default: the reference host receiver' },
+  { name: 'base-url', kind: 'string', value: 'URL', help: 'instead of a file: hostBaseUrl of the receiver, e.g. http://127.0.0.1:3000' },
+  { name: 'hook-path', kind: 'string', value: 'PATH', help: 'with --base-url: hookPath of the callback receiver (default /hooks/ccs)' },
+  { name: 'facts-path', kind: 'string', value: 'PATH', help: 'with --base-url: callback path of the FACTS class (facts tests skipped without it)' },
+  { name: 'facts-schema', kind: 'string', value: 'FILE', help: 'with --base-url: JSON Schema (JSON or YAML) of the facts object' },
+  { name: 'signing', kind: 'string', value: 'MODE', help: 'with --base-url: hmac, jwks or none (default hmac)' },
+  { name: 'secret-env', kind: 'string', value: 'NAME', help: 'with --base-url: environment variable holding the HMAC secret' },
+  { name: 'previous-secret-env', kind: 'string', value: 'NAME', help: 'with --base-url: environment variable holding the previous HMAC secret (rotation)' },
+  { name: 'bearer-token-env', kind: 'string', value: 'NAME', help: 'with --base-url: environment variable holding the Bearer token the receiver sends to the data API' },
+  { name: 'service-port', kind: 'string', value: 'N', help: `port of the harness's data API and JWKS (default ${DEFAULT_SERVICE_PORT} for a target, random for the reference)` },
+  { name: 'fault', kind: 'string', value: 'NAME', help: 'run the reference receiver as one of its faulty variants' },
+  { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8 (repeatable)' },
+  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (a target always runs with 1: one service port)' },
+  { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
+  { name: 'help', kind: 'boolean', help: 'show this help' },
+];
+
+export const HOST_HELP = helpText(
+  'ccs-conformance host [--target FILE | --base-url URL ...] [options]',
+  'Runs the host conformance suites: signed callbacks and facts GETs to your receiver, and a data API and JWKS for it to read.',
+  HOST_FLAGS,
+  [
+    `Faulty variants of the reference receiver: ${HOST_FAULTS.map((f) => f.name).join(', ')}.`,
+    'Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target file error. A failed SHOULD only warns.',
+  ],
+);
+
+function fail2(message: string): number {
+  process.stderr.write(`ccs-conformance host: ${message}\n(see ccs-conformance host --help)\n`);
+  return 2;
+}
+
+/** A target built from flags: secrets stay in the environment, the file holds their names only. */
+function targetFromFlags(p: ReturnType<typeof parseArgs>): Record<string, unknown> {
+  const signingMode = str(p, 'signing') ?? 'hmac';
+  const signing: Record<string, unknown> = { mode: signingMode };
+  if (str(p, 'secret-env')) signing.secretEnv = str(p, 'secret-env');
+  if (str(p, 'previous-secret-env')) signing.previousSecretEnv = str(p, 'previous-secret-env');
+  const target: Record<string, unknown> = {
+    hostBaseUrl: str(p, 'base-url'),
+    hookPath: str(p, 'hook-path') ?? '/hooks/ccs',
+    signing,
+    dataApi: { bearerTokenEnv: str(p, 'bearer-token-env') ?? 'CCS_HOST_BEARER_TOKEN' },
+  };
+  if (str(p, 'facts-path')) target.factsPath = str(p, 'facts-path');
+  const schemaFile = str(p, 'facts-schema');
+  if (schemaFile) target.factsClass = { schemaFile: resolve(schemaFile) };
+  return target;
+}
+
+function secretsOf(t: HostTarget): string[] {
+  const s = t.signing.mode === 'hmac' ? [t.signing.secret, ...(t.signing.previousSecret ? [t.signing.previousSecret] : [])] : [];
+  return [...s, t.bearerToken];
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let tmp: string | undefined;
+  try {
+    const p = parseArgs(argv, HOST_FLAGS);
+    if (bool(p, 'help')) {
+      process.stdout.write(HOST_HELP);
+      return 0;
+    }
+    const fault = str(p, 'fault');
+    const targetArg = str(p, 'target');
+    const baseUrl = str(p, 'base-url');
+    const servicePortFlag = str(p, 'service-port');
+    const servicePort = servicePortFlag === '0' ? 0 : positiveInt(servicePortFlag, 'service-port');
+    const workers = positiveInt(str(p, 'workers'), 'workers');
+    const greps = list(p, 'grep');
+    const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
+    for (const g of greps) if (!/^[A-Z]+-\d+$/.test(g)) throw usageError(`--grep ${g}: not a clause id (e.g. HOST-8)`);
+    if (targetArg && baseUrl) throw usageError('give either --target FILE or --base-url, not both');
+    if ((targetArg || baseUrl) && fault) throw usageError('--fault applies to the reference host receiver only; drop --target/--base-url or --fault');
+    if (fault && !HOST_FAULTS.some((f) => f.name === fault)) throw usageError(`--fault ${fault}: not a faulty variant of the reference receiver (known: ${HOST_FAULTS.map((f) => f.name).join(', ')})`);
+    if (!baseUrl) for (const f of ['hook-path', 'facts-path', 'facts-schema', 'signing', 'secret-env', 'previous-secret-env', 'bearer-token-env']) {
+      if (str(p, f) !== undefined) throw usageError(`--${f} goes with --base-url (a target file holds it otherwise)`);
+    }
+
+    const env: Record<string, string | undefined> = {
+      CCS_REPORT_DIR: reportDir,
+      CCS_HOST_FAULT: fault,
+      CCS_HOST_TARGET: undefined,
+      CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS,
+    };
+    let file: string | undefined;
+    if (targetArg) file = resolve(targetArg);
+    else if (baseUrl) {
+      tmp = mkdtempSync(join(tmpdir(), 'ccs-host-'));
+      file = join(tmp, 'host-target.yaml');
+      writeFileSync(file, toYaml(targetFromFlags(p)), { mode: 0o600 });
+    }
+    if (file) {
+      const target = loadHostTarget(file); // TARGET_FIELD_INVALID names the field: exit 2 before any run
+      const port = servicePort ?? target.servicePort ?? DEFAULT_SERVICE_PORT;
+      tmp ??= mkdtempSync(join(tmpdir(), 'ccs-host-'));
+      const secretsFile = join(tmp, 'secrets');
+      writeFileSync(secretsFile, [...loadSecrets(process.env.CCS_SECRETS_FILE), ...secretsOf(target)].join('\n') + '\n', { mode: 0o600 });
+      Object.assign(env, {
+        CCS_HOST_TARGET: file,
+        CCS_SERVICE_PORT: String(port),
+        CCS_SECRETS_FILE: secretsFile,
+        CCS_TARGET_DESCRIPTION: process.env.CCS_TARGET_DESCRIPTION || `host receiver ${target.description}`,
+        // One service side on one fixed port: one worker.
+        CCS_WORKERS: '1',
+      });
+      const base = `http://127.0.0.1:${port}`;
+      process.stdout.write(
+        `The harness plays the service for ${target.hostBaseUrl}${target.hookPath}. Configure the receiver to read from:\n`
+        + `  data API  ${base}/api/${target.workspaceKey}/endpoints/${target.configEnd.replace(/^\//, '')}/data/{endUserHandle}/{serviceKey}  (Bearer token from the target file)\n`
+        + `  JWKS      ${base}/.well-known/service/jwks.json\n`,
+      );
+    } else {
+      if (servicePort !== undefined) env.CCS_SERVICE_PORT = String(servicePort);
+      env.CCS_TARGET_DESCRIPTION = fault ? `reference host receiver with fault ${fault}` : 'reference host receiver';
+      process.stdout.write(`No target: testing the ${env.CCS_TARGET_DESCRIPTION} (in-process, both signing modes).\n`);
+    }
+
+    const args = ['test', '--project', 'host'];
+    if (greps.length > 0) args.push('--grep', greps.map((g) => `@${g}\\b`).join('|'));
+    if (env.CCS_WORKERS) args.push('--workers', env.CCS_WORKERS);
+    rmSync(join(reportDir, 'conformance.json'), { force: true });
+    const code = await runPlaywright(args, childEnv(env));
+    const reportFile = join(reportDir, 'conformance.json');
+    if (!existsSync(reportFile)) {
+      process.stderr.write(`ccs-conformance host: Playwright exited ${code} and wrote no ${reportFile}: the run did not complete (see the output above)\n`);
+      return 1;
+    }
+    return printGate(readReport(reportFile), reportDir, { requireAll: false, sides: ['host'] });
+  } catch (error) {
+    if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_'))) return fail2(error.message);
+    throw error;
+  } finally {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The Playwright fixture of the host project: one HostHarness per worker (service side, keys,
+ * receiver(s) under test), and helpers to pick the endpoint of a signing mode.
+ */
+import { test as base } from '@playwright/test';
+import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from './harness/harness.ts';
+
+export const test = base.extend<Record<never, never>, { host: HostHarness }>({
+  host: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const h = await startHostHarness();
+      await use(h);
+      await h.close();
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+});
+
+export { expect } from '@playwright/test';
+
+/** The endpoint of a mode, or skips the test: a mode the target does not sign in is not exercised. */
+export function modeEndpoint(h: HostHarness, mode: Mode): ModeEndpoint {
+  const ep = h.endpoints[mode];
+  test.skip(ep === undefined, `capability signing mode ${mode} not offered by the target (its signing.mode is ${h.target.signing.mode})`);
+  return ep as ModeEndpoint;
+}
+
+/** Every endpoint under test (the reference runs one receiver per signing mode). */
+export function allEndpoints(h: HostHarness): ModeEndpoint[] {
+  return (['hmac', 'jwks', 'none'] as const).map((m) => h.endpoints[m]).filter((e): e is ModeEndpoint => e !== undefined);
+}
+
+/** The endpoint of a test whose clause does not depend on the signing mode. */
+export function firstEndpoint(h: HostHarness): ModeEndpoint {
+  const ep = allEndpoints(h)[0];
+  if (ep === undefined) throw new Error('host harness has no endpoint');
+  return ep;
+}

@@ -1,0 +1,130 @@
+/**
+ * Everything a host suite needs, started once per Playwright worker: the service side (data API
+ * + JWKS), the signing keys, and the receiver(s) under test. With CCS_HOST_TARGET the receiver
+ * is the host team's, in the one signing mode of its target file; without it, the reference
+ * receiver (fixtures/host-receiver) runs in-process twice, once per signing mode, so every
+ * signature clause is exercised in both modes (CCS_HOST_FAULT picks a faulty variant).
+ */
+import { randomBytes } from 'node:crypto';
+import { generateSigningKey, signatureFor, type CryptoKey, type JWK, type KeyObject, type SignerConfig } from '../../../protocol/index.ts';
+import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fixtures/host-receiver/index.ts';
+import { CcsError } from '../../../spec/index.ts';
+import { classToSchema, DEFAULT_TIMEOUTS, loadHostTarget, type HostTarget } from '../target.ts';
+import { startServiceSide, type ServiceSide } from './service-side.ts';
+
+export type Mode = 'hmac' | 'jwks' | 'none';
+
+export interface SigningKey { kid: string; privateKey: CryptoKey | KeyObject; publicJwk: JWK }
+
+export interface ModeEndpoint {
+  mode: Mode;
+  hookUrl: string;
+  hookPath: string;
+  factsUrl?: string;
+  factsPath?: string;
+  /** HMAC: the current and (optional) previous secret the receiver was configured with. */
+  secret?: string;
+  previousSecret?: string;
+  /** JWKS: the key the harness signs with (its public half is in the served JWKS). */
+  key?: SigningKey;
+  /** The signer config of a correct service in this mode. */
+  signer: SignerConfig;
+}
+
+export interface HostHarness {
+  target: HostTarget;
+  reference: boolean;
+  fault?: string;
+  service: ServiceSide;
+  endpoints: Partial<Record<Mode, ModeEndpoint>>;
+  sign(ep: ModeEndpoint, payload: string | Uint8Array, t?: number, signer?: SignerConfig): Promise<string | undefined>;
+  newKey(): Promise<SigningKey>;
+  close(): Promise<void>;
+}
+
+/** The reference receiver's FACTS class, in the fixture class format. */
+export const REFERENCE_FACTS_CLASS = {
+  fields: [
+    { name: 'displayName', type: 'string', comment: 'How the user likes to be addressed' },
+    { name: 'plan', type: 'string', comment: 'Subscription plan of the account' },
+    { name: 'preferredLanguages', type: 'string[]', comment: 'Language names in English, most preferred first' },
+  ],
+};
+
+export async function newSigningKey(): Promise<SigningKey> {
+  return generateSigningKey(`ccs-${randomBytes(6).toString('hex')}`);
+}
+
+export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Promise<HostHarness> {
+  const file = env.CCS_HOST_TARGET;
+  const portFromEnv = env.CCS_SERVICE_PORT === undefined || env.CCS_SERVICE_PORT === '' ? undefined : Number(env.CCS_SERVICE_PORT);
+  if (portFromEnv !== undefined && !(Number.isInteger(portFromEnv) && portFromEnv >= 0 && portFromEnv <= 65535)) {
+    throw new CcsError('TARGET_FIELD_INVALID', `CCS_SERVICE_PORT must be a port number (got '${env.CCS_SERVICE_PORT}')`, { field: 'CCS_SERVICE_PORT' });
+  }
+  const jwksKey = await newSigningKey();
+  const closers: Array<() => Promise<void>> = [];
+  const endpoints: Partial<Record<Mode, ModeEndpoint>> = {};
+  let target: HostTarget;
+  let service: ServiceSide;
+  const fault = file ? undefined : env.CCS_HOST_FAULT || undefined;
+
+  if (file) {
+    target = loadHostTarget(file, env);
+    service = await startServiceSide({ port: portFromEnv ?? target.servicePort ?? 0, workspaceKey: target.workspaceKey, bearerToken: target.bearerToken });
+    closers.push(() => service.close());
+    const s = target.signing;
+    endpoints[s.mode] = endpoint(s.mode, target.hostBaseUrl, target.hookPath, target.factsPath, s.mode === 'hmac' ? s : undefined, jwksKey);
+  } else {
+    // Test-only secrets, random per run: they never leave this process.
+    const bearerToken = randomBytes(16).toString('hex');
+    const hmac = { secret: randomBytes(24).toString('hex'), previousSecret: randomBytes(24).toString('hex') };
+    target = {
+      description: fault ? `reference host receiver with fault ${fault}` : 'reference host receiver',
+      hostBaseUrl: 'http://127.0.0.1', hookPath: '/hooks/ccs', factsPath: '/facts',
+      factsSchema: classToSchema(REFERENCE_FACTS_CLASS, 'factsClass'),
+      signing: { mode: 'hmac', ...hmac }, workspaceKey: 'ws-host-ref', workspaceId: 'ws-host-ref', configEnd: '/settings',
+      bearerToken, timeouts: { ...DEFAULT_TIMEOUTS },
+    };
+    service = await startServiceSide({ port: portFromEnv ?? 0, workspaceKey: target.workspaceKey, bearerToken });
+    closers.push(() => service.close());
+    const dataApi = { baseUrl: service.url, workspaceKey: target.workspaceKey, bearerToken };
+    const start = (signing: Parameters<typeof startHostReceiver>[0]['signing']): Promise<HostReceiver> =>
+      startHostReceiver({ signing, dataApi, facts: { ...DEFAULT_FACTS }, ...(fault ? { fault } : {}) });
+    const [h, j] = await Promise.all([start({ mode: 'hmac', ...hmac }), start({ mode: 'jwks', jwksUrl: service.jwksUrl })]);
+    closers.push(() => h.close(), () => j.close());
+    endpoints.hmac = endpoint('hmac', h.url, h.hookPath, h.factsPath, hmac, jwksKey);
+    endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, jwksKey);
+  }
+  service.setJwks([jwksKey.publicJwk]);
+
+  return {
+    target,
+    reference: !file,
+    ...(fault ? { fault } : {}),
+    service,
+    endpoints,
+    sign: (ep, payload, t, signer) => signatureFor({ config: signer ?? ep.signer, payload, ...(t === undefined ? {} : { t }) }),
+    newKey: newSigningKey,
+    close: async () => {
+      for (const c of closers.reverse()) await c().catch(() => undefined);
+    },
+  };
+}
+
+function endpoint(
+  mode: Mode, base: string, hookPath: string, factsPath: string | undefined,
+  hmac: { secret: string; previousSecret?: string } | undefined, key: SigningKey,
+): ModeEndpoint {
+  const root = base.replace(/\/+$/, '');
+  const signer: SignerConfig =
+    mode === 'hmac' ? { mode: 'hmac', secret: hmac?.secret ?? '' } : mode === 'jwks' ? { mode: 'jwks', privateKey: key.privateKey, kid: key.kid } : { mode: 'none' };
+  return {
+    mode,
+    hookUrl: root + hookPath,
+    hookPath,
+    ...(factsPath !== undefined ? { factsUrl: root + factsPath, factsPath } : {}),
+    ...(hmac !== undefined ? { secret: hmac.secret, ...(hmac.previousSecret !== undefined ? { previousSecret: hmac.previousSecret } : {}) } : {}),
+    ...(mode === 'jwks' ? { key } : {}),
+    signer,
+  };
+}

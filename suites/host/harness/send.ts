@@ -1,0 +1,76 @@
+/**
+ * Raw HTTP requests to the receiver under test, with a hard deadline: a receiver that hangs or
+ * refuses connections yields a recorded outcome (timeout / connect error), never a hung run.
+ * node:http rather than fetch so the bytes sent are exactly the bytes signed (HOST-4).
+ */
+import http from 'node:http';
+import https from 'node:https';
+
+export interface SendRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Whole-request deadline; the contract's 10 s for callbacks and facts (DELIV-3, FACTS). */
+  timeoutMs: number;
+}
+
+export interface SendOutcome {
+  method: string;
+  url: string;
+  /** HTTP status, or undefined when no answer came. */
+  status?: number;
+  body?: string;
+  /** Monotonic ms from sending to the response head (or to the failure). */
+  elapsedMs: number;
+  /** 'timeout' when nothing came within timeoutMs; 'connect' for a refused/reset connection. */
+  failure?: 'timeout' | 'connect';
+  error?: string;
+  headersSent: Record<string, string>;
+}
+
+export function send(r: SendRequest): Promise<SendOutcome> {
+  const started = performance.now();
+  const u = new URL(r.url);
+  const lib = u.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (o: Omit<SendOutcome, 'elapsedMs' | 'method' | 'url' | 'headersSent'>, elapsedMs = performance.now() - started) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({ method: r.method, url: r.url, headersSent: r.headers, elapsedMs, ...o });
+    };
+    const headers: Record<string, string | number> = { ...r.headers };
+    if (r.body !== undefined) headers['content-length'] = r.body.length;
+    const req = lib.request(u, { method: r.method, headers, agent: false }, (res) => {
+      const headAt = performance.now() - started;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => { if (chunks.length < 64) chunks.push(c); });
+      res.on('end', () => finish({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }, headAt));
+      res.on('error', () => finish({ status: res.statusCode }, headAt));
+    });
+    const timer = setTimeout(() => {
+      finish({ failure: 'timeout', error: `no answer within ${r.timeoutMs} ms` });
+      req.destroy();
+    }, r.timeoutMs);
+    req.on('error', (e) => finish({ failure: 'connect', error: e.message }));
+    req.end(r.body);
+  });
+}
+
+export function isAck(o: SendOutcome): boolean {
+  return o.status !== undefined && o.status >= 200 && o.status < 300;
+}
+
+/** One line a human can paste to replay the request (the body goes in a file; signature is no secret). */
+export function curlOf(o: SendOutcome): string {
+  const h = Object.entries(o.headersSent).map(([k, v]) => `-H '${k}: ${v.length > 120 ? v.slice(0, 60) + '...' : v}'`).join(' ');
+  return `curl -X ${o.method} '${o.url}' ${h}${o.method === 'POST' ? ' --data-binary @body.json' : ''}`;
+}
+
+export function describe(o: SendOutcome): string {
+  if (o.failure === 'timeout') return `${o.method} ${o.url}: no answer within the deadline (${Math.round(o.elapsedMs)} ms)`;
+  if (o.failure === 'connect') return `${o.method} ${o.url}: connection failed (${o.error ?? 'error'})`;
+  return `${o.method} ${o.url}: ${o.status} after ${Math.round(o.elapsedMs)} ms`;
+}

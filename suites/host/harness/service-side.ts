@@ -1,0 +1,154 @@
+/**
+ * The harness's "service side" in the host direction: it serves the service's data API
+ * (GET /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}], Bearer
+ * auth) and /.well-known/service/jwks.json, so a suite can see the receiver read every key
+ * (HOST-13), retry a 409 (HOST-21), not retry a 401 (HOST-22) and refetch the JWKS on an
+ * unknown kid (HOST-8). Every request is journalled on arrival.
+ */
+import { EventEmitter } from 'node:events';
+import Fastify from 'fastify';
+import type { JWK } from 'jose';
+
+export interface DataRead {
+  seq: number;
+  /** Monotonic arrival time in ms (performance.now()). */
+  atMs: number;
+  workspaceKey: string;
+  configEnd: string;
+  endUserHandle: string;
+  serviceKey: string | null;
+  status: number;
+}
+
+export interface JwksFetch {
+  seq: number;
+  atMs: number;
+}
+
+export interface ServiceSideOptions {
+  port?: number;
+  host?: string;
+  workspaceKey: string;
+  bearerToken: string;
+}
+
+export interface ServiceSide {
+  url: string;
+  jwksUrl: string;
+  readonly reads: readonly DataRead[];
+  readonly jwksFetches: readonly JwksFetch[];
+  /** Records the receiver may read: the keys announced in an onComplete for this user. */
+  announce(endUserHandle: string, serviceKeys: readonly string[]): void;
+  /** Answers the next reads of one key with these statuses, in order, before the envelope. */
+  script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): void;
+  setJwks(keys: readonly JWK[]): void;
+  addJwk(key: JWK): void;
+  /** Resolves with the first entry (existing or future) matching, or undefined at the deadline. */
+  waitForRead(pred: (r: DataRead) => boolean, deadlineMs: number): Promise<DataRead | undefined>;
+  waitForJwksFetch(afterSeq: number, deadlineMs: number): Promise<JwksFetch | undefined>;
+  close(): Promise<void>;
+}
+
+const DATA_ROUTE = /^\/api\/([^/]+)\/endpoints\/(.+)\/data\/([^/]+)(?:\/([^/]+))?\/?$/;
+
+/** Section 7: error bodies are the framework default (timestamp, status, error, path). */
+function errorBody(status: number, error: string, path: string): Record<string, unknown> {
+  return { timestamp: new Date().toISOString(), status, error, path };
+}
+
+export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSide> {
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const reads: DataRead[] = [];
+  const jwksFetches: JwksFetch[] = [];
+  const records = new Map<string, Set<string>>();
+  const scripts = new Map<string, number[]>();
+  let jwks: JWK[] = [];
+  let seq = 0;
+
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  app.get('/.well-known/service/jwks.json', async () => {
+    const entry = { seq: ++seq, atMs: performance.now() };
+    jwksFetches.push(entry);
+    events.emit('jwks', entry);
+    return { keys: jwks };
+  });
+
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'],
+    url: '/api/*',
+    handler: async (req, reply) => {
+      const path = req.url.split('?')[0] ?? '';
+      const m = DATA_ROUTE.exec(path);
+      if (m === null) return reply.code(404).send(errorBody(404, 'Not Found', path));
+      const [, ws = '', end = '', handle = '', key] = m;
+      const endUserHandle = decodeURIComponent(handle);
+      const serviceKey = key === undefined ? null : decodeURIComponent(key);
+      const answer = (status: number, body: unknown) => {
+        const entry: DataRead = {
+          seq: ++seq, atMs: performance.now(), workspaceKey: decodeURIComponent(ws),
+          configEnd: '/' + decodeURIComponent(end).replace(/^\/+/, ''), endUserHandle, serviceKey, status,
+        };
+        reads.push(entry);
+        events.emit('read', entry);
+        return reply.code(status).send(body);
+      };
+      if (req.method === 'PUT') return answer(405, errorBody(405, 'Method Not Allowed', path));
+      if (req.headers.authorization !== `Bearer ${o.bearerToken}`) return answer(401, errorBody(401, 'Unauthorized', path));
+      if (decodeURIComponent(ws) !== o.workspaceKey) return answer(403, errorBody(403, 'Forbidden', path));
+      if (req.method !== 'GET') return answer(405, errorBody(405, 'Method Not Allowed', path));
+      const queue = serviceKey === null ? undefined : scripts.get(`${endUserHandle}\u0000${serviceKey}`);
+      const scripted = queue?.shift();
+      if (scripted === 409) return answer(409, { status: 'migrating', message: 'record held mid-migration; retry shortly' });
+      if (scripted !== undefined) return answer(scripted, errorBody(scripted, scripted === 401 ? 'Unauthorized' : 'Error', path));
+      const known = records.get(endUserHandle);
+      if (known === undefined) return answer(404, errorBody(404, 'Not Found', path));
+      if (serviceKey === null) return answer(200, [...known].map(envelope));
+      if (!known.has(serviceKey)) return answer(404, errorBody(404, 'Not Found', path));
+      return answer(200, envelope(serviceKey));
+    },
+  });
+
+  const url = await app.listen({ port: o.port ?? 0, host: o.host ?? '127.0.0.1' });
+
+  const waitFor = <T>(name: string, list: readonly T[], pred: (e: T) => boolean, deadlineMs: number): Promise<T | undefined> => {
+    const found = list.find(pred);
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const onEntry = (e: T) => {
+        if (!pred(e)) return;
+        clearTimeout(timer);
+        events.off(name, onEntry);
+        resolve(e);
+      };
+      const timer = setTimeout(() => { events.off(name, onEntry); resolve(undefined); }, Math.max(0, deadlineMs));
+      events.on(name, onEntry);
+    });
+  };
+
+  return {
+    url,
+    jwksUrl: `${url}/.well-known/service/jwks.json`,
+    reads,
+    jwksFetches,
+    announce(endUserHandle, serviceKeys) {
+      const set = records.get(endUserHandle) ?? new Set<string>();
+      for (const k of serviceKeys) set.add(k);
+      records.set(endUserHandle, set);
+    },
+    script(endUserHandle, serviceKey, statuses) {
+      scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
+    },
+    setJwks(keys) { jwks = [...keys]; },
+    addJwk(key) { jwks = [...jwks, key]; },
+    waitForRead: (pred, deadlineMs) => waitFor('read', reads, pred, deadlineMs),
+    waitForJwksFetch: (afterSeq, deadlineMs) => waitFor('jwks', jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
+    close: () => app.close(),
+  };
+}
+
+/** Section 2.3 envelope; the values are placeholders (a callback never carries them, EVT-2). */
+function envelope(serviceKey: string): Record<string, unknown> {
+  const now = new Date().toISOString().replace('Z', '');
+  return { data: { label: `record ${serviceKey}` }, errors: {}, warnings: {}, callbackStatus: 'DELIVERED', completedAt: now };
+}

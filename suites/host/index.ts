@@ -1,0 +1,10 @@
+/** The host direction's public pieces, for the CLI and other rooms. */
+export { loadHostTarget, parseHostTarget, classToSchema, fieldTypeSchema, DEFAULT_TIMEOUTS } from './target.ts';
+export type { HostTarget, HostSigning, FactsClassField } from './target.ts';
+export { startHostHarness, REFERENCE_FACTS_CLASS } from './harness/harness.ts';
+export type { HostHarness, ModeEndpoint, Mode, SigningKey } from './harness/harness.ts';
+export { startServiceSide } from './harness/service-side.ts';
+export type { ServiceSide, ServiceSideOptions, DataRead, JwksFetch } from './harness/service-side.ts';
+export { send, isAck, curlOf } from './harness/send.ts';
+export type { SendRequest, SendOutcome } from './harness/send.ts';
+export { HOST_FAULTS } from '../../fixtures/host-receiver/index.ts';
