@@ -1,0 +1,70 @@
+/**
+ * Callback signing, service side (5.2). Written here rather than taken from protocol/ because the
+ * seeded faults need to bend single steps of it (SIGN-4/6/8/10/12/14); protocol's verifiers are
+ * the independent check in the tests.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { CompactSign, exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { FaultSet } from './faults.ts';
+import type { Workspace } from './model.ts';
+
+type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
+interface SigningKey {
+  kid: string;
+  privateKey: PrivateKey;
+  publicJwk: JWK;
+}
+
+export interface KeyRing {
+  production: SigningKey;
+  sandbox: SigningKey;
+  /** SIGN-9: the JWKS document, every kid the service signs with. */
+  jwks(): { keys: JWK[] };
+}
+
+async function makeKey(env: string): Promise<SigningKey> {
+  // Generated at start, never committed: the private keys live only in this process.
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = `${env}-${randomUUID().slice(0, 8)}`;
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
+  return { kid, privateKey, publicJwk };
+}
+
+export async function createKeyRing(): Promise<KeyRing> {
+  const production = await makeKey('prod');
+  const sandbox = await makeKey('sandbox');
+  return { production, sandbox, jwks: () => ({ keys: [production.publicJwk, sandbox.publicJwk] }) };
+}
+
+/** SIGN-10: sandbox and production sign with different keys. */
+export function keyFor(ring: KeyRing, ws: Workspace, faults: FaultSet): SigningKey {
+  if (ws.parent && !faults.has('same-kid-sandbox')) return ring.sandbox;
+  return ring.production;
+}
+
+/**
+ * The X-Service-Signature value over `payload` (raw body bytes, or the facts request line), or
+ * undefined when signing is off (SIGN-1). t is read at call time: every attempt is re-signed (SIGN-5).
+ */
+export async function signatureFor(ws: Workspace, ring: KeyRing, faults: FaultSet, payload: Buffer, opts: { reserialized?: Buffer } = {}): Promise<string | undefined> {
+  const signing = ws.signing;
+  if (signing.mode === 'none') return undefined;
+  let t = Math.floor(Date.now() / 1000);
+  if (faults.has('stale-t')) t -= 400;
+  if (signing.mode === 'hmac') {
+    // SIGN-13: per workspace and per environment; the sandbox uses its own secret.
+    const parent = ws.parent?.signing;
+    const secret = faults.has('hmac-sandbox-parent-secret') && parent?.mode === 'hmac' ? parent.secret : signing.secret;
+    const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
+    mac.update(faults.has('hmac-base-without-dot') ? `${t}` : `${t}.`);
+    mac.update(payload);
+    const hex = mac.digest('hex');
+    return `t=${t},v1=${faults.has('hmac-uppercase-hex') ? hex.toUpperCase() : hex}`;
+  }
+  const key = keyFor(ring, ws, faults);
+  const body = faults.has('sign-reserialized-body') && opts.reserialized ? opts.reserialized : payload;
+  // SIGN-8: the JWS payload is "<unix_seconds>." followed by the raw request body.
+  const jwsPayload = Buffer.concat([Buffer.from(`${t}.`, 'utf8'), body]);
+  return new CompactSign(jwsPayload).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(key.privateKey);
+}
