@@ -1,0 +1,172 @@
+/**
+ * `ccs-conformance mock-host`: the scriptable mock host as a standalone server. Prints one line
+ * per request as it arrives and as it completes, serves until SIGINT/SIGTERM.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { MockHost, parseScripts, type JournalEntry, type MockHostOptions, type RouteConfig, type SigningConfig } from '../../mock-host/index.ts';
+import { isCcsError } from '../../spec/index.ts';
+
+const HELP = `Usage: ccs-conformance mock-host [options]
+
+A host application for a service under test: records every callback byte for byte, verifies
+signatures, answers as scripted, and explains each request. Journal: GET /__admin/journal.
+
+Options:
+  --port N                 port to listen on (default 0: any free port; the URL is printed)
+  --host ADDR              address to listen on (default 127.0.0.1)
+  --hook-path PATH         lifecycle callback route (repeatable; default /hooks when no route given)
+  --tool-path PATH         tool dispatch route (repeatable)
+  --facts-path PATH        user-facts GET route (repeatable)
+  --hmac-secret-file F     HMAC mode: file holding one secret (repeatable: rotation, either accepted)
+  --jwks-url URL           JWKS mode: the service's /.well-known/service/jwks.json
+  --script FILE            response scripts (JSON or YAML)
+  --enforce                answer 401 when signature verification fails
+  --forward-to URL         relay each request (same method, path, headers, body bytes) to a local app
+  --max-entries N          keep at most N journal entries (default: all)
+  --body-limit BYTES       largest body accepted (default 1048576; larger ones get 413)
+  --quiet                  print only the start line
+  -h, --help               this text
+
+Admin API: GET /__admin/journal[?path=&event=&deliveryId=&kind=&since=], GET /__admin/journal.jsonl,
+GET /__admin/deliveries, POST|DELETE /__admin/scripts, POST /__admin/reset, POST /__admin/routes.
+`;
+
+function int(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${v}"`);
+  return n;
+}
+
+function arrivalLine(e: JournalEntry): string {
+  const bits = [`-> #${e.seq} ${e.method} ${e.url}`];
+  if (e.event) bits.push(`event=${e.event}`);
+  if (e.deliveryId) bits.push(`id=${e.deliveryId}`);
+  if (e.attempt !== undefined) bits.push(`attempt=${e.attempt}`);
+  bits.push(`sig=${e.signature.verdict}`);
+  if (e.schema) bits.push(`schema=${e.schema.valid ? 'valid' : 'invalid'}`);
+  const failed = e.checks.filter((c) => !c.ok);
+  bits.push(failed.length ? `checks=FAIL(${failed.map((c) => c.clause).join(',')})` : 'checks=ok');
+  if (e.parseError) bits.push(`body: ${e.parseError}`);
+  if (e.step) bits.push(`step=${e.step.script}#${e.step.index + 1}`);
+  return bits.join(' ');
+}
+
+function finishLine(e: JournalEntry): string {
+  const ms = e.finished ? Number((BigInt(e.finished.monoNs) - BigInt(e.arrival.monoNs)) / 1_000_000n) : 0;
+  const answer = e.response?.fault ? `${e.response.fault}${e.response.status !== undefined ? ` then ${e.response.status}` : ''}` : String(e.response?.status ?? '-');
+  return `<- #${e.seq} ${answer} ${e.finished?.outcome ?? ''} ${ms} ms${e.response?.forwardedTo ? ` via ${e.response.forwardedTo}` : ''}${e.step ? ` (${e.step.explain})` : ''}`;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'hook-path': { type: 'string', multiple: true },
+        'tool-path': { type: 'string', multiple: true },
+        'facts-path': { type: 'string', multiple: true },
+        'hmac-secret-file': { type: 'string', multiple: true },
+        'jwks-url': { type: 'string' },
+        script: { type: 'string' },
+        enforce: { type: 'boolean' },
+        'forward-to': { type: 'string' },
+        'max-entries': { type: 'string' },
+        'body-limit': { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`ccs-conformance mock-host: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  let options: MockHostOptions;
+  try {
+    const secretsFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
+    if (secretsFiles.length && values['jwks-url']) throw new Error('--hmac-secret-file and --jwks-url are exclusive: a workspace signs in one mode (SIGN-2)');
+    // no signing option: the workspace's mode is unknown, so presence of the header is not judged
+    let signing: SigningConfig | undefined;
+    if (secretsFiles.length) {
+      const secrets = secretsFiles.map((f) => {
+        let text: string;
+        try {
+          text = readFileSync(f, 'utf8');
+        } catch (error) {
+          throw new Error(`--hmac-secret-file ${f}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+        }
+        const secret = text.replace(/\r?\n$/, '');
+        if (!secret) throw new Error(`--hmac-secret-file ${f}: the file is empty`);
+        return secret;
+      });
+      signing = { mode: 'hmac', secrets };
+    } else if (typeof values['jwks-url'] === 'string') signing = { mode: 'jwks', jwksUrl: values['jwks-url'] };
+    const routes: RouteConfig[] = [];
+    for (const p of (values['hook-path'] as string[] | undefined) ?? []) routes.push({ kind: 'lifecycle', path: p });
+    for (const p of (values['tool-path'] as string[] | undefined) ?? []) routes.push({ kind: 'tool', path: p });
+    for (const p of (values['facts-path'] as string[] | undefined) ?? []) routes.push({ kind: 'facts', path: p });
+    if (routes.length === 0) routes.push({ kind: 'lifecycle', path: '/hooks' });
+    options = { routes, enforce: values.enforce === true, ...(signing ? { signing } : {}) };
+    const port = int('port', values.port as string | undefined, 0);
+    if (port !== undefined) {
+      if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
+      options.port = port;
+    }
+    if (typeof values.host === 'string') options.host = values.host;
+    const maxEntries = int('max-entries', values['max-entries'] as string | undefined, 1);
+    if (maxEntries !== undefined) options.maxEntries = maxEntries;
+    const bodyLimit = int('body-limit', values['body-limit'] as string | undefined, 1);
+    if (bodyLimit !== undefined) options.bodyLimit = bodyLimit;
+    if (typeof values['forward-to'] === 'string') {
+      if (!/^https?:\/\/[^/]+/.test(values['forward-to'])) throw new Error(`--forward-to must be an absolute http URL, got "${values['forward-to']}"`);
+      options.forwardTo = values['forward-to'];
+    }
+    if (typeof values.script === 'string') {
+      let text: string;
+      try {
+        text = readFileSync(values.script, 'utf8');
+      } catch (error) {
+        throw new Error(`--script ${values.script}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+      options.scripts = parseScripts(text);
+    }
+  } catch (error) {
+    const msg = isCcsError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
+    process.stderr.write(`ccs-conformance mock-host: ${msg}\n`);
+    return 2;
+  }
+  let host: MockHost;
+  try {
+    host = await MockHost.start(options);
+  } catch (error) {
+    process.stderr.write(`ccs-conformance mock-host: cannot start: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const routeText = host.listRoutes().map((r) => `${r.kind} ${r.path}`).join(', ');
+  const signingMode = options.signing?.mode ?? 'not configured, signatures recorded but not verified';
+  process.stdout.write(`mock host listening on ${host.url} (routes: ${routeText}; signing: ${signingMode}${options.enforce ? ', enforced' : ''}${options.forwardTo ? `; forwarding to ${options.forwardTo}` : ''})\n`);
+  process.stdout.write(`journal: ${host.url}/__admin/journal\n`);
+  if (!values.quiet) {
+    host.journal.onEntry((e, phase) => {
+      if (phase === 'body') process.stdout.write(arrivalLine(e) + '\n');
+      else if (phase === 'finished') process.stdout.write(finishLine(e) + '\n');
+    });
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await host.close();
+  process.stdout.write(`mock host stopped after ${host.journal.entries().length + host.journal.dropped} request(s)\n`);
+  return 0;
+}

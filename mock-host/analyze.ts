@@ -1,0 +1,70 @@
+/**
+ * Fills a journal entry once its body has been read: raw bytes, parse result (with the reason
+ * when it fails), the contract fields that address it (event, deliveryId, attempt, end user,
+ * workspace), schema verdict, header checks. Signature verification is done by the caller.
+ */
+import { createHash } from 'node:crypto';
+import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, END_USER_HEADER, EVENT_HEADER, WORKSPACE_HEADER } from '../protocol/index.ts';
+import { isJsonContentType } from './checks.ts';
+import type { JournalEntry } from './types.ts';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const EMPTY_SHA = createHash('sha256').update(Buffer.alloc(0)).digest('hex');
+
+function header(e: JournalEntry, name: string): string | undefined {
+  const v = e.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+export function fillBody(e: JournalEntry, body: Buffer | undefined): void {
+  const b = body ?? Buffer.alloc(0);
+  e.bodySize = b.length;
+  e.bodyBase64 = b.length ? b.toString('base64') : '';
+  e.bodySha256 = b.length ? createHash('sha256').update(b).digest('hex') : EMPTY_SHA;
+  if (b.length === 0) {
+    if (e.method !== 'GET' && e.method !== 'HEAD') e.parseError = 'no body';
+    return;
+  }
+  let text: string;
+  try {
+    text = utf8.decode(b);
+  } catch {
+    e.parseError = `body is not valid UTF-8 (${b.length} bytes); JSON must be UTF-8`;
+    return;
+  }
+  const ct = header(e, 'content-type');
+  try {
+    e.json = JSON.parse(text);
+  } catch (error) {
+    e.parseError = `body is not valid JSON: ${(error as Error).message}`;
+    return;
+  }
+  if (!isJsonContentType(ct)) {
+    // parsed anyway, so the entry still says which event it was; the problem stays visible
+    e.parseError = ct === undefined ? 'no Content-Type header (expected application/json); body parsed as JSON anyway' : `Content-Type is "${ct}", not application/json; body parsed as JSON anyway`;
+  }
+}
+
+/** The contract fields of the entry, from the body first and the headers second. */
+export function fillAddressing(e: JournalEntry, attemptsSeen: Map<string, number>): void {
+  const body = typeof e.json === 'object' && e.json !== null && !Array.isArray(e.json) ? (e.json as Record<string, unknown>) : undefined;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const event = (e.kind === 'lifecycle' ? str(body?.event) : undefined) ?? header(e, EVENT_HEADER);
+  if (event !== undefined) e.event = event;
+  const id = header(e, DELIVERY_ID_HEADER);
+  if (id !== undefined) e.deliveryId = id;
+  const q = e.query.endUserHandle;
+  const handle = e.kind === 'facts' ? (Array.isArray(q) ? q[0] : q) ?? header(e, END_USER_HEADER) : str(body?.endUserHandle) ?? header(e, END_USER_HEADER);
+  if (handle !== undefined) e.endUserHandle = handle;
+  const ws = str(body?.workspaceKey) ?? header(e, WORKSPACE_HEADER);
+  if (ws !== undefined) e.workspaceKey = ws;
+  const a = header(e, ATTEMPT_HEADER);
+  if (a !== undefined && /^[0-9]{1,6}$/.test(a.trim())) e.attempt = Number(a.trim());
+  if (e.deliveryId !== undefined) {
+    // attempts of one delivery: same id and same bytes (DELIV-11: a retry is the same payload re-sent)
+    const key = `${e.deliveryId}\n${e.bodySha256}`;
+    const n = (attemptsSeen.get(key) ?? 0) + 1;
+    attemptsSeen.set(key, n);
+    if (e.attempt === undefined) e.attempt = n;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The contract's header checks on one request, recorded in its journal entry: lifecycle
+ * callbacks (HDR-1..6, HOOK-1), tool dispatches (TOOL-1, TOOL-2), the facts GET (FACTS-1..4).
+ * Each check is a fact about this one request; cross-request rules (attempt counting,
+ * schedules) are assertions over the journal.
+ */
+import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, END_USER_HEADER, EVENT_HEADER, SIGNATURE_HEADER, WORKSPACE_HEADER } from '../protocol/index.ts';
+import type { EntryCheck, RouteKind } from './types.ts';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function one(h: Headers, name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+function q(v: string | undefined): string {
+  return v === undefined ? 'absent' : JSON.stringify(v);
+}
+
+export interface CheckInput {
+  kind: RouteKind;
+  method: string;
+  headers: Headers;
+  json: unknown;
+  /** 'unknown': nobody said whether the workspace signs, so presence is not checked. */
+  signingMode: 'none' | 'hmac' | 'jwks' | 'unknown';
+  query: Record<string, string | string[]>;
+}
+
+/** HDR-1 reading: application/json, a charset parameter accepted. */
+export function isJsonContentType(ct: string | undefined): boolean {
+  if (ct === undefined) return false;
+  return /^application\/json\s*(;.*)?$/i.test(ct.trim());
+}
+
+export function headerChecks(i: CheckInput): EntryCheck[] {
+  const out: EntryCheck[] = [];
+  const add = (name: string, clause: string, ok: boolean, detail: string) => out.push({ name, clause, ok, detail });
+  const h = i.headers;
+  const sig = one(h, SIGNATURE_HEADER);
+  // HDR-6 / TOOL-2 / FACTS-4 when signing is on; SIGN-1 (absent) when the workspace has signing off
+  const presence = (clause: string) => {
+    if (i.signingMode === 'unknown') return;
+    if (i.signingMode === 'none') add('signature-absent', i.kind === 'facts' ? 'FACTS-4' : 'SIGN-1', sig === undefined, `X-Service-Signature is ${sig === undefined ? 'absent' : 'present'}; signing is off for this route`);
+    else add('signature-present', clause, sig !== undefined, `X-Service-Signature is ${sig === undefined ? 'absent' : 'present'}; signing is enabled (${i.signingMode})`);
+  };
+  if (i.kind === 'lifecycle' || i.kind === 'tool') {
+    const body = typeof i.json === 'object' && i.json !== null && !Array.isArray(i.json) ? (i.json as Record<string, unknown>) : undefined;
+    const event = one(h, EVENT_HEADER);
+    add('method', i.kind === 'tool' ? 'TOOL-1' : 'HOOK-1', i.method === 'POST', `method is ${i.method}; the contract sends POST`);
+    const ct = one(h, 'content-type');
+    add('content-type', 'HDR-1', isJsonContentType(ct), `Content-Type is ${q(ct)}; expected application/json`);
+    if (i.kind === 'tool') {
+      add('event-header', 'TOOL-1', event === 'tool.dispatch', `X-Service-Event is ${q(event)}; expected "tool.dispatch"`);
+      presence('TOOL-2');
+      return out;
+    }
+    const bodyEvent = body?.event;
+    add(
+      'event-header',
+      'HDR-2',
+      event !== undefined && event === bodyEvent,
+      `X-Service-Event is ${q(event)}, body.event is ${bodyEvent === undefined ? 'absent' : JSON.stringify(bodyEvent)}`,
+    );
+    const id = one(h, DELIVERY_ID_HEADER);
+    const conv = body?.conversationId;
+    const expectedId = conv !== undefined && typeof bodyEvent === 'string' ? `lc-${String(conv)}-${bodyEvent}` : undefined;
+    add(
+      'delivery-id',
+      'HDR-3',
+      id !== undefined && expectedId !== undefined && id === expectedId,
+      `X-Service-Delivery-Id is ${q(id)}; expected ${expectedId === undefined ? 'lc-<conversationId>-<event> (body lacks conversationId or event)' : JSON.stringify(expectedId)}`,
+    );
+    const attempt = one(h, ATTEMPT_HEADER);
+    if (bodyEvent === 'onComplete') {
+      add('attempt-header', 'HDR-4', attempt === '1' || attempt === '2' || attempt === '3', `X-Service-Delivery-Attempt is ${q(attempt)}; expected 1, 2 or 3 on onComplete`);
+    } else {
+      add('attempt-header', 'HDR-5', attempt === undefined, `X-Service-Delivery-Attempt is ${q(attempt)}; it is sent on onComplete only`);
+    }
+    presence('HDR-6');
+    return out;
+  }
+  // facts GET
+  const handle = i.query.endUserHandle;
+  const handleText = Array.isArray(handle) ? handle.join(',') : handle;
+  add('method', 'FACTS-1', i.method === 'GET', `method is ${i.method}; the facts fetch is a GET`);
+  add('query', 'FACTS-1', typeof handle === 'string' && handle !== '', `query endUserHandle is ${q(handleText)}`);
+  const accept = one(h, 'accept');
+  add('accept', 'FACTS-2', accept !== undefined && /(^|,)\s*application\/json\s*(;|,|$)/i.test(accept), `Accept is ${q(accept)}; expected application/json`);
+  const event = one(h, EVENT_HEADER);
+  add('event-header', 'FACTS-2', event === 'user.facts.fetch', `X-Service-Event is ${q(event)}; expected "user.facts.fetch"`);
+  const ws = one(h, WORKSPACE_HEADER);
+  add('workspace-header', 'FACTS-2', ws !== undefined && ws !== '', `X-Service-Workspace is ${q(ws)}`);
+  const eu = one(h, END_USER_HEADER);
+  add('end-user-header', 'FACTS-2', eu !== undefined && eu === handleText, `X-Service-End-User is ${q(eu)}, query endUserHandle is ${q(handleText)}`);
+  const id = one(h, DELIVERY_ID_HEADER);
+  const idOk = id !== undefined && handleText !== undefined && id.startsWith('uf-') && id.endsWith(`-${handleText}`) && id.length > `uf--${handleText}`.length;
+  add('delivery-id', 'FACTS-3', idOk, `X-Service-Delivery-Id is ${q(id)}; expected uf-<workspaceId>-${handleText ?? '<endUserHandle>'}`);
+  presence('FACTS-4');
+  return out;
+}

@@ -1,0 +1,47 @@
+/**
+ * mock-host/: the scriptable host that records and explains every callback (issue 3).
+ * Other rooms import only this file.
+ */
+export { MockHost } from './server.ts';
+export { JournalStore, matchesFilter, describeFilter, summarizeEntry } from './journal.ts';
+export { validateScripts, parseScripts, STEP_ACTIONS } from './scripts/definitions.ts';
+export type {
+  ResponseScript,
+  ScriptMatch,
+  Step,
+  StepAction,
+  RespondStep,
+  HoldStep,
+  NeverStep,
+  ResetStep,
+  CloseStep,
+  RefuseStep,
+  FactsStep,
+  FactsNotFittingStep,
+} from './scripts/definitions.ts';
+export { explainStep, explainScript, explainMatch } from './scripts/explain.ts';
+export { buildFactsNotFitting } from './facts-not-fitting.ts';
+export { validateRoute } from './routes.ts';
+export { headerChecks, isJsonContentType } from './checks.ts';
+export { waitForEntries, assertNothingArrives } from './assertions/wait.ts';
+export { checkRetrySchedule } from './assertions/retry.ts';
+export { checkStableAcrossAttempts } from './assertions/stable.ts';
+export { checkEventOrder } from './assertions/order.ts';
+export { checkBulkPages } from './assertions/bulk.ts';
+export type {
+  RouteKind,
+  EntryKind,
+  SigningConfig,
+  RouteConfig,
+  MockHostOptions,
+  EntryFilter,
+  JournalEntry,
+  Journal,
+  EntryPhase,
+  EntryCheck,
+  SignatureRecord,
+  SignatureVerdictName,
+  FaultName,
+  FinishOutcome,
+  Verdict,
+} from './types.ts';

@@ -1,0 +1,128 @@
+/**
+ * The mock host's public data shapes. Everything here is JSON-serializable data (the admin API
+ * serves journal entries as they are), so suites, the CLI and remote tools read the same thing.
+ */
+import type { ResponseScript } from './scripts/definitions.ts';
+
+export type RouteKind = 'lifecycle' | 'tool' | 'facts';
+export type EntryKind = RouteKind | 'unrouted' | 'admin';
+
+export type SignatureVerdictName = 'valid' | 'invalid' | 'stale' | 'future' | 'unknown-kid' | 'malformed' | 'absent';
+
+export type SigningConfig =
+  | { mode: 'none' }
+  | { mode: 'hmac'; secrets: string[] }
+  | { mode: 'jwks'; jwksUrl?: string; jwks?: { keys: object[] } };
+
+export interface RouteConfig {
+  kind: RouteKind;
+  path: string;
+  signing?: SigningConfig;
+  /** Answer 401 when verification fails (HOST-3); overrides the host-wide option. */
+  enforce?: boolean;
+  /** JSON Schema of the FACTS class, used to build answers that do not fit (FACTS-8). */
+  factsSchema?: object;
+  defaultFacts?: object;
+}
+
+export interface MockHostOptions {
+  port?: number;
+  host?: string;
+  routes?: RouteConfig[];
+  enforce?: boolean;
+  bodyLimit?: number;
+  maxEntries?: number;
+  scripts?: ResponseScript[];
+  forwardTo?: string;
+  maxHeaderSize?: number;
+  /** Host-wide signing used by routes that do not set their own. */
+  signing?: SigningConfig;
+}
+
+export interface EntryFilter {
+  path?: string;
+  kind?: EntryKind;
+  method?: string;
+  event?: string;
+  deliveryId?: string;
+  endUserHandle?: string;
+  workspaceKey?: string;
+  completed?: boolean;
+  predicate?: (e: JournalEntry) => boolean;
+}
+
+export interface SignatureRecord {
+  verdict: SignatureVerdictName;
+  mode: string;
+  reason: string;
+  t?: number;
+  skewSeconds?: number;
+  kid?: string;
+  secretIndex?: number;
+}
+
+export interface EntryCheck {
+  name: string;
+  clause: string;
+  ok: boolean;
+  detail: string;
+}
+
+export type FaultName = 'reset' | 'close' | 'never' | 'hold' | 'refuse';
+export type FinishOutcome = 'answered' | 'reset' | 'closed' | 'aborted-by-client' | 'client-closed';
+
+export interface JournalEntry {
+  seq: number;
+  id: string;
+  arrival: { monoNs: string; wallMs: number; iso: string };
+  method: string;
+  url: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string | string[]>;
+  rawHeaders: string[];
+  bodyBase64: string;
+  bodySize: number;
+  bodySha256: string;
+  /** How the body came: declared length, chunked, or no body. */
+  transfer?: 'content-length' | 'chunked' | 'none';
+  json?: unknown;
+  parseError?: string;
+  kind: EntryKind;
+  event?: string;
+  deliveryId?: string;
+  attempt?: number;
+  endUserHandle?: string;
+  workspaceKey?: string;
+  schema?: { name: string; valid: boolean; errors: string[] };
+  signature: SignatureRecord;
+  checks: EntryCheck[];
+  step?: { script: string; index: number; explain: string };
+  unmatched?: string;
+  response?: {
+    status?: number;
+    delayMs?: number;
+    fault?: FaultName;
+    bodyBase64?: string;
+    forwardedTo?: string;
+  };
+  finished?: { monoNs: string; wallMs: number; outcome: FinishOutcome };
+}
+
+export type EntryPhase = 'arrival' | 'body' | 'finished';
+
+export interface Journal {
+  entries(filter?: EntryFilter): JournalEntry[];
+  waitFor(filter: EntryFilter, o: { count?: number; timeoutMs: number }): Promise<JournalEntry[]>;
+  deliveries(filter?: EntryFilter): Map<string, JournalEntry[]>;
+  since(seq: number): JournalEntry[];
+  readonly dropped: number;
+  /** Fires on arrival, when the body has been read, and on completion (phase says which). */
+  onEntry(listener: (e: JournalEntry, phase: EntryPhase) => void): () => void;
+}
+
+export interface Verdict {
+  ok: boolean;
+  sentence: string;
+  evidence: { seqs: number[]; times?: Record<string, number>; details?: unknown };
+}
