@@ -20,10 +20,18 @@ export default defineConfig({
   retries: 0,
   workers: process.env.CCS_WORKERS ? Number(process.env.CCS_WORKERS) : 2,
   reporter: [
-    [process.env.CI ? 'dot' : 'list'],
+    // Console: CCS_REPORTER (set by `ccs-conformance run --reporter`, default there 'progress': a line per
+    // clause area), else dot on CI and list elsewhere. The files below are written whatever it is.
+    ...(process.env.CCS_REPORTER ?? (process.env.CI ? 'dot' : 'list')).split(',').map(
+      (r): [string] => [r === 'progress' ? './reports/progress-reporter.ts' : r],
+    ),
     ['json', { outputFile: `${outDir}/results.json` }],
     ['./reports/clause-reporter.ts', { outputDir: outDir }],
     ['html', { outputFolder: `${outDir}/playwright-html`, open: 'never' }],
+    // `ccs-conformance run --shard i/n` sets CCS_SHARD: each shard writes a blob for `report --merge`.
+    ...(process.env.CCS_SHARD
+      ? [['blob', { outputDir: `${outDir}/blob`, fileName: `report-${process.env.CCS_SHARD.replace('/', '-of-')}.zip` }] as [string, unknown]]
+      : []),
   ],
   outputDir: 'test-results',
   projects: [
@@ -31,6 +39,8 @@ export default defineConfig({
     { name: 'service', testDir: 'suites/service', grepInvert: /@realtime/ },
     { name: 'service-realtime', testDir: 'suites/service', grep: /@realtime/ },
     { name: 'host', testDir: 'suites/host' },
-    { name: 'mutants', testDir: 'suites/mutants' },
+    // Last: each mutant test starts a child Playwright run; running them after the timing-sensitive
+    // suites keeps the machine's two cores from being shared three ways.
+    { name: 'mutants', testDir: 'suites/mutants', dependencies: ['self', 'service', 'service-realtime', 'host'] },
   ],
 });

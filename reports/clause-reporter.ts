@@ -1,6 +1,114 @@
-import type { Reporter } from '@playwright/test/reporter';
+/**
+ * The clause reporter (issue 2 item 7, issue 7 item 1): reads each test's clause tags and writes
+ * conformance.json, junit.xml, summary.md and clauses.html into outputDir (option) or
+ * CCS_REPORT_DIR (default reports/out). Only the conformance projects (service, service-realtime,
+ * host) count as evidence. Also re-run by `playwright merge-reports` over shard blobs.
+ *
+ * Options: outputDir, projects (which projects count), clausesFile (a clause list other than
+ * spec/clauses.yaml), expectedFile (expected-outcomes YAML; also env CCS_EXPECTED_FILE).
+ * Env: CCS_TARGET_DESCRIPTION (no secrets), CCS_SECRETS_FILE, CCS_TARGET/CCS_FAULTS/CCS_SEED (for the
+ * reproduction command line).
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { CONFORMANCE_PROJECTS, type ClauseInput, type TestRecord } from './model.ts';
+import { buildReport } from './build-report.ts';
+import { toTestRecord } from './collect.ts';
+import { loadClauses } from './load-clauses.ts';
+import { loadExpectedOutcomes } from './expected.ts';
+import { Redactor, loadSecrets } from './redact.ts';
+import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
+import { writeReports } from './write-reports.ts';
+import { scrubDir } from './scrub.ts';
 
-/** Placeholder until the clause reporter lands (issue 2, item 7). */
+export interface ClauseReporterOptions {
+  outputDir?: string;
+  projects?: string[];
+  clausesFile?: string;
+  expectedFile?: string;
+}
+
+export const DEFAULT_TARGET_DESCRIPTION = 'embedded reference service';
+
 export default class ClauseReporter implements Reporter {
-  constructor(_options: { outputDir?: string } = {}) {}
+  private readonly options: ClauseReporterOptions;
+  private rootDir = process.cwd();
+  private suite: Suite | undefined;
+  private readonly results = new Map<string, TestResult>();
+  private startedAt = new Date();
+
+  constructor(options: ClauseReporterOptions = {}) {
+    this.options = options;
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.rootDir = config.rootDir;
+    this.suite = suite;
+    this.startedAt = new Date();
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    // The last attempt decides (retries are 0 in this project; flaky still counts as failed).
+    this.results.set(test.id, result);
+  }
+
+  /** Every reporter has written by now: scrub the listed secrets from their files too (scrub.ts). */
+  async onExit(): Promise<void> {
+    const secrets = loadSecrets();
+    if (secrets.length > 0) scrubDir(this.outputDir(), new Redactor(secrets));
+  }
+
+  private outputDir(): string {
+    return this.options.outputDir ?? process.env.CCS_REPORT_DIR ?? 'reports/out';
+  }
+
+  /** A tag naming no clause of the list, or an UNSPECIFIED one, is a bug in the test: say so loudly. */
+  private warnAboutTags(tests: TestRecord[], clauses: ClauseInput[]): void {
+    const levels = new Map(clauses.map((c) => [c.id, c.level]));
+    const problems: string[] = [];
+    for (const t of tests) {
+      for (const id of t.clauses) {
+        if (!levels.has(id)) problems.push(`${t.file}: "${t.title}" cites ${id}, which is not a clause of the list`);
+        else if (levels.get(id) === 'UNSPECIFIED') problems.push(`${t.file}: "${t.title}" cites ${id}, which the contract marks "not shown" (never asserted)`);
+      }
+    }
+    if (problems.length > 0) process.stderr.write(`\n*** ccs-conformance clause reporter: clause tags to fix:\n  ${[...new Set(problems)].join('\n  ')}\n`);
+  }
+
+  async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    const outputDir = this.outputDir();
+    try {
+      const { clauses } = await loadClauses(this.options.clausesFile);
+      const expectedFile = this.options.expectedFile ?? process.env.CCS_EXPECTED_FILE;
+      const expected = expectedFile ? loadExpectedOutcomes(expectedFile, new Set(clauses.map((c) => c.id))) : undefined;
+      const tests = (this.suite?.allTests() ?? []).map((t) => toTestRecord(t, this.results.get(t.id) ?? t.results.at(-1), this.rootDir));
+      const redactor = new Redactor(loadSecrets());
+      const report = buildReport({
+        runId: process.env.CCS_RUN_ID ?? randomUUID(),
+        startedAt: this.startedAt.toISOString(),
+        endedAt: new Date().toISOString(),
+        targetDescription: process.env.CCS_TARGET_DESCRIPTION || DEFAULT_TARGET_DESCRIPTION,
+        projects: this.options.projects ?? [...CONFORMANCE_PROJECTS],
+        clauses,
+        tests,
+        ...(expected ? { expected } : {}),
+        repro: reproContextFromEnv(),
+        seededFaults: seededFaultsFromEnv(),
+        redactor,
+      });
+      writeReports(report, outputDir, redactor);
+      this.warnAboutTags(tests.filter((t) => report.projects.includes(t.project)), clauses);
+      return undefined;
+    } catch (error) {
+      // Loud, never silent: a report that cannot be written or does not match its schema fails the run.
+      const code = (error as { code?: string }).code ?? 'REPORT_WRITE_FAILED';
+      process.stderr.write(`\n*** ccs-conformance clause reporter: ${code}: could not write ${join(outputDir, 'conformance.json')}\n${(error as Error).message}\n\n`);
+      return { status: 'failed' };
+    }
+  }
 }

@@ -1,0 +1,66 @@
+/**
+ * `ccs-conformance mutants`: the mutation matrix (suites/mutants/index.ts runMutationMatrix):
+ * the suites against the reference once clean and once per seeded fault. Exit 1 when the matrix
+ * fails (a fault missed, or caught only by unrelated clauses, or the clean run failing).
+ */
+import { resolve } from 'node:path';
+import { isCcsError } from '../../spec/index.ts';
+import { bool, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
+import { runMutationMatrix } from '../../suites/mutants/index.ts';
+
+export const MUTANTS_FLAGS: FlagSpec[] = [
+  { name: 'fault', kind: 'list', value: 'NAME', help: 'only these seeded faults (repeatable; default all)' },
+  { name: 'concurrency', kind: 'string', value: 'N', help: 'faults run at once' },
+  { name: 'direction', kind: 'string', value: 'D', help: 'service, host or both (default: the runner\'s)' },
+  { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where mutants.json and the per-fault reports go' },
+  { name: 'help', kind: 'boolean', help: 'show this help' },
+];
+
+export const MUTANTS_HELP = helpText('ccs-conformance mutants [options]', 'Runs the mutation matrix: the suites against the reference service clean and once per seeded fault; every fault must be caught by a test citing its clause.', MUTANTS_FLAGS, ['Exit codes: 0 every fault caught and the clean run clean; 1 the matrix fails; 2 usage error.']);
+
+interface MatrixLike { ok?: unknown; passed?: unknown; pass?: unknown; verdict?: unknown; failed?: unknown }
+
+/** The agreed result type MatrixResult is the framework helper's; read its pass/fail tolerantly. */
+export function matrixPassed(result: unknown): boolean {
+  if (typeof result === 'boolean') return result;
+  const r = (result ?? {}) as MatrixLike;
+  if (typeof r.ok === 'boolean') return r.ok;
+  if (typeof r.passed === 'boolean') return r.passed;
+  if (typeof r.pass === 'boolean') return r.pass;
+  if (r.verdict === 'pass' || r.verdict === 'fail') return r.verdict === 'pass';
+  if (typeof r.failed === 'boolean') return !r.failed;
+  if (Array.isArray(r.failed)) return r.failed.length === 0;
+  return false; // unknown shape: never pass by accident
+}
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    const p = parseArgs(argv, MUTANTS_FLAGS);
+    if (bool(p, 'help')) {
+      process.stdout.write(MUTANTS_HELP);
+      return 0;
+    }
+    const direction = str(p, 'direction');
+    if (direction !== undefined && !['service', 'host', 'both'].includes(direction)) throw usageError(`--direction must be service, host or both, got '${direction}'`);
+    const concurrency = positiveInt(str(p, 'concurrency'), 'concurrency');
+    const faults = list(p, 'fault');
+    const reportDir = str(p, 'report-dir');
+    const result = await runMutationMatrix({
+      ...(faults.length > 0 ? { faults } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(direction !== undefined ? { direction: direction as 'service' | 'host' | 'both' } : {}),
+      ...(reportDir !== undefined ? { reportDir: resolve(reportDir) } : {}),
+      onProgress: (line: string) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`),
+    });
+    if (typeof (result as { table?: unknown }).table === 'string') process.stdout.write(`${(result as { table: string }).table}\n`);
+    const ok = matrixPassed(result);
+    process.stdout.write(`mutation matrix ${ok ? 'PASS' : 'FAIL'}\n`);
+    return ok ? 0 : 1;
+  } catch (error) {
+    if (isCcsError(error) && error.code === 'CLI_USAGE') {
+      process.stderr.write(`ccs-conformance mutants: ${error.message}\n(see ccs-conformance mutants --help)\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

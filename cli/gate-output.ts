@@ -1,0 +1,22 @@
+/** Prints the gate's outcome (shared by `run` and `report --merge`). */
+import { join } from 'node:path';
+import type { ClauseRecord, ConformanceReport, GateOptions } from '../reports/index.ts';
+import { applyGate } from '../reports/index.ts';
+
+export function printGate(report: ConformanceReport, reportDir: string, options: GateOptions): 0 | 1 {
+  const gate = applyGate(report, options);
+  for (const w of gate.warnings) process.stderr.write(`warning: ${w}\n`);
+  for (const e of gate.errors) process.stderr.write(`error: ${e}\n`);
+  const t = report.totals;
+  process.stdout.write(
+    `conformance ${gate.exitCode === 0 ? 'PASS' : 'FAIL'}: ${t.passed} passed, ${t.failed} failed, ${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses\n`
+    + `report: ${join(reportDir, 'summary.md')} · ${join(reportDir, 'clauses.html')} · ${join(reportDir, 'conformance.json')}\n`,
+  );
+  return gate.exitCode;
+}
+
+/** The --grep / --area selection as a clause predicate (for --require-all). */
+export function selection(greps: string[], areas: string[]): ((c: ClauseRecord) => boolean) | undefined {
+  if (greps.length === 0 && areas.length === 0) return undefined;
+  return (c) => greps.includes(c.id) || areas.includes(c.area);
+}

@@ -1,0 +1,132 @@
+/**
+ * Pure: tests + clauses -> conformance report. A clause is passed when every test citing it
+ * passed, failed when any failed, not-exercised when none ran (with skip reasons or the clause's
+ * `unobservable` note), unspecified when the contract says "not shown" (never asserted).
+ */
+import type {
+  ClauseInput, ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport, ExpectedOutcomes,
+  StatusTotals, TestRecord,
+} from './model.ts';
+import { areaOf } from './model.ts';
+import { Redactor } from './redact.ts';
+import { reproductionFor, type ReproContext } from './repro.ts';
+
+export interface BuildInput {
+  runId: string;
+  startedAt: string;
+  endedAt: string;
+  targetDescription: string;
+  projects: string[];
+  clauses: ClauseInput[];
+  tests: TestRecord[];
+  expected?: ExpectedOutcomes;
+  repro?: ReproContext;
+  redactor?: Redactor;
+  seededFaults?: Array<{ name: string; clause: string }>;
+}
+
+const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
+const STATUSES: ClauseStatus[] = ['passed', 'failed', 'not-exercised', 'unspecified'];
+
+function emptyTotals(): StatusTotals {
+  return { passed: 0, failed: 0, 'not-exercised': 0, unspecified: 0 };
+}
+
+function ran(t: TestRecord): boolean {
+  return t.status !== 'skipped' && t.status !== 'not-run' && t.status !== 'interrupted';
+}
+
+function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext): ClauseRecord {
+  const record: ClauseRecord = {
+    id: clause.id,
+    area: areaOf(clause.id),
+    section: String(clause.section),
+    level: clause.level,
+    side: clause.side,
+    text: clause.text,
+    ...(clause.reading ? { reading: clause.reading } : {}),
+    status: 'not-exercised',
+    tests: citing.map((t) => ({ title: t.title, project: t.project, file: t.file, status: t.status })),
+    evidence: [],
+  };
+  if (clause.level === 'UNSPECIFIED') {
+    record.status = 'unspecified';
+    return record;
+  }
+  const decided = citing.filter(ran);
+  const failing = decided.filter((t) => !t.ok);
+  if (failing.length > 0) {
+    record.status = 'failed';
+    record.failures = failing.map((t) => ({ test: t.title, error: t.errors.join('\n') || `test ${t.status}` }));
+    record.evidence = failing.flatMap((t) => t.evidence);
+    record.reproduction = reproductionFor(clause.id, failing, repro);
+  } else if (decided.length > 0) {
+    record.status = 'passed';
+    record.evidence = decided.flatMap((t) => t.evidence);
+  } else {
+    const reasons = [...new Set(citing.flatMap((t) => t.skipReasons))];
+    if (clause.unobservable) reasons.push(`unobservable: ${clause.unobservable}`);
+    if (reasons.length === 0) reasons.push(citing.length === 0 ? 'no test citing this clause ran' : 'the tests citing this clause did not run');
+    record.notExercisedReasons = reasons;
+  }
+  return record;
+}
+
+/** Expected-outcomes file (issue 7 item 2): known failures pass, a known failure that passes is stale. */
+function applyExpected(records: ClauseRecord[], expected: ExpectedOutcomes | undefined): string[] {
+  const stale: string[] = [];
+  for (const { clause, reason } of expected?.expectedFailures ?? []) {
+    const r = records.find((c) => c.id === clause);
+    if (!r) continue; // the loader rejects unknown ids before the run
+    if (r.status === 'failed') {
+      r.status = 'passed';
+      r.expectedFailure = { reason };
+    } else if (r.status === 'passed') {
+      r.status = 'failed';
+      r.staleExpectation = { reason };
+      r.failures = [{ test: '(expected-outcomes file)', error: `expected to fail (${reason}) but every test citing it passed: remove ${clause} from the expected-outcomes file` }];
+      stale.push(clause);
+    }
+  }
+  return stale;
+}
+
+export function buildReport(input: BuildInput): ConformanceReport {
+  const redactor = input.redactor ?? new Redactor();
+  const counted = input.tests.filter((t) => input.projects.includes(t.project));
+  const byClause = new Map<string, TestRecord[]>();
+  for (const t of counted) for (const id of t.clauses) byClause.set(id, [...(byClause.get(id) ?? []), t]);
+
+  const repro = input.repro ?? {};
+  const records = input.clauses.map((c) => decide(c, byClause.get(c.id) ?? [], repro));
+  const stale = applyExpected(records, input.expected);
+
+  const totals = { ...emptyTotals(), byLevel: Object.fromEntries(LEVELS.map((l) => [l, emptyTotals()])) as Record<ClauseLevel, StatusTotals> };
+  for (const r of records) {
+    totals[r.status] += 1;
+    totals.byLevel[r.level][r.status] += 1;
+  }
+  void STATUSES;
+  // The verdict fails on a failed MUST clause, and on a stale expected failure whatever its level
+  // (a stale list must not hide a regression the next time it fails).
+  const verdict = records.some((r) => r.level === 'MUST' && r.status === 'failed') || stale.length > 0 ? 'fail' : 'pass';
+
+  const report: ConformanceReport = {
+    schemaVersion: 1,
+    runId: input.runId,
+    startedAt: input.startedAt,
+    endedAt: input.endedAt,
+    target: { description: input.targetDescription },
+    projects: input.projects,
+    verdict,
+    totals,
+    staleExpectations: stale,
+    ...(input.seededFaults && input.seededFaults.length > 0 ? { seededFaults: input.seededFaults } : {}),
+    clauses: records,
+    tests: counted.map((t) => ({
+      title: t.title, project: t.project, file: t.file, line: t.line, clauses: t.clauses,
+      status: t.status, ok: t.ok, durationMs: t.durationMs, errors: t.errors,
+    })),
+  };
+  return redactor.value(report);
+}

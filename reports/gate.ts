@@ -1,0 +1,43 @@
+/**
+ * The gate (issue 7 item 2) over a written report: MUST failed (or a stale expected failure) -> 1;
+ * SHOULD failed -> warning; not-exercised allowed unless requireAll (then -> 1). Exit 2 is the
+ * CLI's, for usage and configuration errors.
+ */
+import type { ClauseRecord, ConformanceReport } from './model.ts';
+
+export interface GateOptions {
+  requireAll?: boolean;
+  /** Sides whose clauses the run could exercise (service for `run`, host for `host`); default all. */
+  sides?: string[];
+  /** Restrict requireAll to these clauses (the --grep / --area selection). */
+  selected?: (c: ClauseRecord) => boolean;
+}
+
+export interface GateResult {
+  exitCode: 0 | 1;
+  errors: string[];
+  warnings: string[];
+}
+
+export function applyGate(report: ConformanceReport, options: GateOptions = {}): GateResult {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  for (const c of report.clauses) {
+    if (c.status !== 'failed') continue;
+    const line = `${c.level} ${c.id} failed: ${c.text}${c.reproduction ? ` (rerun: ${c.reproduction.command})` : ''}`;
+    if (c.staleExpectation) errors.push(`${c.id}: expected to fail (${c.staleExpectation.reason}) but it passes: remove it from the expected-outcomes file`);
+    else if (c.level === 'MUST') errors.push(line);
+    else if (c.level === 'SHOULD') warnings.push(line);
+  }
+  if (report.verdict === 'fail' && errors.length === 0) errors.push('the report verdict is fail');
+  if (options.requireAll) {
+    const missing = report.clauses.filter((c) =>
+      c.status === 'not-exercised'
+      // An unobservable clause can never be exercised from outside: requiring it would always fail.
+      && !(c.notExercisedReasons ?? []).some((r) => r.startsWith('unobservable:'))
+      && (options.sides === undefined || options.sides.includes(c.side))
+      && (options.selected === undefined || options.selected(c)));
+    for (const c of missing) errors.push(`${c.level} ${c.id} not exercised (--require-all): ${(c.notExercisedReasons ?? []).join('; ')}`);
+  }
+  return { exitCode: errors.length > 0 ? 1 : 0, errors, warnings };
+}

@@ -1,0 +1,24 @@
+/** The reports room: the clause reporter's pieces, renderers, the gate and the expected-outcomes file. */
+export type {
+  ClauseLevel, ClauseStatus, ClauseInput, ClauseRecord, ConformanceReport, Evidence, ExpectedOutcomes,
+  Reproduction, StatusTotals, TestRecord, TestStatusName,
+} from './model.ts';
+export { CONFORMANCE_PROJECTS, CLAUSE_TAG, areaOf } from './model.ts';
+export { buildReport, type BuildInput } from './build-report.ts';
+export { Redactor, REDACTED, loadSecrets } from './redact.ts';
+export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproContext } from './repro.ts';
+export { assertValidReport, reportProblems, conformanceSchema } from './validate.ts';
+export { renderJunit, xmlEscape } from './render-junit.ts';
+export { renderSummary } from './render-summary.ts';
+export { renderHtml, htmlEscape } from './render-html.ts';
+export { sectionLink, githubSlug, CONTRACT_SECTIONS } from './contract-sections.ts';
+export { writeReports, rerender, REPORT_FILES } from './write-reports.ts';
+export { readReport } from './render.ts';
+export { loadClauses, readClausesFile } from './load-clauses.ts';
+export { loadExpectedOutcomes, parseExpectedOutcomes } from './expected.ts';
+export { applyGate, type GateOptions, type GateResult } from './gate.ts';
+export { countLine } from './count-results.ts';
+export { generateDocs, staleDocs, renderConfigReference, renderClauseList } from './generate-docs.ts';
+export { clausesOf, toTestRecord } from './collect.ts';
+export { scrubDir, scrubFile } from './scrub.ts';
+export { default as ClauseReporter, DEFAULT_TARGET_DESCRIPTION, type ClauseReporterOptions } from './clause-reporter.ts';

@@ -1,0 +1,92 @@
+/**
+ * Console progress for `ccs-conformance run` (issue 7 item 4): a line per clause area as its last
+ * test finishes; on a TTY a spinner naming the running tests during long waits (the real-time
+ * retry schedule), plain lines otherwise. Areas come from the clause tags.
+ */
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { clausesOf } from './collect.ts';
+import { areaOf } from './model.ts';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+interface AreaState { total: number; done: number; failed: number; skipped: number }
+
+export default class ProgressReporter implements Reporter {
+  private readonly out: NodeJS.WriteStream;
+  private readonly tty: boolean;
+  private readonly areas = new Map<string, AreaState>();
+  private readonly running = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private frame = 0;
+  private started = 0;
+
+  constructor(options: { tty?: boolean } = {}) {
+    this.out = process.stdout;
+    this.tty = options.tty ?? (process.env.CCS_PROGRESS_TTY === '1' || Boolean(process.stdout.isTTY));
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  private areasOf(test: TestCase): string[] {
+    const areas = [...new Set(clausesOf(test.tags).map(areaOf))];
+    return areas.length > 0 ? areas : ['(untagged)'];
+  }
+
+  onBegin(_config: FullConfig, suite: Suite): void {
+    this.started = performance.now();
+    const tests = suite.allTests();
+    for (const t of tests) for (const a of this.areasOf(t)) {
+      const s = this.areas.get(a) ?? { total: 0, done: 0, failed: 0, skipped: 0 };
+      s.total += 1;
+      this.areas.set(a, s);
+    }
+    this.line(`running ${tests.length} tests in ${this.areas.size} areas`);
+    if (this.tty) this.timer = setInterval(() => this.spin(), 120);
+  }
+
+  onTestBegin(test: TestCase): void {
+    this.running.add(test.title);
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.running.delete(test.title);
+    const failed = test.outcome() === 'unexpected' || test.outcome() === 'flaky';
+    if (failed) this.line(`  ✗ ${test.title}`);
+    for (const a of this.areasOf(test)) {
+      const s = this.areas.get(a);
+      if (!s) continue;
+      s.done += 1;
+      if (failed) s.failed += 1;
+      if (result.status === 'skipped') s.skipped += 1;
+      if (s.done === s.total) {
+        const mark = s.failed > 0 ? 'FAIL' : 'ok';
+        this.line(`${mark.padEnd(4)} ${a.padEnd(8)} ${s.total - s.failed - s.skipped} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`);
+      }
+    }
+  }
+
+  onEnd(result: FullResult): void {
+    if (this.timer) clearInterval(this.timer);
+    this.clear();
+    this.line(`finished: ${result.status} in ${((performance.now() - this.started) / 1000).toFixed(1)} s`);
+  }
+
+  private spin(): void {
+    if (this.running.size === 0) return;
+    const names = [...this.running];
+    const text = `${FRAMES[this.frame++ % FRAMES.length]} ${names.length} running: ${names[0]}${names.length > 1 ? ` (+${names.length - 1})` : ''}`;
+    const width = (this.out.columns || 100) - 1;
+    this.out.write(`\r\u001b[2K${text.slice(0, width)}`);
+  }
+
+  private clear(): void {
+    if (this.tty) this.out.write('\r\u001b[2K');
+  }
+
+  private line(text: string): void {
+    this.clear();
+    this.out.write(text + '\n');
+  }
+}

@@ -1,0 +1,48 @@
+/** junit.xml: one test case per clause (suite "clauses") and one per test (suite "tests"), so CI test views show clauses (issue 7 item 1). */
+import type { ConformanceReport } from './model.ts';
+
+export function xmlEscape(s: string): string {
+  // Characters XML 1.0 forbids (control characters but tab, LF, CR) are dropped: error text may hold ANSI escapes.
+  return s
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+export function renderJunit(report: ConformanceReport): string {
+  const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const clauseFailures = report.clauses.filter((c) => c.status === 'failed').length;
+  const clauseSkipped = report.clauses.filter((c) => c.status === 'not-exercised' || c.status === 'unspecified').length;
+  const testFailures = report.tests.filter((t) => !t.ok && t.status !== 'skipped' && t.status !== 'not-run').length;
+  const testSkipped = report.tests.filter((t) => t.status === 'skipped' || t.status === 'not-run').length;
+  lines.push(`<testsuites name="ccs-conformance" tests="${report.clauses.length + report.tests.length}" failures="${clauseFailures + testFailures}">`);
+
+  lines.push(`  <testsuite name="clauses" tests="${report.clauses.length}" failures="${clauseFailures}" skipped="${clauseSkipped}" timestamp="${xmlEscape(report.startedAt)}">`);
+  for (const c of report.clauses) {
+    const name = xmlEscape(`${c.id} [${c.level}] ${c.text}`);
+    const open = `    <testcase classname="clauses.${xmlEscape(c.area)}" name="${name}" time="0"`;
+    if (c.status === 'failed') {
+      const msg = (c.failures ?? []).map((f) => `${f.test}: ${f.error}`).join('\n\n');
+      const repro = c.reproduction ? `\n\nreproduce: ${c.reproduction.command}` : '';
+      // A failed SHOULD clause warns without failing the gate; it is still a failure in CI views.
+      lines.push(`${open}>`, `      <failure message="${xmlEscape(`${c.level} clause ${c.id} failed`)}" type="${c.level}">${xmlEscape(msg + repro)}</failure>`, '    </testcase>');
+    } else if (c.status === 'not-exercised' || c.status === 'unspecified') {
+      const why = c.status === 'unspecified' ? 'the contract marks this "not shown": never asserted' : (c.notExercisedReasons ?? []).join('; ');
+      lines.push(`${open}>`, `      <skipped message="${xmlEscape(`${c.status}: ${why}`)}"/>`, '    </testcase>');
+    } else {
+      const note = c.expectedFailure ? `\n      <system-out>${xmlEscape(`expected failure: ${c.expectedFailure.reason}`)}</system-out>\n    </testcase>` : '';
+      lines.push(note ? `${open}>${note}` : `${open}/>`);
+    }
+  }
+  lines.push('  </testsuite>');
+
+  lines.push(`  <testsuite name="tests" tests="${report.tests.length}" failures="${testFailures}" skipped="${testSkipped}">`);
+  for (const t of report.tests) {
+    const open = `    <testcase classname="${xmlEscape(`${t.project}.${t.file}`)}" name="${xmlEscape(t.title)}" time="${(t.durationMs / 1000).toFixed(3)}"`;
+    if (t.status === 'skipped' || t.status === 'not-run') lines.push(`${open}>`, `      <skipped/>`, '    </testcase>');
+    else if (!t.ok) lines.push(`${open}>`, `      <failure message="${xmlEscape(`test ${t.status}`)}">${xmlEscape(t.errors.join('\n\n'))}</failure>`, '    </testcase>');
+    else lines.push(`${open}/>`);
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,58 @@
+/**
+ * summary.md: short enough for a pull-request comment or a CI step summary (issue 7 item 1):
+ * verdict, counts by level and status, failed MUST clauses first (one line each), then failed
+ * SHOULD clauses as warnings.
+ */
+import type { ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport } from './model.ts';
+
+const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
+const STATUSES: ClauseStatus[] = ['passed', 'failed', 'not-exercised', 'unspecified'];
+
+function oneLine(s: string, max = 160): string {
+  const flat = s.replace(/\u001b\[[0-9;]*m/g, '').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function md(s: string): string {
+  return s.replace(/\|/g, '\\|');
+}
+
+function failedLine(c: ClauseRecord, faults: Array<{ name: string; clause: string }> = []): string {
+  const fault = faults.filter((f) => f.clause === c.id).map((f) => f.name);
+  const why = c.staleExpectation ? `stale expected failure (${c.staleExpectation.reason}): it passes now` : oneLine(c.failures?.[0]?.error ?? 'failed');
+  const repro = c.reproduction ? ` — rerun: \`${c.reproduction.command}\`` : '';
+  const mark = fault.length > 0 ? ` _(broken by seeded fault ${fault.join(', ')})_` : '';
+  return `- **${c.id}**${mark} (§${c.section}) ${md(c.text)} — ${md(why)}${repro}`;
+}
+
+export function renderSummary(report: ConformanceReport): string {
+  // With seeded faults on, the clauses they break lead (the point of the run); then the contract's order.
+  const faultClauses = new Set((report.seededFaults ?? []).map((f) => f.clause));
+  const failedMust = report.clauses.filter((c) => c.level === 'MUST' && c.status === 'failed')
+    .sort((a, b) => Number(faultClauses.has(b.id)) - Number(faultClauses.has(a.id)));
+  const staleOther = report.clauses.filter((c) => c.level !== 'MUST' && c.staleExpectation);
+  const failedShould = report.clauses.filter((c) => c.level === 'SHOULD' && c.status === 'failed' && !c.staleExpectation);
+  const expected = report.clauses.filter((c) => c.expectedFailure);
+  const out: string[] = [];
+  out.push(`# Conformance: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}`, '');
+  if (failedMust.length > 0 || staleOther.length > 0) {
+    out.push('## Failed MUST clauses', '');
+    for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults));
+    out.push('');
+  }
+  out.push(`Target: ${md(report.target.description)} · run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
+  out.push(`| level | ${STATUSES.join(' | ')} |`, `|---|${STATUSES.map(() => '---:').join('|')}|`);
+  for (const l of LEVELS) out.push(`| ${l} | ${STATUSES.map((s) => report.totals.byLevel[l][s]).join(' | ')} |`);
+  out.push(`| **all** | ${STATUSES.map((s) => `**${report.totals[s]}**`).join(' | ')} |`, '');
+  if (failedShould.length > 0) {
+    out.push('## Warnings: failed SHOULD clauses', '');
+    for (const c of failedShould) out.push(failedLine(c));
+    out.push('');
+  }
+  if (expected.length > 0) {
+    out.push('## Expected failures (from the expected-outcomes file)', '');
+    for (const c of expected) out.push(`- ${c.id}: ${md(c.expectedFailure?.reason ?? '')}`);
+    out.push('');
+  }
+  return out.join('\n');
+}

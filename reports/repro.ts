@@ -1,0 +1,64 @@
+/**
+ * Reproduction of a failed clause (issue 7 item 3): the fast-check seed and path when present,
+ * the curl lines and journal entries of its evidence, and the command line that reruns it alone.
+ */
+import type { Reproduction, TestRecord } from './model.ts';
+
+/** Flags of the run that produced the report, so the command line reruns the same target. */
+export interface ReproContext {
+  target?: string;
+  faults?: string[];
+  seed?: string;
+  timeScale?: string;
+}
+
+export function reproContextFromEnv(env: NodeJS.ProcessEnv = process.env): ReproContext {
+  return {
+    // The path as the user typed it (CCS_TARGET_ARG, set by the CLI), else the absolute one.
+    ...(env.CCS_TARGET_ARG || env.CCS_TARGET ? { target: (env.CCS_TARGET_ARG || env.CCS_TARGET) as string } : {}),
+    ...(env.CCS_FAULTS ? { faults: env.CCS_FAULTS.split(',').map((f) => f.trim()).filter(Boolean) } : {}),
+    ...(env.CCS_SEED ? { seed: env.CCS_SEED } : {}),
+    ...(env.CCS_TIME_SCALE ? { timeScale: env.CCS_TIME_SCALE } : {}),
+  };
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+// fast-check's failure text: "Counterexample: ... Shrunk 3 time(s) ... { seed: -123, path: "0:1:2", endOnFailure: true }"
+const SEED_IN_TEXT = /seed:\s*(-?\d+)\s*,\s*path:\s*"([^"]*)"/;
+
+export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: ReproContext): Reproduction {
+  let seed: string | undefined;
+  let path: string | undefined;
+  for (const t of failing) {
+    for (const e of t.evidence) {
+      if (seed === undefined && e.seed !== undefined) seed = String(e.seed);
+      if (path === undefined && typeof e.path === 'string') path = e.path;
+    }
+    for (const err of t.errors) {
+      const m = SEED_IN_TEXT.exec(err);
+      if (m && seed === undefined) seed = m[1];
+      if (m && path === undefined) path = m[2];
+    }
+  }
+  const seedArg = seed ?? ctx.seed;
+  const args = ['ccs-conformance', 'run', '--grep', clauseId];
+  if (ctx.target) args.push('--target', ctx.target);
+  for (const f of ctx.faults ?? []) args.push('--fault', f);
+  if (seedArg !== undefined) args.push('--seed', seedArg);
+  if (ctx.timeScale) args.push('--time-scale', ctx.timeScale);
+  return {
+    command: args.map(quote).join(' '),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(path !== undefined ? { path } : {}),
+    curl: failing.flatMap((t) => t.evidence.flatMap((e) => (e.requests ?? []).map((r) => r.curl).filter((c): c is string => typeof c === 'string'))),
+    entries: failing.flatMap((t) => t.evidence.flatMap((e) => e.entries ?? [])),
+  };
+}
+
+/** CCS_FAULT_CLAUSES="name:CLAUSE,name:CLAUSE" (set by `ccs-conformance run --fault`). */
+export function seededFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): Array<{ name: string; clause: string }> {
+  return (env.CCS_FAULT_CLAUSES ?? '').split(',').map((pair) => pair.trim().split(':')).filter((p) => p.length === 2 && /^[A-Z]+-\d+$/.test(p[1] as string)).map(([name, clause]) => ({ name: name as string, clause: clause as string }));
+}

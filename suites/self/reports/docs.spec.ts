@@ -1,0 +1,13 @@
+import { test, expect } from '@playwright/test';
+import { staleDocs, generateDocs } from '../../../reports/index.ts';
+
+test('the generated configuration reference and clause list in docs/ are up to date (run npm run docs)', async () => {
+  expect(await staleDocs()).toEqual([]);
+});
+
+test('the configuration reference lists every target field and the clause list every clause', async () => {
+  const docs = await generateDocs();
+  expect(docs['configuration.md']).toContain('| `service.baseUrl` | absolute http(s) URL | yes |');
+  expect(docs['configuration.md']).toMatch(/`workspaces\.production\.apiKey` \| secret/);
+  expect(docs['clauses.md']).toMatch(/^\| EVT-1 \| MUST \| service \|/m);
+});
