@@ -1,0 +1,23 @@
+/**
+ * The host direction of the mutation matrix, for the shared runner (runner.ts): the host suites
+ * (project `host`) against each faulty variant of the reference host receiver (CCS_HOST_FAULT).
+ */
+import { HOST_FAULTS } from '../../fixtures/host-receiver/index.ts';
+import type { MatrixDirection } from './runner.ts';
+
+export const hostDirection: MatrixDirection = {
+  name: 'host',
+  project: 'host',
+  faultEnv: 'CCS_HOST_FAULT',
+  testDir: 'suites/host',
+  faults: HOST_FAULTS.map((f) => ({ name: f.name, clause: f.clause, area: 'HOST', sentence: f.sentence })),
+};
+
+/**
+ * A child needs only the tests citing the fault's clause: those are the ones that must fail, and
+ * "caught" is decided by them alone; the clean run covers every other test. Exact id: @HOST-1
+ * must not select @HOST-12.
+ */
+export function clauseGrepArgs(clause: string): string[] {
+  return [`--grep=@${clause}\\b`];
+}

@@ -1,0 +1,68 @@
+/**
+ * Reads a child run's Playwright JSON report (results.json): every test with its file, title,
+ * clause tags and outcome. Tags are stored without their '@' by the JSON reporter; both forms
+ * are accepted.
+ */
+import { CcsError } from '../../spec/index.ts';
+
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
+export interface TestOutcome { file: string; title: string; tags: string[]; clauses: string[]; outcome: Outcome; error?: string }
+
+const CLAUSE_TAG = /^@?([A-Z]+-\d+)$/;
+
+interface JsonSpec { title: string; file?: string; tags?: string[]; tests?: Array<{ status?: string; annotations?: unknown[]; results?: Array<{ status?: string; error?: { message?: string } }> }> }
+interface JsonSuite { title?: string; file?: string; specs?: JsonSpec[]; suites?: JsonSuite[] }
+interface JsonReport { suites?: JsonSuite[]; errors?: Array<{ message?: string }> }
+
+function outcomeOf(t: NonNullable<JsonSpec['tests']>[number]): Outcome {
+  switch (t.status) {
+    case 'expected': return 'passed';
+    case 'skipped': return 'skipped';
+    case 'flaky': return 'flaky';
+    case 'unexpected': return 'failed';
+    default: {
+      const last = t.results?.[t.results.length - 1]?.status;
+      return last === 'passed' ? 'passed' : last === 'skipped' ? 'skipped' : 'failed';
+    }
+  }
+}
+
+/** Clause ids among a test's tags ('EVT-5' from '@EVT-5' or 'EVT-5'); other tags are dropped. */
+export function clausesOf(tags: string[]): string[] {
+  return tags.map((t) => CLAUSE_TAG.exec(t)?.[1]).filter((x): x is string => !!x);
+}
+
+export function parseResults(report: unknown): { tests: TestOutcome[]; errors: string[] } {
+  if (typeof report !== 'object' || report === null || !Array.isArray((report as JsonReport).suites)) {
+    throw new CcsError('MUTANTS_RESULTS_INVALID', 'results.json: not a Playwright JSON report (no suites array)');
+  }
+  const r = report as JsonReport;
+  const tests: TestOutcome[] = [];
+  const walk = (s: JsonSuite, file: string | undefined, prefix: string[]) => {
+    const f = s.file ?? file;
+    for (const spec of s.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        const tags = spec.tags ?? [];
+        const out: TestOutcome = { file: spec.file ?? f ?? '', title: [...prefix, spec.title].join(' › '), tags, clauses: clausesOf(tags), outcome: outcomeOf(t) };
+        const err = t.results?.find((x) => x.error?.message)?.error?.message;
+        if (err && out.outcome === 'failed') out.error = err.split('\n')[0]!.slice(0, 300);
+        tests.push(out);
+      }
+    }
+    for (const child of s.suites ?? []) walk(child, f, child.title && child.title !== (child.file ?? f) && !child.title.endsWith('.ts') ? [...prefix, child.title] : prefix);
+  };
+  for (const s of r.suites!) walk(s, s.file, []);
+  return { tests, errors: (r.errors ?? []).map((e) => e.message ?? String(e)) };
+}
+
+/** Parses the text of a report; tolerates noise printed before the JSON object. */
+export function parseResultsText(text: string): { tests: TestOutcome[]; errors: string[] } {
+  const start = text.indexOf('{');
+  if (start < 0) throw new CcsError('MUTANTS_RESULTS_INVALID', 'results.json: empty or not JSON');
+  try {
+    return parseResults(JSON.parse(text.slice(start)));
+  } catch (error) {
+    if (error instanceof CcsError) throw error;
+    throw new CcsError('MUTANTS_RESULTS_INVALID', `results.json: not JSON (${(error as Error).message})`);
+  }
+}

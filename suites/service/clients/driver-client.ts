@@ -1,0 +1,103 @@
+/**
+ * Client of the driver API (spec/driver.openapi.yaml): the service's conformance-run control API
+ * that stands in for the chat and the dashboard. A missing capability skips the test with the
+ * reason, so its clauses are reported not-exercised, never passed (CONTRIBUTING).
+ */
+import { test } from '@playwright/test';
+import { CcsError } from '../../../spec/index.ts';
+import { sendRaw } from './http.ts';
+import { redactText } from './redact.ts';
+
+export interface FieldDef { name: string; type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object'; required?: boolean; comment?: string }
+export interface ClassDef { configEnd: string; kind: 'SETTING' | 'LIST' | 'FACTS'; fields: FieldDef[]; identityField?: string; callback?: string }
+export interface DriverWorkspace { workspaceKey: string; workspaceId: string; apiKey: string; bearerToken: string; embedAuthorization: string; signing: { mode: 'none' | 'hmac' | 'jwks'; kid?: string } }
+export interface Capabilities { timeScale: number; capabilities: string[]; jwksUrl: string; driverVersion?: string }
+export interface LogLine { seq: number; at?: string; level: string; event?: string; message: string; workspaceKey?: string; deliveryId?: string }
+/** The part of a test workspace the driver needs (its key). */
+export interface WorkspaceRef { workspaceKey: string }
+
+export class DriverError extends CcsError {}
+
+export class DriverClient {
+  #caps: Capabilities | undefined;
+  constructor(readonly driverUrl: string | undefined, readonly timeoutMs = 30_000) {}
+
+  async #call<T>(method: string, path: string, body?: unknown, expected: number[] = [200, 201, 202]): Promise<T> {
+    if (!this.driverUrl) throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl): this test needs one');
+    const res = await sendRaw({
+      method, url: this.driverUrl.replace(/\/$/, '') + path, timeoutMs: this.timeoutMs,
+      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!expected.includes(res.status)) {
+      throw new DriverError('TARGET_DRIVER_ERROR', `driver ${method} ${path} answered ${res.status}: ${redactText(res.text.slice(0, 300))}`, { status: res.status, body: res.json });
+    }
+    return (res.json ?? {}) as T;
+  }
+
+  async capabilities(): Promise<Capabilities> {
+    this.#caps ??= await this.#call<Capabilities>('GET', '/capabilities');
+    return this.#caps;
+  }
+  /** Capabilities known from a previous discovery (the fixtures discover once per worker). */
+  setCapabilities(c: Capabilities): void { this.#caps = c; }
+
+  /** Skips the running test when a capability is missing: reported not-exercised with the reason. */
+  requireCapability(...names: string[]): void {
+    if (!this.driverUrl) { test.skip(true, 'the target has no driver (service.driverUrl): capability ' + names.join(', ') + ' not offered by the target'); return; }
+    const have = new Set(this.#caps?.capabilities ?? []);
+    const missing = names.filter((n) => !have.has(n));
+    if (missing.length) test.skip(true, `capability ${missing.join(', ')} not offered by the target`);
+  }
+  has(name: string): boolean { return (this.#caps?.capabilities ?? []).includes(name); }
+
+  createWorkspace(body: object): Promise<DriverWorkspace> {
+    return this.#call('POST', '/workspaces', body, [201, 200]);
+  }
+  /** Raw create, for tests of push rejection (FACTS-12: 422). */
+  async createWorkspaceRaw(body: object): Promise<{ status: number; json: unknown }> {
+    if (!this.driverUrl) throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl): this test needs one');
+    const res = await sendRaw({ method: 'POST', url: this.driverUrl.replace(/\/$/, '') + '/workspaces', timeoutMs: this.timeoutMs, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, json: res.json };
+  }
+  updateWorkspace(workspaceKey: string, patch: object): Promise<DriverWorkspace> {
+    return this.#call('PATCH', `/workspaces/${encodeURIComponent(workspaceKey)}`, patch);
+  }
+  open(ws: WorkspaceRef, o: { endUserHandle: string; configEnd?: string }): Promise<{ conversationId: number; openerLanguage: string }> {
+    return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/conversations`, { endUserHandle: o.endUserHandle, configEnd: o.configEnd ?? '/profile' }, [201, 200]);
+  }
+  turn(conversationId: number, saves: Array<{ configEnd?: string; serviceKey?: string; fields: Record<string, unknown> }>): Promise<{ serviceKeys: string[] }> {
+    return this.#call('POST', `/conversations/${conversationId}/turns`, { saves });
+  }
+  complete(conversationId: number, o: { serviceKeys?: string[] } = {}): Promise<{ serviceKeys: string[] }> {
+    return this.#call('POST', `/conversations/${conversationId}/complete`, o, [202, 200]);
+  }
+  async deleteRecord(conversationId: number, serviceKey: string): Promise<void> {
+    await this.#call('POST', `/conversations/${conversationId}/delete`, { serviceKey });
+  }
+  bulkDelete(conversationId: number, o: { configEnd?: string; serviceKeys?: string[] } = {}): Promise<{ count: number; totalPages: number }> {
+    return this.#call('POST', `/conversations/${conversationId}/bulk-delete`, o);
+  }
+  async interrupt(conversationId: number): Promise<void> { await this.#call('POST', `/conversations/${conversationId}/interrupt`, {}); }
+  async idleSweep(conversationId: number): Promise<void> { await this.#call('POST', `/conversations/${conversationId}/idle-sweep`, {}); }
+  toolCall(conversationId: number, o: { toolClass: string; input?: object }): Promise<{ status: number | null }> {
+    return this.#call('POST', `/conversations/${conversationId}/tool-calls`, o);
+  }
+  async migrationHold(ws: WorkspaceRef, serviceKey: string, held: boolean): Promise<void> {
+    await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/records/${encodeURIComponent(serviceKey)}/migration-hold`, { held });
+  }
+  seed(ws: WorkspaceRef, o: { configEnd: string; endUserHandle: string; count: number; fields?: object }): Promise<{ serviceKeys: string[] }> {
+    return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/seed`, o, [201, 200]);
+  }
+  facts(ws: WorkspaceRef, endUserHandle: string): Promise<{ facts: object | null; languages: string[]; fetchedAt: string | null }> {
+    return this.#call('GET', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/users/${encodeURIComponent(endUserHandle)}/facts`);
+  }
+  conversation(conversationId: number): Promise<{ conversationId: number; state: string; openerLanguage: string; workspaceKey: string; endUserHandle: string; configEnd: string }> {
+    return this.#call('GET', `/conversations/${conversationId}`);
+  }
+  async advanceClock(ms: number): Promise<void> { await this.#call('POST', '/clock/advance', { ms: Math.round(ms) }); }
+  async log(since?: number): Promise<LogLine[]> {
+    const r = await this.#call<{ lines: LogLine[] }>('GET', `/log${since === undefined ? '' : `?since=${since}`}`);
+    return r.lines ?? [];
+  }
+}

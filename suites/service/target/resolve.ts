@@ -1,0 +1,116 @@
+/**
+ * Resolves what the suites run against: a target file (CCS_TARGET) or, with none, the embedded
+ * reference service started in-process (timeScale from CCS_TIME_SCALE, default 0.1; faults from
+ * CCS_FAULTS). The driver's capability discovery decides what runs.
+ */
+import { startReferenceService } from '../../../reference-service/index.ts';
+import { CcsError } from '../../../spec/index.ts';
+import { DriverClient } from '../clients/driver-client.ts';
+import { registerSecret } from '../clients/redact.ts';
+import { loadTargetFile, readWorkspace, type TargetWorkspace } from './load.ts';
+import type { Tolerances } from './timing.ts';
+
+export interface ResolvedTarget {
+  /** Human description, no secrets. */
+  description: string;
+  baseUrl: string;
+  driverUrl: string | undefined;
+  capabilities: Set<string>;
+  timeScale: number;
+  tolerances: Tolerances;
+  /** Bytes in a contract MB (UPLOAD-3 reading: 1,000,000 unless the target says 1048576). */
+  limits: { megabyte: number };
+  embedded: boolean;
+  organizationId?: { valid: string; invalid: string };
+  /** Header that carries the API key on upload routes (UNSPEC-19); 'authorization' = Bearer. */
+  apiKeyHeader: string;
+  /** The service's JWKS URL (driver capabilities or the target file). */
+  jwksUrl: string | undefined;
+  /** Fixed workspaces from the target file (used when no driver creates them). */
+  workspaces: { production: TargetWorkspace; sandbox?: TargetWorkspace } | undefined;
+  /** How the mock host listens and how the service reaches it. */
+  mockHost: { listenHost: string; port: number; publicUrl: string | undefined };
+  /** Faults seeded into the embedded reference (CCS_FAULTS). */
+  faults: string[];
+}
+
+export const DEFAULT_TOLERANCES: Tolerances = { minMs: 250, relative: 0.25 };
+export const DEFAULT_EMBEDDED_TIME_SCALE = 0.1;
+
+export interface TargetSession { target: ResolvedTarget; close(): Promise<void> }
+
+function parseTimeScale(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_EMBEDDED_TIME_SCALE;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new CcsError('TARGET_FIELD_INVALID', `CCS_TIME_SCALE: must be a number in (0, 1], got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export function parseFaults(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+async function discover(driverUrl: string | undefined): Promise<{ timeScale?: number; capabilities: Set<string>; jwksUrl?: string }> {
+  if (!driverUrl) return { capabilities: new Set() };
+  const caps = await new DriverClient(driverUrl).capabilities();
+  return { timeScale: caps.timeScale, capabilities: new Set(caps.capabilities), jwksUrl: caps.jwksUrl };
+}
+
+/**
+ * @param o.realtime run at time scale 1 (the service-realtime project, issue 5 item 4): the
+ *   embedded reference is started with timeScale 1; a target file keeps its own scale.
+ */
+export async function resolveTarget(o: { realtime?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TargetSession> {
+  const env = o.env ?? process.env;
+  const file = env.CCS_TARGET;
+  if (!file) {
+    const timeScale = o.realtime ? 1 : parseTimeScale(env.CCS_TIME_SCALE);
+    const faults = parseFaults(env.CCS_FAULTS);
+    const svc = await startReferenceService({ port: 0, timeScale, faults });
+    try {
+      const d = await discover(svc.driverUrl);
+      return {
+        target: {
+          description: `embedded reference service at time scale ${timeScale}${faults.length ? ` with seeded faults ${faults.join(', ')}` : ''}`,
+          baseUrl: svc.url, driverUrl: svc.driverUrl, capabilities: d.capabilities,
+          timeScale: d.timeScale ?? timeScale, tolerances: { ...DEFAULT_TOLERANCES }, limits: { megabyte: 1_000_000 },
+          embedded: true, apiKeyHeader: 'authorization', jwksUrl: d.jwksUrl, workspaces: undefined,
+          mockHost: { listenHost: '127.0.0.1', port: 0, publicUrl: undefined }, faults,
+        },
+        close: () => svc.close(),
+      };
+    } catch (error) {
+      await svc.close();
+      throw error;
+    }
+  }
+  const t = loadTargetFile(file);
+  const name = file.split(/[\\/]/).pop() ?? 'target';
+  const workspaces = t.workspaces
+    ? { production: readWorkspace(t.workspaces.production, 'workspaces.production', name, env), ...(t.workspaces.sandbox ? { sandbox: readWorkspace(t.workspaces.sandbox, 'workspaces.sandbox', name, env) } : {}) }
+    : undefined;
+  for (const w of [workspaces?.production, workspaces?.sandbox]) {
+    if (w) for (const s of [w.apiKey, w.bearerToken, w.embedAuthorization, w.hmacSecret]) registerSecret(s);
+  }
+  if (!t.service.driverUrl && !workspaces) {
+    throw new CcsError('TARGET_FIELD_INVALID', `${name}: workspaces: is required when service.driverUrl is absent (no driver to create workspaces)`, { field: 'workspaces' });
+  }
+  const d = await discover(t.service.driverUrl);
+  const result: ResolvedTarget = {
+    description: t.description ?? `service at ${t.service.baseUrl}${t.service.driverUrl ? ' with a driver' : ' without a driver'}`,
+    baseUrl: t.service.baseUrl.replace(/\/$/, ''),
+    driverUrl: t.service.driverUrl,
+    capabilities: d.capabilities,
+    timeScale: d.timeScale ?? t.timing?.timeScale ?? 1,
+    tolerances: { minMs: t.timing?.tolerances?.minMs ?? DEFAULT_TOLERANCES.minMs, relative: t.timing?.tolerances?.relative ?? DEFAULT_TOLERANCES.relative },
+    limits: { megabyte: t.limits?.megabyte ?? 1_000_000 },
+    embedded: false,
+    apiKeyHeader: (t.service.apiKeyHeader ?? 'authorization').toLowerCase(),
+    jwksUrl: d.jwksUrl ?? t.signing?.jwksUrl,
+    workspaces,
+    mockHost: { listenHost: t.mockHost?.listenHost ?? '127.0.0.1', port: t.mockHost?.port ?? 0, publicUrl: t.mockHost?.publicUrl },
+    faults: [],
+  };
+  if (t.organizationId) result.organizationId = t.organizationId;
+  return { target: result, close: async () => undefined };
+}
