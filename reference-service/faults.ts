@@ -56,6 +56,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('same-kid-sandbox', 'SIGN-10', 'Sandbox workspaces sign with the production key and kid.'),
   f('hmac-uppercase-hex', 'SIGN-12', 'The HMAC v1 value is uppercase hex.'),
   f('facts-signed-without-get', 'SIGN-6', 'The facts GET is signed over the path and query without the leading "GET ".'),
+  f('rotation-signs-with-neither', 'SIGN-14', 'After an HMAC rotation the service signs with a secret that is neither the current nor the previous one.'),
   f('hmac-sandbox-parent-secret', 'SIGN-13', 'An HMAC sandbox signs with its production parent\'s secret instead of its own.'),
   f('tool-dispatch-unsigned', 'TOOL-2', 'Tool dispatches carry no X-Service-Signature when signing is on.'),
   f('tool-dispatch-to-hook', 'TOOL-1', 'Tool dispatches are POSTed to the callback hook instead of the tool\'s route.'),

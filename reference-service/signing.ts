@@ -55,7 +55,9 @@ export async function signatureFor(ws: Workspace, ring: KeyRing, faults: FaultSe
   if (signing.mode === 'hmac') {
     // SIGN-13: per workspace and per environment; the sandbox uses its own secret.
     const parent = ws.parent?.signing;
-    const secret = faults.has('hmac-sandbox-parent-secret') && parent?.mode === 'hmac' ? parent.secret : signing.secret;
+    let secret = faults.has('hmac-sandbox-parent-secret') && parent?.mode === 'hmac' ? parent.secret : signing.secret;
+    // Seeded fault for SIGN-14: after a rotation, sign with neither the current nor the previous secret.
+    if (faults.has('rotation-signs-with-neither') && signing.previousSecret) secret = `${signing.previousSecret}:${signing.secret}`;
     const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
     mac.update(faults.has('hmac-base-without-dot') ? `${t}` : `${t}.`);
     mac.update(payload);

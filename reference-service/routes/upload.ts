@@ -79,7 +79,8 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
           if (isManifest) manifestText = Buffer.concat(chunks).toString('utf8');
           else files.add(part.filename || part.fieldname);
         } else if (part.fieldname === 'manifest') {
-          manifestText = String(part.value);
+          // @fastify/multipart hands a field sent as application/json over already parsed.
+          manifestText = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         }
       }
       if (total > REQUEST_MAX) throw new UploadRejection(413, 'request over 30 MB');

@@ -192,6 +192,16 @@ const PROBES: Record<string, Probe> = {
       expect((await verifyFactsRequest({ requestTarget: g.url, headers: g.headers, config: { mode: 'hmac', secrets: [SECRET] } })).verdict).toBe('invalid');
     },
   },
+  'rotation-signs-with-neither': {
+    workspace: { signing: { mode: 'hmac', secret: SECRET } },
+    run: async (s) => {
+      await s.driver('PATCH', `/workspaces/${s.ws.workspaceKey}`, { signing: { mode: 'hmac', secret: 'test-only-rotated-secret', previousSecret: SECRET } });
+      await s.open();
+      const r = await first(s, 'onStart');
+      expect(await hmacVerdict(s, r, 'test-only-rotated-secret')).toBe('invalid');
+      expect(await hmacVerdict(s, r, SECRET)).toBe('invalid');
+    },
+  },
   'hmac-sandbox-parent-secret': {
     workspace: { signing: { mode: 'hmac', secret: SECRET } },
     run: async (s) => {

@@ -1,0 +1,84 @@
+/**
+ * ERR-1: every error body is the framework default { timestamp, status, error, path } and
+ * nothing else (no message, no code). Used on every error response an area test sees.
+ */
+import { STATUS_CODES } from 'node:http';
+import { expect, test } from '../fixtures.ts';
+import type { ServiceResponse } from '../fixtures.ts';
+
+// The reason phrase is the framework's: node's table plus the RFC 9110 renames, so a framework
+// on either vocabulary passes (ERR-1 says "reason phrase", not which edition of the status table).
+const ALTERNATE_PHRASES: Record<number, string[]> = {
+  413: ['Content Too Large', 'Request Entity Too Large', 'Payload Too Large'],
+  422: ['Unprocessable Content', 'Unprocessable Entity'],
+  416: ['Range Not Satisfiable', 'Requested Range Not Satisfiable'],
+};
+
+export function reasonPhrases(status: number): string[] {
+  const out = new Set<string>(ALTERNATE_PHRASES[status] ?? []);
+  const node = STATUS_CODES[status];
+  if (node) out.add(node);
+  return [...out];
+}
+
+/** The request path of a recorded response, read from its curl line (the client records the URL there). */
+export function requestPathOf(res: ServiceResponse): string | undefined {
+  if (res.url) { try { return new URL(res.url).pathname; } catch { /* fall back to the curl line */ } }
+  const m = /(https?:\/\/[^\s'"]+)/.exec(res.curl ?? '');
+  if (!m || !m[1]) return undefined;
+  try { return new URL(m[1]).pathname; } catch { return undefined; }
+}
+
+function safeDecode(p: string): string {
+  try { return decodeURIComponent(p); } catch { return p; }
+}
+
+/** Problems of an error body against ERR-1 (empty when it conforms). */
+export function errorBodyProblems(res: ServiceResponse): string[] {
+  const problems: string[] = [];
+  const body = res.json as Record<string, unknown> | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [`the ${res.status} body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}`];
+  const keys = Object.keys(body).sort();
+  const expected = ['error', 'path', 'status', 'timestamp'];
+  if (keys.join(',') !== expected.join(',')) problems.push(`members are [${keys.join(', ')}], the framework default has exactly [${expected.join(', ')}]`);
+  if (body.status !== res.status) problems.push(`status member is ${JSON.stringify(body.status)}, the HTTP status is ${res.status}`);
+  if (typeof body.timestamp !== 'string') problems.push(`timestamp is ${JSON.stringify(body.timestamp)}, not a string`);
+  const phrases = reasonPhrases(res.status);
+  if (typeof body.error !== 'string' || !phrases.includes(body.error)) problems.push(`error is ${JSON.stringify(body.error)}, not the reason phrase of ${res.status} (${phrases.join(' / ')})`);
+  const sent = requestPathOf(res);
+  if (typeof body.path !== 'string') problems.push(`path is ${JSON.stringify(body.path)}, not a string`);
+  else if (sent !== undefined && safeDecode(body.path) !== safeDecode(sent)) problems.push(`path is ${JSON.stringify(body.path)}, the request path was ${JSON.stringify(sent)}`);
+  return problems;
+}
+
+/** Asserts the status and that the body is exactly the framework default (ERR-1). */
+export function expectError(res: ServiceResponse, status: number | number[], what = ''): void {
+  const allowed = Array.isArray(status) ? status : [status];
+  expect(allowed, `${what}: expected ${allowed.join(' or ')}, got ${res.status} ${res.text.slice(0, 300)}\n${res.curl}`).toContain(res.status);
+  expectErrorBodyIfError(res, what);
+}
+
+/**
+ * ERR-1 on any error response (status >= 400) except the two 409 bodies (ERR-2/ERR-3). Outside
+ * error-bodies.spec.ts a broken body is recorded as an annotation, not a failure: the failure
+ * belongs to the ERR-1 tests, so a test of another clause never fails for ERR-1's rule.
+ */
+export function expectErrorBodyIfError(res: ServiceResponse, what = ''): void {
+  if (res.status < 400 || res.status === 409) return;
+  const problems = errorBodyProblems(res);
+  if (problems.length === 0) return;
+  try {
+    test.info().annotations.push({ type: 'ERR-1', description: `${what || res.method + ' ' + res.url}: ${problems.join('; ')}` });
+  } catch { /* outside a test */ }
+}
+
+/** The strict form, for the ERR-1 tests themselves. */
+export function expectFrameworkErrorBody(res: ServiceResponse, status: number, what: string): void {
+  expect(res.status, `${what}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}\n${res.curl}`).toBe(status);
+  expect(errorBodyProblems(res), `ERR-1: the ${status} body of ${what} is not the framework default: ${res.text.slice(0, 300)}\n${res.curl}`).toEqual([]);
+}
+
+/** Success of any 2xx (never asserting a body the contract does not show). */
+export function expectSuccess(res: ServiceResponse, what: string): void {
+  expect(res.status >= 200 && res.status < 300, `${what}: expected a 2xx, got ${res.status} ${res.text.slice(0, 300)}\n${res.curl}`).toBe(true);
+}
