@@ -7,7 +7,7 @@ import { defineConfig } from '@playwright/test';
  *   service           service conformance suites against the target (default: embedded reference)
  *   service-realtime  the retry-schedule clauses once at time scale 1 (tests tagged @realtime)
  *   host              host conformance suites against the reference host receiver
- *   mutants           the mutation matrix (each test runs the suites against one seeded fault)
+ *   mutants-run, mutants  the mutation matrix: one child run with a project per seeded fault, then a verdict test per fault
  * The CLI selects projects with --project; `npm test` runs them all.
  */
 const outDir = process.env.CCS_REPORT_DIR ?? 'reports/out';
@@ -39,8 +39,9 @@ export default defineConfig({
     { name: 'service', testDir: 'suites/service', grepInvert: /@realtime/ },
     { name: 'service-realtime', testDir: 'suites/service', grep: /@realtime/ },
     { name: 'host', testDir: 'suites/host' },
-    // Last: each mutant test starts a child Playwright run; running them after the timing-sensitive
-    // suites keeps the machine's two cores from being shared three ways.
-    { name: 'mutants', testDir: 'suites/mutants', dependencies: ['self', 'service', 'service-realtime', 'host'] },
+    // Last: the matrix's child run would otherwise share the machine's two cores with the
+    // timing-sensitive suites. Its clean runs are the service and host projects themselves.
+    { name: 'mutants-run', testDir: 'suites/mutants', testMatch: /run\.setup\.ts$/, dependencies: ['self', 'service', 'service-realtime', 'host'] },
+    { name: 'mutants', testDir: 'suites/mutants', testMatch: /\.spec\.ts$/, dependencies: ['mutants-run'] },
   ],
 });

@@ -8,8 +8,10 @@ import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from
 export const test = base.extend<Record<never, never>, { host: HostHarness }>({
   host: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const h = await startHostHarness();
+    async ({}, use, workerInfo) => {
+      // The mutation matrix seeds a faulty receiver per project (suites/mutants/matrix.config.ts).
+      const fault = (workerInfo.project.metadata as { ccsHostFault?: string } | undefined)?.ccsHostFault;
+      const h = await startHostHarness(fault ? { ...process.env, CCS_HOST_FAULT: fault } : process.env);
       await use(h);
       await h.close();
     },

@@ -12,12 +12,3 @@ export const hostDirection: MatrixDirection = {
   testDir: 'suites/host',
   faults: HOST_FAULTS.map((f) => ({ name: f.name, clause: f.clause, area: 'HOST', sentence: f.sentence })),
 };
-
-/**
- * A child needs only the tests citing the fault's clause: those are the ones that must fail, and
- * "caught" is decided by them alone; the clean run covers every other test. Exact id: @HOST-1
- * must not select @HOST-12.
- */
-export function clauseGrepArgs(clause: string): string[] {
-  return [`--grep=@${clause}\\b`];
-}

@@ -6,11 +6,11 @@
 import { CcsError } from '../../spec/index.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
-export interface TestOutcome { file: string; title: string; tags: string[]; clauses: string[]; outcome: Outcome; error?: string }
+export interface TestOutcome { file: string; title: string; tags: string[]; clauses: string[]; outcome: Outcome; error?: string; project?: string }
 
 const CLAUSE_TAG = /^@?([A-Z]+-\d+)$/;
 
-interface JsonSpec { title: string; file?: string; tags?: string[]; tests?: Array<{ status?: string; annotations?: unknown[]; results?: Array<{ status?: string; error?: { message?: string } }> }> }
+interface JsonSpec { title: string; file?: string; tags?: string[]; tests?: Array<{ projectName?: string; status?: string; annotations?: unknown[]; results?: Array<{ status?: string; error?: { message?: string } }> }> }
 interface JsonSuite { title?: string; file?: string; specs?: JsonSpec[]; suites?: JsonSuite[] }
 interface JsonReport { suites?: JsonSuite[]; errors?: Array<{ message?: string }> }
 
@@ -43,7 +43,7 @@ export function parseResults(report: unknown): { tests: TestOutcome[]; errors: s
     for (const spec of s.specs ?? []) {
       for (const t of spec.tests ?? []) {
         const tags = spec.tags ?? [];
-        const out: TestOutcome = { file: spec.file ?? f ?? '', title: [...prefix, spec.title].join(' › '), tags, clauses: clausesOf(tags), outcome: outcomeOf(t) };
+        const out: TestOutcome = { file: spec.file ?? f ?? '', title: [...prefix, spec.title].join(' › '), tags, clauses: clausesOf(tags), outcome: outcomeOf(t), ...(t.projectName ? { project: t.projectName } : {}) };
         const err = t.results?.find((x) => x.error?.message)?.error?.message;
         if (err && out.outcome === 'failed') out.error = err.split('\n')[0]!.slice(0, 300);
         tests.push(out);

@@ -1,13 +1,13 @@
 /**
- * The mutation matrix (issue 5 item 5): the suites run once clean and once per seeded fault, each
- * as a child `npx playwright test --project <project>` with the fault in the environment, and the
- * child's JSON report says which tests failed and which clauses they cite. A fault is CAUGHT when
+ * The mutation matrix (issue 5 item 5): the suites run once clean and once per seeded fault, all
+ * in one child Playwright run whose projects are the faults (matrix.config.ts), and the child's
+ * JSON report says which tests of which project failed and which clauses they cite. A fault is CAUGHT when
  * at least one failing test cites its clause; it fails the matrix when missed, or when only tests
  * of unrelated clauses fail. The clean run must fail nothing.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, rmSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseResultsText, type TestOutcome } from './results.ts';
 
@@ -36,15 +36,11 @@ export interface FaultResult extends RunSummary {
   alsoFailed: Array<{ title: string; clauses: string[] }>;
 }
 export interface CleanResult extends RunSummary { direction: 'service' | 'host'; ok: boolean; failures: Array<{ title: string; clauses: string[]; error?: string }> }
-export interface MatrixResult { ok: boolean; clean: CleanResult[]; faults: FaultResult[]; table: string; reportPath: string; durationMs: number }
+export interface MatrixResult { ok: boolean; clean: CleanResult[]; faults: FaultResult[]; table: string; reportPath: string; durationMs: number; error?: string }
 
-export interface RunOptions {
-  concurrency?: number; reportDir?: string; deadlineMs?: number; onProgress?: (line: string) => void;
-  /** Extra arguments for the child (tests of the runner pass a --grep). */
-  extraArgs?: string[];
-}
 
-export const DEFAULT_FAULT_DEADLINE_MS = 8 * 60_000;
+/** The whole matrix child: 62+ faults on two workers take a few minutes; a hang ends here. */
+export const DEFAULT_MATRIX_DEADLINE_MS = 25 * 60_000;
 
 /** Environment of a child run: nothing that makes Playwright think the child is one of its workers. */
 export function childEnv(base: NodeJS.ProcessEnv, set: Record<string, string>, unset: string[] = []): NodeJS.ProcessEnv {
@@ -59,104 +55,117 @@ export function childEnv(base: NodeJS.ProcessEnv, set: Record<string, string>, u
   return { ...env, ...set, FORCE_COLOR: '0' };
 }
 
+/** Where the matrix's child run takes its projects from (one per fault, plus the clean runs). */
+export const MATRIX_CONFIG = 'suites/mutants/matrix.config.ts';
+
 /**
- * The spec files a fault's child runs: every file with a test tagged with a clause of the fault's
- * area (@<AREA>-n). That is enough: a fault is caught only by a failing test citing its clause,
- * every such test carries the tag @<clause> and so sits in one of these files, and the verdict
- * "caught only by tests of unrelated clauses" needs nothing else either. Files of other areas
- * cannot change the verdict, and the clean run (all files) proves they pass on the reference.
+ * One project of the matrix's child run. Serialized into CCS_MATRIX_PLAN for matrix.config.ts:
+ * the config stays dumb, this module decides.
  */
-export function filesForArea(testDir: string, area: string, root = REPO_ROOT): string[] {
-  const dir = join(root, testDir);
-  if (!existsSync(dir)) return [];
-  const tag = new RegExp(`@${area}-\\d+\\b`);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.spec.ts'))
-    .filter((f) => tag.test(readFileSync(join(dir, f), 'utf8')))
-    .map((f) => relative(root, join(dir, f)).split('\\').join('/'))
-    .sort();
+export interface MatrixProject { name: string; direction: 'service' | 'host'; fault?: string; clause?: string; testDir: string; grep?: string; grepInvert?: string; metadata: Record<string, string> }
+
+/**
+ * The projects of one matrix run. Each fault gets a project whose worker fixtures seed that fault
+ * (project metadata: ccsFault / ccsHostFault), running the tests that cite the fault's clause
+ * (scope 'clause', the default) or every test of the clause's area (scope 'area', slower). Either
+ * is enough for the verdict: a fault is caught only by a failing test citing its clause, and
+ * every such test carries the tag @<clause>; the clean runs prove every test passes without it.
+ * All projects run in ONE Playwright process, so its start-up is paid once, not once per fault.
+ */
+export function planProjects(directions: readonly MatrixDirection[], o: { faults?: readonly string[]; clean?: boolean; scope?: 'clause' | 'area' } = {}): MatrixProject[] {
+  const projects: MatrixProject[] = [];
+  const realtime = '@realtime';
+  for (const d of directions) {
+    const metaKey = d.name === 'service' ? 'ccsFault' : 'ccsHostFault';
+    if (o.clean !== false) projects.push({ name: `${d.name}:clean`, direction: d.name, testDir: d.testDir, grepInvert: realtime, metadata: {} });
+    for (const f of d.faults) {
+      if (o.faults && o.faults.length > 0 && !o.faults.includes(f.name)) continue;
+      // \b keeps @HOST-1 from selecting @HOST-12.
+      const grep = o.scope === 'area' ? `@${f.area}-\\d+\\b` : `@${f.clause}\\b`;
+      projects.push({ name: `${d.name}:${f.name}`, direction: d.name, fault: f.name, clause: f.clause, testDir: d.testDir, grep, grepInvert: realtime, metadata: { [metaKey]: f.name } });
+    }
+  }
+  return projects;
 }
 
-async function runChild(o: { project: string; files: string[]; env: NodeJS.ProcessEnv; reportDir: string; deadlineMs: number; extraArgs?: string[] }): Promise<RunSummary & { tests: TestOutcome[] }> {
-  rmSync(o.reportDir, { recursive: true, force: true });
-  mkdirSync(o.reportDir, { recursive: true });
-  const resultsPath = join(o.reportDir, 'results.json');
-  const args = ['playwright', 'test', `--project=${o.project}`, '--reporter=json', ...(o.extraArgs ?? []), ...o.files];
+/**
+ * Runs the planned projects in one child `playwright test --config suites/mutants/matrix.config.ts`
+ * and judges each: a clean project must fail nothing; a fault project is CAUGHT when a failing
+ * test cites the fault's clause, MISSED when none fails, UNRELATED-ONLY when only tests of other
+ * clauses fail (possible with scope 'area').
+ */
+export async function runMatrixChild(directions: readonly MatrixDirection[], projects: readonly MatrixProject[], o: { reportDir: string; workers?: number; deadlineMs?: number; onProgress?: (line: string) => void }): Promise<{ clean: CleanResult[]; faults: FaultResult[]; error?: string; durationMs: number }> {
+  const dir = join(o.reportDir, 'mutants');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const resultsPath = join(dir, 'results.json');
+  const deadlineMs = o.deadlineMs ?? DEFAULT_MATRIX_DEADLINE_MS;
+  const env = childEnv(process.env, {
+    CCS_MATRIX_PLAN: JSON.stringify(projects),
+    CCS_MATRIX_RESULTS: resultsPath,
+    CCS_WORKERS: String(o.workers ?? 2),
+    CCS_REPORT_DIR: dir,
+  }, ['CCS_FAULTS', 'CCS_HOST_FAULT', 'CCS_TARGET', 'CCS_HOST_TARGET']);
   const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn('npx', args, { cwd: REPO_ROOT, env: { ...o.env, PLAYWRIGHT_JSON_OUTPUT_FILE: resultsPath, PLAYWRIGHT_JSON_OUTPUT_NAME: resultsPath }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => { if (err.length < 200) err.push(c); });
+  const run = await new Promise<{ code: number | null; timedOut: boolean; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', `--config=${MATRIX_CONFIG}`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const err: string[] = [];
+    let partial = '';
+    child.stdout.on('data', (c: Buffer) => {
+      const lines = (partial + c.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) o.onProgress?.(line);
+    });
+    child.stderr.on('data', (c: Buffer) => { if (err.length < 200) err.push(c.toString('utf8')); });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       // The child leads its own process group (detached): end it and its workers, by its id only.
       try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
-    }, o.deadlineMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const durationMs = performance.now() - started;
-      let text = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '';
-      if (!text.trim()) { text = Buffer.concat(out).toString('utf8'); if (text.trim()) writeFileSync(resultsPath, text); }
-      const base = { durationMs, files: o.files, exitCode: code, timedOut };
-      try {
-        const { tests, errors } = parseResultsText(text);
-        const count = (x: string) => tests.filter((t) => t.outcome === x).length;
-        const summary: RunSummary & { tests: TestOutcome[] } = { ...base, passed: count('passed'), failed: count('failed') + count('flaky'), skipped: count('skipped'), tests };
-        if (timedOut) summary.error = `no result within ${Math.round(o.deadlineMs / 1000)} s: the child was killed`;
-        else if (errors.length) summary.error = errors[0]!.split('\n')[0]!.slice(0, 300);
-        resolve(summary);
-      } catch (e) {
-        const stderr = Buffer.concat(err).toString('utf8').split('\n').filter((l) => l.trim() && !/npm warn/i.test(l)).slice(-3).join(' | ');
-        resolve({ ...base, passed: 0, failed: 0, skipped: 0, tests: [], error: timedOut ? `no result within ${Math.round(o.deadlineMs / 1000)} s: the child was killed` : `${(e as Error).message}${stderr ? `; stderr: ${stderr.slice(0, 300)}` : ''}` });
-      }
-    });
+    }, deadlineMs);
+    child.on('close', (code) => { clearTimeout(timer); done({ code, timedOut, stderr: err.join('') }); });
   });
-}
-
-export async function runClean(d: MatrixDirection, o: RunOptions = {}): Promise<CleanResult> {
-  const reportDir = join(resolve(REPO_ROOT, o.reportDir ?? process.env.CCS_REPORT_DIR ?? 'reports/out'), 'mutants', d.name === 'service' ? 'clean' : `${d.name}-clean`);
-  const r = await runChild({ project: d.project, files: [], env: childEnv(process.env, { CCS_REPORT_DIR: reportDir, CCS_WORKERS: '1' }, [d.faultEnv, 'CCS_TARGET', 'CCS_HOST_TARGET']), reportDir, deadlineMs: o.deadlineMs ?? DEFAULT_FAULT_DEADLINE_MS, ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}) });
-  const failures = r.tests.filter((t) => t.outcome === 'failed' || t.outcome === 'flaky').map((t) => ({ title: t.title, clauses: t.clauses, ...(t.error ? { error: t.error } : {}) }));
-  const { tests: _t, ...summary } = r;
-  void _t;
-  return { ...summary, direction: d.name, ok: !r.error && failures.length === 0 && r.passed > 0, failures };
-}
-
-export async function runFault(d: MatrixDirection, fault: MatrixFault, o: RunOptions = {}): Promise<FaultResult> {
-  const reportDir = join(resolve(REPO_ROOT, o.reportDir ?? process.env.CCS_REPORT_DIR ?? 'reports/out'), 'mutants', fault.name);
-  const files = filesForArea(d.testDir, fault.area);
-  const base = { direction: d.name, fault: fault.name, clause: fault.clause, ...(fault.sentence ? { sentence: fault.sentence } : {}) };
-  if (files.length === 0) {
-    return { ...base, status: 'missed', caughtBy: [], alsoFailed: [], passed: 0, failed: 0, skipped: 0, durationMs: 0, files, exitCode: null, timedOut: false, error: `no spec file in ${d.testDir} has a test tagged @${fault.area}-*` };
+  const durationMs = performance.now() - started;
+  let tests: TestOutcome[] = [];
+  let error: string | undefined;
+  try {
+    const parsed = parseResultsText(existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '');
+    tests = parsed.tests;
+    if (parsed.errors.length) error = parsed.errors[0]!.split('\n')[0]!.slice(0, 300);
+  } catch (e) {
+    const stderr = run.stderr.split('\n').filter((l) => l.trim() && !/npm warn/i.test(l)).slice(-3).join(' | ');
+    error = `${(e as Error).message}${stderr ? `; stderr: ${stderr.slice(0, 300)}` : ''}`;
   }
-  // Only the area's tests of those files (--grep matches tags): every test citing the clause is
-  // among them, and so is every other test of the area the fault could disturb.
-  const extraArgs = [...(o.extraArgs ?? []), `--grep=@${fault.area}-\\d+`];
-  const r = await runChild({ project: d.project, files, env: childEnv(process.env, { [d.faultEnv]: fault.name, CCS_REPORT_DIR: reportDir, CCS_WORKERS: '1' }, ['CCS_TARGET', 'CCS_HOST_TARGET']), reportDir, deadlineMs: o.deadlineMs ?? DEFAULT_FAULT_DEADLINE_MS, extraArgs });
-  const failing = r.tests.filter((t) => t.outcome === 'failed' || t.outcome === 'flaky');
-  const caughtBy = failing.filter((t) => t.clauses.includes(fault.clause)).map((t) => t.title);
-  const alsoFailed = failing.filter((t) => !t.clauses.includes(fault.clause)).map((t) => ({ title: t.title, clauses: t.clauses }));
-  const status: FaultStatus = caughtBy.length ? 'caught' : r.error && failing.length === 0 ? 'error' : failing.length ? 'unrelated-only' : 'missed';
-  const { tests: _t, ...summary } = r;
-  void _t;
-  return { ...base, ...summary, status, caughtBy, alsoFailed };
-}
-
-/** Runs tasks with at most `n` at a time, keeping the order of results. */
-export async function pool<T, R>(items: readonly T[], n: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.max(1, Math.min(n, items.length)) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
+  if (run.timedOut) error = `no result within ${Math.round(deadlineMs / 1000)} s: the child was killed`;
+  const byProject = new Map<string, TestOutcome[]>();
+  for (const t of tests) byProject.set(t.project ?? '', [...(byProject.get(t.project ?? '') ?? []), t]);
+  const count = (ts: TestOutcome[], x: string) => ts.filter((t) => t.outcome === x).length;
+  const summaryOf = (ts: TestOutcome[], p: MatrixProject): RunSummary => ({
+    passed: count(ts, 'passed'), failed: count(ts, 'failed') + count(ts, 'flaky'), skipped: count(ts, 'skipped'),
+    durationMs, files: [...new Set(ts.map((t) => t.file))].sort(), exitCode: run.code, timedOut: run.timedOut,
+    ...(error && ts.length === 0 ? { error } : {}),
   });
-  await Promise.all(workers);
-  return results;
+  void directions;
+  const clean: CleanResult[] = [];
+  const faults: FaultResult[] = [];
+  for (const p of projects) {
+    const ts = byProject.get(p.name) ?? [];
+    const failing = ts.filter((t) => t.outcome === 'failed' || t.outcome === 'flaky');
+    if (!p.fault) {
+      const failures = failing.map((t) => ({ title: t.title, clauses: t.clauses, ...(t.error ? { error: t.error } : {}) }));
+      const summary = summaryOf(ts, p);
+      clean.push({ ...summary, direction: p.direction, ok: !summary.error && failures.length === 0 && summary.passed > 0, failures });
+      continue;
+    }
+    const clause = p.clause!;
+    const caughtBy = failing.filter((t) => t.clauses.includes(clause)).map((t) => t.title);
+    const alsoFailed = failing.filter((t) => !t.clauses.includes(clause)).map((t) => ({ title: t.title, clauses: t.clauses }));
+    const summary = summaryOf(ts, p);
+    const status: FaultStatus = caughtBy.length ? 'caught' : ts.length === 0 ? 'error' : failing.length ? 'unrelated-only' : 'missed';
+    const sentence = directions.flatMap((d) => d.faults).find((f) => f.name === p.fault)?.sentence;
+    faults.push({ ...summary, ...(ts.length === 0 && !summary.error ? { error: 'no test of this fault ran' } : {}), direction: p.direction, fault: p.fault, clause, ...(sentence ? { sentence } : {}), status, caughtBy, alsoFailed });
+  }
+  return { clean, faults, ...(error ? { error } : {}), durationMs };
 }
 
 export function renderTable(clean: CleanResult[], faults: FaultResult[]): string {

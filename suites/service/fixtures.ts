@@ -59,7 +59,10 @@ const MOCK_HOST_BODY_LIMIT = 4 * 1024 * 1024;
 
 export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtures>({
   target: [async ({}, use, workerInfo) => {
-    const session = await resolveTarget({ realtime: workerInfo.project.name === REALTIME_PROJECT });
+    // The mutation matrix seeds a fault per project (suites/mutants/matrix.config.ts).
+    const fault = (workerInfo.project.metadata as { ccsFault?: string } | undefined)?.ccsFault;
+    const env = fault ? { ...process.env, CCS_FAULTS: fault } : process.env;
+    const session = await resolveTarget({ realtime: workerInfo.project.name === REALTIME_PROJECT, env });
     try {
       await use(session.target);
     } finally {

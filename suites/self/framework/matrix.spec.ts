@@ -3,11 +3,9 @@
  * tests with clause tags and outcomes, the files chosen for a fault's area, the child environment.
  */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseResults, parseResultsText, clausesOf, childEnv, filesForArea, renderTable } from '../../mutants/index.ts';
-import { isCcsError } from '../../../spec/errors.ts';
+import { parseResults, parseResultsText, clausesOf, childEnv, planProjects, renderTable, type MatrixDirection } from '../../mutants/index.ts';
+import { isCcsError } from '../../../spec/index.ts';
 
 const REPORT = {
   config: {}, errors: [],
@@ -49,15 +47,18 @@ test('the child environment drops what would make Playwright think the child is 
   expect(env).toEqual({ PATH: '/bin', PLAYWRIGHT_BROWSERS_PATH: '/b', CCS_FAULTS: 'f1', FORCE_COLOR: '0' });
 });
 
-test('a fault runs the spec files that carry a tag of its area', () => {
-  const root = mkdtempSync(join(tmpdir(), 'ccs-matrix-'));
-  mkdirSync(join(root, 'suites/service'), { recursive: true });
-  writeFileSync(join(root, 'suites/service/a.spec.ts'), `test('x (DELIV-4)', { tag: ['@DELIV-4'] }, () => {})`);
-  writeFileSync(join(root, 'suites/service/b.spec.ts'), `test('y (EVT-1)', { tag: ['@EVT-1', '@DELIV-10'] }, () => {})`);
-  writeFileSync(join(root, 'suites/service/c.spec.ts'), `test('z (EVT-2)', { tag: ['@EVT-2'] }, () => {})`);
-  writeFileSync(join(root, 'suites/service/helper.ts'), `// @DELIV-1`);
-  expect(filesForArea('suites/service', 'DELIV', root)).toEqual(['suites/service/a.spec.ts', 'suites/service/b.spec.ts']);
-  expect(filesForArea('suites/service', 'PAGE', root)).toEqual([]);
+test('the matrix plans one project per fault, selecting the tests that cite its clause, and a clean project per direction', () => {
+  const d: MatrixDirection = { name: 'host', project: 'host', faultEnv: 'CCS_HOST_FAULT', testDir: 'suites/host', faults: [
+    { name: 'no-check', clause: 'HOST-1', area: 'HOST' }, { name: 'slow', clause: 'HOST-12', area: 'HOST' }] };
+  const projects = planProjects([d]);
+  expect(projects.map((p) => p.name)).toEqual(['host:clean', 'host:no-check', 'host:slow']);
+  expect(projects[1]!.metadata).toEqual({ ccsHostFault: 'no-check' });
+  const grep = new RegExp(projects[1]!.grep!);
+  // @HOST-1 must not select @HOST-12.
+  expect(grep.test('title @HOST-1')).toBe(true);
+  expect(grep.test('title @HOST-12')).toBe(false);
+  expect(planProjects([d], { clean: false, faults: ['slow'] }).map((p) => p.name)).toEqual(['host:slow']);
+  expect(new RegExp(planProjects([d], { scope: 'area' })[1]!.grep!).test('x @HOST-7')).toBe(true);
 });
 
 test('the table names each fault, its clause, the verdict and the tests that decided it', () => {

@@ -1,0 +1,30 @@
+import { defineConfig } from '@playwright/test';
+import type { MatrixProject } from './runner.ts';
+
+/**
+ * The child run of the mutation matrix (runner.ts runMatrixChild): one Playwright project per
+ * seeded fault (and the clean runs), planned by the parent and passed in CCS_MATRIX_PLAN. The
+ * fixtures seed a project's fault from its metadata (ccsFault for the reference service,
+ * ccsHostFault for the reference host receiver). Only the JSON reporter: these runs are not
+ * conformance evidence and write no conformance.json.
+ */
+const plan = JSON.parse(process.env.CCS_MATRIX_PLAN ?? '[]') as MatrixProject[];
+const results = process.env.CCS_MATRIX_RESULTS ?? 'reports/out/mutants/results.json';
+
+export default defineConfig({
+  testDir: '..',
+  timeout: 60_000,
+  expect: { timeout: 5_000 },
+  fullyParallel: true,
+  retries: 0,
+  workers: process.env.CCS_WORKERS ? Number(process.env.CCS_WORKERS) : 2,
+  reporter: [['line'], ['json', { outputFile: results }]],
+  outputDir: `${results}.artifacts`,
+  projects: plan.map((p) => ({
+    name: p.name,
+    testDir: `../${p.testDir.replace(/^suites\//, '')}`,
+    ...(p.grep ? { grep: new RegExp(p.grep) } : {}),
+    ...(p.grepInvert ? { grepInvert: new RegExp(p.grepInvert) } : {}),
+    metadata: p.metadata,
+  })),
+});

@@ -1,0 +1,24 @@
+/**
+ * The mutation matrix inside the test command (issue 5 item 5, issue 6 item 4): one child
+ * Playwright run with a project per seeded fault of the reference service and per faulty variant
+ * of the reference host receiver (runner.ts). Its clean runs are the service and host projects of
+ * this same run, which this project depends on; the per-fault verdicts are the tests of
+ * service.spec.ts and host.spec.ts, which read the mutants.json written here. Tagged @mutant only:
+ * not conformance evidence for any clause.
+ */
+import { test, expect } from '@playwright/test';
+import { DEFAULT_MATRIX_DEADLINE_MS, runMutationMatrix } from './index.ts';
+
+test('the mutation matrix runs every seeded fault against the tests citing its clause (mutation matrix)', { tag: ['@mutant'] }, async () => {
+  test.setTimeout(DEFAULT_MATRIX_DEADLINE_MS + 60_000);
+  const only = (process.env.CCS_MUTANTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const r = await runMutationMatrix({
+    direction: 'both',
+    clean: false,
+    reportDir: process.env.CCS_REPORT_DIR ?? 'reports/out',
+    ...(only.length ? { faults: only } : {}),
+  });
+  process.stdout.write(`${r.table}\nmutation matrix: ${r.faults.filter((f) => f.status === 'caught').length}/${r.faults.length} faults caught in ${(r.durationMs / 1000).toFixed(0)} s\n`);
+  expect(r.error, r.error).toBeUndefined();
+  expect(r.faults.length, 'faults judged').toBeGreaterThan(0);
+});

@@ -1,0 +1,23 @@
+/**
+ * One test per fault of a direction, each reading its verdict from the mutants.json that
+ * run.setup.ts wrote: caught, by a failing test citing the fault's clause.
+ */
+import { test, expect } from '@playwright/test';
+import { readMatrixReport, type MatrixDirection } from './index.ts';
+
+export function declareVerdictTests(direction: MatrixDirection, title: (fault: string, clause: string) => string): void {
+  const only = (process.env.CCS_MUTANTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const fault of direction.faults) {
+    if (only.length && !only.includes(fault.name)) continue;
+    test(title(fault.name, fault.clause), { tag: ['@mutant'] }, () => {
+      const report = readMatrixReport(process.env.CCS_REPORT_DIR ?? 'reports/out');
+      const r = report.faults.find((f) => f.direction === direction.name && f.fault === fault.name);
+      expect(r, `${fault.name} has no verdict in ${report.reportPath}`).toBeDefined();
+      test.info().annotations.push({ type: 'ccs-mutant', description: `${r!.status}${r!.caughtBy.length ? ` by ${r!.caughtBy.join('; ')}` : ''}` });
+      const why = r!.status === 'caught' ? '' : r!.status === 'unrelated-only'
+        ? `only tests of other clauses failed: ${r!.alsoFailed.map((a) => `${a.title} [${a.clauses.join(',')}]`).join('; ')}`
+        : r!.status === 'error' ? `no result: ${r!.error ?? 'no test ran'}` : `no test citing ${fault.clause} failed (${r!.passed} passed, ${r!.skipped} skipped)`;
+      expect(r!.status, `${fault.name} (${fault.sentence ?? ''}): ${why}`).toBe('caught');
+    });
+  }
+}
