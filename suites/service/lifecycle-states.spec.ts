@@ -6,7 +6,7 @@ import { test, expect } from './fixtures.ts';
 import { assertNothingArrives, waitForEntries } from '../../mock-host/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { describe, header, payload } from './areas/journal.ts';
-import { eventOf, isEvent, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
+import { eventOf, isEvent, saveAndComplete, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { expectSuccess } from './areas/errors.ts';
 
 function envelopeOf(json: unknown): Record<string, unknown> {
@@ -144,12 +144,9 @@ test('a chat save creates the record as PENDING (STATE-1)', { tag: ['@STATE-1'] 
 
 test('completion moves the record to DELIVERED and fires onComplete with its key (STATE-4)', { tag: ['@STATE-4'] }, async ({ ws, driver, svc }) => {
   const endUserHandle = uniqueHandle();
-  const c = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
-  const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: { label: 'home' } }]);
-  await driver.complete(c.conversationId);
-  const [e] = await waitEvent(ws, 'onComplete', endUserHandle);
-  expect(payload(e!).serviceKeys, `STATE-4: ${describe(e!)}`).toContain(key);
-  const read = await svc.getRecord(ws, '/addresses', endUserHandle, key!);
+  const { key, onComplete: e } = await saveAndComplete(ws, driver, { endUserHandle, configEnd: '/addresses', fields: { label: 'home' } });
+  expect(payload(e).serviceKeys, `STATE-4: ${describe(e)}`).toContain(key);
+  const read = await svc.getRecord(ws, '/addresses', endUserHandle, key);
   expect(envelopeOf(read.json).callbackStatus, `STATE-4\n${read.curl}`).toBe('DELIVERED');
 });
 
@@ -159,21 +156,15 @@ test('a record missing a required field still delivers: no readiness check (STAT
     facts: false,
   });
   const endUserHandle = uniqueHandle();
-  const c = await driver.open(ws, { endUserHandle, configEnd: '/ticket' });
-  const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: { note: 'no subject given' } }]);
-  await driver.complete(c.conversationId);
-  const [e] = await waitEvent(ws, 'onComplete', endUserHandle);
-  expect(payload(e!).serviceKeys, `STATE-5: ${describe(e!)}`).toContain(key);
+  const { key, onComplete: e } = await saveAndComplete(ws, driver, { endUserHandle, configEnd: '/ticket', fields: { note: 'no subject given' } });
+  expect(payload(e).serviceKeys, `STATE-5: ${describe(e)}`).toContain(key);
   const read = await svc.listRecords(ws, '/ticket', endUserHandle);
   expect(envelopeOf(read.json).callbackStatus, `STATE-5\n${read.curl}`).toBe('DELIVERED');
 });
 
 test('a chat save on a DELIVERED record keeps it DELIVERED (STATE-6)', { tag: ['@STATE-6'] }, async ({ ws, driver, svc }) => {
   const endUserHandle = uniqueHandle();
-  const c1 = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
-  const { serviceKeys: [key] } = await driver.turn(c1.conversationId, [{ fields: { label: 'home' } }]);
-  await driver.complete(c1.conversationId);
-  await waitEvent(ws, 'onComplete', endUserHandle);
+  const { key } = await saveAndComplete(ws, driver, { endUserHandle, configEnd: '/addresses', fields: { label: 'home' } });
   const c2 = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
   await driver.turn(c2.conversationId, [{ serviceKey: key!, fields: { city: 'Lyon' } }]);
   await waitEvent(ws, 'config.saved', endUserHandle, 2);
@@ -183,10 +174,7 @@ test('a chat save on a DELIVERED record keeps it DELIVERED (STATE-6)', { tag: ['
 
 test('a later edit and completion fires another onComplete with a new delivery id for the same key (DELIV-13)', { tag: ['@DELIV-13'] }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
-  const c1 = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
-  const { serviceKeys: [key] } = await driver.turn(c1.conversationId, [{ fields: { label: 'home' } }]);
-  await driver.complete(c1.conversationId);
-  await waitEvent(ws, 'onComplete', endUserHandle);
+  const { key } = await saveAndComplete(ws, driver, { endUserHandle, configEnd: '/addresses', fields: { label: 'home' } });
   const c2 = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
   await driver.turn(c2.conversationId, [{ serviceKey: key!, fields: { city: 'Lyon' } }]);
   await driver.complete(c2.conversationId, { serviceKeys: [key!] });

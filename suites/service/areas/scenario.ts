@@ -37,6 +37,15 @@ export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle:
   return ws.waitForCallbacks({ predicate: isEvent(event, endUserHandle) }, o);
 }
 
+/** One chat that saves one instance and completes it; resolves once its onComplete has arrived. */
+export async function saveAndComplete(ws: TestWorkspace, driver: DriverClient, o: { endUserHandle: string; configEnd: string; fields: Record<string, unknown> }): Promise<{ key: string; onComplete: JournalEntry }> {
+  const c = await driver.open(ws, { endUserHandle: o.endUserHandle, configEnd: o.configEnd });
+  const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: o.fields }]);
+  await driver.complete(c.conversationId);
+  const [onComplete] = await waitEvent(ws, 'onComplete', o.endUserHandle);
+  return { key: key!, onComplete: onComplete! };
+}
+
 export interface EveryEventRun {
   endUserHandle: string;
   conversations: { completed: number; edited: number; swept: number };
