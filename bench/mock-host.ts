@@ -34,7 +34,7 @@ function bodyFor(i: number): string {
 }
 
 interface LoadJob { url: string; from: number; n: number; connections: number }
-interface LoadResult { ms: number; ok: number; errors: number; statuses: Record<string, number>; firstError?: string }
+interface LoadResult { ms: number; ok: number; errors: number; statuses: Record<string, number>; firstError?: string; cpuUs?: number }
 
 /** Child side: sends n signed callbacks over `connections` keep-alive sockets. */
 async function load(job: LoadJob): Promise<LoadResult> {
@@ -89,11 +89,14 @@ async function load(job: LoadJob): Promise<LoadResult> {
   return { ms, ok, errors, statuses, ...(firstError ? { firstError } : {}) };
 }
 
+/** Runs one load round; cpuUs is the CPU time this (server) process used meanwhile, a figure the machine's load hardly moves. */
 function runLoad(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
+  const cpu0 = process.cpuUsage();
+  return new Promise<LoadResult>((resolve, reject) => {
     const child = fork(fileURLToPath(import.meta.url), ['--child'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
     child.once('message', (m) => {
-      resolve(m as LoadResult);
+      const c = process.cpuUsage(cpu0);
+      resolve({ ...(m as LoadResult), cpuUs: c.user + c.system });
       child.kill();
     });
     child.once('error', reject);
@@ -137,14 +140,19 @@ async function main(): Promise<number> {
     into.ms += r.ms;
     into.ok += r.ok;
     into.errors += r.errors;
+    into.cpuUs = (into.cpuUs ?? 0) + (r.cpuUs ?? 0);
     for (const [k, v] of Object.entries(r.statuses)) into.statuses[k] = (into.statuses[k] ?? 0) + v;
     if (r.firstError) into.firstError ??= r.firstError;
   };
   for (let k = 0; k < rounds; k++) {
     const from = Math.floor((k * n) / rounds);
     const count = Math.floor(((k + 1) * n) / rounds) - from;
-    add(bareRun, await runLoad({ url: b.url, from, n: count, connections }));
-    add(hostRun, await runLoad({ url: host.url, from, n: count, connections }));
+    const br = await runLoad({ url: b.url, from, n: count, connections });
+    const hr = await runLoad({ url: host.url, from, n: count, connections });
+    add(bareRun, br);
+    add(hostRun, hr);
+    // per round, so a reader sees whether the mock host slows as its journal grows
+    console.log(`  round ${k + 1}/${rounds}: bare ${((br.ok / br.ms) * 1000).toFixed(0)} req/s, mock host ${((hr.ok / hr.ms) * 1000).toFixed(0)} req/s (journal ${host.journal.size} entries)`);
   }
   await b.close();
 
@@ -173,6 +181,8 @@ async function main(): Promise<number> {
   const ratio = hostRps / bareRps;
   console.log(`bare fastify (ack only):     ${bareRps.toFixed(0)} req/s  (${bareRun.ok} ok, ${bareRun.errors} errors, ${(bareRun.ms / 1000).toFixed(2)} s, statuses ${JSON.stringify(bareRun.statuses)})`);
   console.log(`mock host (HMAC verified):   ${hostRps.toFixed(0)} req/s  (${hostRun.ok} ok, ${hostRun.errors} errors, ${(hostRun.ms / 1000).toFixed(2)} s, statuses ${JSON.stringify(hostRun.statuses)})`);
+  const cpuPer = (r: LoadResult) => (r.cpuUs ?? 0) / Math.max(1, r.ok);
+  console.log(`server CPU per request (this process, includes idle loop and GC): bare ${cpuPer(bareRun).toFixed(1)} us, mock host ${cpuPer(hostRun).toFixed(1)} us`);
   console.log(`ratio mock/bare: ${ratio.toFixed(2)} (target >= 0.50) ${ratio >= 0.5 ? 'MET' : 'NOT MET'}`);
   console.log(`journal: ${entries.length} entries for ${n} sent; missing ${missing}, wrong bytes ${wrongBytes}, verdict not valid ${wrongVerdict}, not answered ${unfinished}, dropped ${host.journal.dropped}`);
   const intact = missing === 0 && wrongBytes === 0 && wrongVerdict === 0 && unfinished === 0 && hostRun.errors === 0 && entries.length === n;

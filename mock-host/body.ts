@@ -22,6 +22,63 @@ export interface BodyState {
   done: boolean;
 }
 
+/** The reading state of one request body, kept on the stream so the listeners can be shared functions. */
+interface Reader {
+  limit: number;
+  state: BodyState;
+  cb: (err: BodyError | null, body?: Buffer) => void;
+  declared: string | undefined;
+  chunks: Buffer[];
+  finished: boolean;
+}
+
+const READER = Symbol('ccsBodyReader');
+type Reading = IncomingMessage & { [READER]?: Reader };
+
+// One set of listener functions for every request (not six fresh closures per request).
+function finish(payload: Reading, r: Reader, err: BodyError | null, body?: Buffer): void {
+  if (r.finished) return;
+  r.finished = true;
+  r.state.done = true;
+  payload.removeListener('data', onData);
+  payload.removeListener('end', onEnd);
+  payload.removeListener('error', onError);
+  payload.removeListener('close', onClose);
+  r.cb(err, body);
+}
+
+function onData(this: Reading, chunk: Buffer): void {
+  const r = this[READER]!;
+  r.state.received += chunk.length;
+  if (r.state.received > r.limit) {
+    this.resume();
+    finish(this, r, new BodyError(`body is over the limit of ${r.limit} bytes (${r.state.received} bytes received when the limit was crossed${r.declared === undefined ? ', chunked' : ''})`, 413, 'too-large', r.state.received));
+    return;
+  }
+  r.chunks.push(chunk);
+}
+
+function onEnd(this: Reading): void {
+  const r = this[READER]!;
+  finish(this, r, null, r.chunks.length === 1 ? r.chunks[0]! : Buffer.concat(r.chunks));
+}
+
+function aborted(payload: Reading, r: Reader): void {
+  const of = r.declared !== undefined ? ` of ${r.declared} declared` : ' (chunked)';
+  finish(payload, r, new BodyError(`request aborted by the client mid-body after ${r.state.received} bytes${of}`, 400, 'aborted', r.state.received));
+}
+
+function onError(this: Reading, e: NodeJS.ErrnoException): void {
+  const r = this[READER]!;
+  // node reports a client that went away mid-body as an 'aborted' ECONNRESET on the request
+  if (e.code === 'ECONNRESET' || e.message === 'aborted') return aborted(this, r);
+  finish(this, r, new BodyError(`request stream failed after ${r.state.received} bytes: ${e.message}`, 400, 'stream-error', r.state.received));
+}
+
+function onClose(this: Reading): void {
+  if (!this.complete) aborted(this, this[READER]!);
+}
+
 export function readRawBody(
   payload: IncomingMessage,
   limit: number,
@@ -35,40 +92,7 @@ export function readRawBody(
     cb(new BodyError(`body of ${declared} bytes (declared Content-Length) is over the limit of ${limit} bytes`, 413, 'too-large', 0));
     return;
   }
-  const chunks: Buffer[] = [];
-  let finished = false;
-  const finish = (err: BodyError | null, body?: Buffer) => {
-    if (finished) return;
-    finished = true;
-    state.done = true;
-    payload.removeListener('data', onData);
-    payload.removeListener('end', onEnd);
-    payload.removeListener('error', onError);
-    payload.removeListener('close', onClose);
-    cb(err, body);
-  };
-  const onData = (chunk: Buffer) => {
-    state.received += chunk.length;
-    if (state.received > limit) {
-      payload.resume();
-      finish(new BodyError(`body is over the limit of ${limit} bytes (${state.received} bytes received when the limit was crossed${declared === undefined ? ', chunked' : ''})`, 413, 'too-large', state.received));
-      return;
-    }
-    chunks.push(chunk);
-  };
-  const onEnd = () => finish(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-  const aborted = () => {
-    const of = declared !== undefined ? ` of ${declared} declared` : ' (chunked)';
-    finish(new BodyError(`request aborted by the client mid-body after ${state.received} bytes${of}`, 400, 'aborted', state.received));
-  };
-  const onError = (e: NodeJS.ErrnoException) => {
-    // node reports a client that went away mid-body as an 'aborted' ECONNRESET on the request
-    if (e.code === 'ECONNRESET' || e.message === 'aborted') return aborted();
-    finish(new BodyError(`request stream failed after ${state.received} bytes: ${e.message}`, 400, 'stream-error', state.received));
-  };
-  const onClose = () => {
-    if (!payload.complete) aborted();
-  };
+  (payload as Reading)[READER] = { limit, state, cb, declared, chunks: [], finished: false };
   payload.on('data', onData);
   payload.on('end', onEnd);
   payload.on('error', onError);

@@ -15,6 +15,11 @@ export interface Verifier {
 function normalize(v: unknown, mode: string): SignatureRecord {
   if (typeof v === 'string') return { verdict: v as SignatureRecord['verdict'], mode, reason: v };
   const r = v as SignatureRecord;
+  if (r.t !== undefined && r.skewSeconds !== undefined && r.kid === undefined && r.secretIndex !== undefined && r.secretIndex >= 0) {
+    // the usual HMAC verdict in one literal, keys in the order the general path below adds them:
+    // an object built whole stays compact in a journal that keeps it
+    return { verdict: r.verdict, mode: r.mode ?? mode, reason: r.reason ?? r.verdict, t: r.t, skewSeconds: r.skewSeconds, secretIndex: r.secretIndex };
+  }
   const out: SignatureRecord = { verdict: r.verdict, mode: r.mode ?? mode, reason: r.reason ?? r.verdict };
   if (r.t !== undefined) out.t = r.t;
   if (r.skewSeconds !== undefined) out.skewSeconds = r.skewSeconds;

@@ -10,9 +10,20 @@ import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdic
 /** The exact header form of SIGN-11 (t first, v1 second, nothing else). */
 export const HMAC_HEADER_PATTERN = /^t=([0-9]+),v1=([0-9a-f]{64})$/;
 
+/** The UTF-8 bytes of the last few text secrets: a verifier checks the same one or two per request. */
+const secretBytesCache = new Map<string, Buffer>();
+const SECRET_CACHE_MAX = 16;
+
 function keyBytes(secret: string | Uint8Array): Uint8Array {
   // Reading: a secret given as text is used as its UTF-8 bytes (the contract says "with the secret").
-  return typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
+  if (typeof secret !== 'string') return secret;
+  let bytes = secretBytesCache.get(secret);
+  if (bytes === undefined) {
+    if (secretBytesCache.size >= SECRET_CACHE_MAX) secretBytesCache.clear();
+    bytes = Buffer.from(secret, 'utf8');
+    secretBytesCache.set(secret, bytes);
+  }
+  return bytes;
 }
 
 /** Lowercase hex HMAC-SHA256 over `${t}.` followed by the payload bytes (SIGN-12). */
@@ -63,6 +74,39 @@ export function parseHmacHeader(header: string): HmacHeaderParse {
   return { ok: true, tText, t, v1 };
 }
 
+/** The prefix `${t}.` as bytes; a callback's t repeats for a whole second, so the last one is kept. */
+let lastPrefixT = '';
+let lastPrefix: Buffer = Buffer.from('.', 'utf8');
+function prefixBytes(tText: string): Buffer {
+  if (tText !== lastPrefixT) {
+    lastPrefix = Buffer.from(`${tText}.`, 'utf8');
+    lastPrefixT = tText;
+  }
+  return lastPrefix;
+}
+
+/** The raw HMAC-SHA256 digest over `${t}.` + payload bytes (the bytes that hmacHex writes in hex). */
+function hmacDigest(secret: string | Uint8Array, tText: string, payload: Uint8Array | string): Buffer {
+  const mac = createHmac('sha256', keyBytes(secret));
+  mac.update(prefixBytes(tText));
+  mac.update(toBytes(payload));
+  return mac.digest();
+}
+
+/**
+ * The common header form in one regex: when it matches and t is a safe integer, parseHmacHeader
+ * would accept it too (same t and v1), so the per-field walk is only needed to explain a bad header.
+ */
+function parseHmacHeaderFast(header: string): HmacHeaderParse {
+  const m = HMAC_HEADER_PATTERN.exec(header.trim());
+  if (m !== null) {
+    const tText = m[1]!;
+    const t = parseUnixSeconds(tText);
+    if (t !== undefined) return { ok: true, tText, t, v1: m[2]! };
+  }
+  return parseHmacHeader(header);
+}
+
 /**
  * Verifies an HMAC-mode signature against one or more secrets (rotation: either is accepted
  * during the overlap, HOST-9). Compares in constant time; a bad shape is 'malformed', a mismatch
@@ -75,14 +119,17 @@ export function verifyHmac(o: {
   now?: number;
   windowSeconds?: number;
 }): SignatureVerdict {
-  if (!Array.isArray(o.secrets) || o.secrets.length === 0) {
+  const secrets = o.secrets;
+  if (!Array.isArray(secrets) || secrets.length === 0) {
     throw new CcsError('PROTOCOL_NO_SECRETS', 'verifyHmac needs at least one secret in `secrets`');
   }
-  o.secrets.forEach((secret, i) => {
+  for (let i = 0; i < secrets.length; i++) {
+    if (!(i in secrets)) continue; // a hole in a sparse list is skipped, as forEach did
+    const secret: unknown = secrets[i];
     if (typeof secret !== 'string' && !(secret instanceof Uint8Array)) {
       throw new CcsError('PROTOCOL_SECRET_INVALID', `secrets[${i}] must be a string or bytes, got ${typeof secret}`);
     }
-  });
+  }
   const now = o.now ?? unixNow();
   const windowSeconds = o.windowSeconds ?? CONTRACT.replayWindowSeconds;
   if (o.header === undefined) {
@@ -91,22 +138,25 @@ export function verifyHmac(o: {
   if (typeof o.header !== 'string') {
     return { verdict: 'malformed', mode: 'hmac', reason: `X-Service-Signature must be one string, got ${Array.isArray(o.header) ? 'a list' : typeof o.header}` };
   }
-  const parsed = parseHmacHeader(o.header);
+  const parsed = parseHmacHeaderFast(o.header);
   if (!parsed.ok) return { verdict: 'malformed', mode: 'hmac', reason: parsed.reason };
   const received = Buffer.from(parsed.v1, 'hex');
+  // the payload as bytes once, not once per secret
+  const payload = toBytes(o.payload);
   let secretIndex = -1;
   // Check every secret (no early exit) so timing does not tell which one matched.
-  o.secrets.forEach((secret, i) => {
-    const expected = Buffer.from(hmacHex(secret, parsed.tText, o.payload), 'hex');
+  for (let i = 0; i < secrets.length; i++) {
+    if (!(i in secrets)) continue;
+    const expected = hmacDigest(secrets[i]!, parsed.tText, payload);
     if (expected.length === received.length && timingSafeEqual(expected, received) && secretIndex < 0) secretIndex = i;
-  });
+  }
   if (secretIndex < 0) {
     return {
       verdict: 'invalid',
       mode: 'hmac',
       t: parsed.t,
       skewSeconds: now - parsed.t,
-      reason: `v1 matches none of the ${o.secrets.length} secret(s) over t.rawBody (wrong secret, or the body bytes differ from the signed ones) (SIGN-12)`,
+      reason: `v1 matches none of the ${secrets.length} secret(s) over t.rawBody (wrong secret, or the body bytes differ from the signed ones) (SIGN-12)`,
     };
   }
   return windowVerdict({ mode: 'hmac', t: parsed.t, secretIndex }, now, windowSeconds);

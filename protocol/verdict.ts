@@ -50,13 +50,23 @@ export function windowVerdict(
   windowSeconds: number,
 ): SignatureVerdict {
   const skewSeconds = now - base.t;
+  // Object.assign, not `{ ...base, verdict }`: same keys in the same order, and node 20's spread
+  // with extra keys costs microseconds per call on this per-request path.
+  const out = Object.assign({}, base) as SignatureVerdict;
   if (skewSeconds > windowSeconds) {
-    return { ...base, verdict: 'stale', skewSeconds, reason: `authentic signature, but t is ${skewSeconds} s in the past (window ${windowSeconds} s, 5.2.4)` };
+    out.verdict = 'stale';
+    out.skewSeconds = skewSeconds;
+    out.reason = `authentic signature, but t is ${skewSeconds} s in the past (window ${windowSeconds} s, 5.2.4)`;
+  } else if (-skewSeconds > windowSeconds) {
+    out.verdict = 'future';
+    out.skewSeconds = skewSeconds;
+    out.reason = `authentic signature, but t is ${-skewSeconds} s in the future (window ${windowSeconds} s, 5.2.4)`;
+  } else {
+    out.verdict = 'valid';
+    out.skewSeconds = skewSeconds;
+    out.reason = 'signature valid and inside the replay window';
   }
-  if (-skewSeconds > windowSeconds) {
-    return { ...base, verdict: 'future', skewSeconds, reason: `authentic signature, but t is ${-skewSeconds} s in the future (window ${windowSeconds} s, 5.2.4)` };
-  }
-  return { ...base, verdict: 'valid', skewSeconds, reason: 'signature valid and inside the replay window' };
+  return out;
 }
 
 /** t as written in a signature: a non-negative integer in decimal digits, a safe integer. */
@@ -66,6 +76,8 @@ export function parseUnixSeconds(text: string): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
+const utf8Encoder = new TextEncoder();
+
 export function toBytes(payload: Uint8Array | string): Uint8Array {
-  return typeof payload === 'string' ? new TextEncoder().encode(payload) : payload;
+  return typeof payload === 'string' ? utf8Encoder.encode(payload) : payload;
 }

@@ -19,19 +19,21 @@ export type Pick =
   | { kind: 'step'; step: Step; script: string; index: number; explain: string }
   | { kind: 'none'; unmatched: string };
 
+function wantSentence(id: string, field: string, wanted: string, got: string | number | undefined): string {
+  return `script '${id}' wants ${field} ${wanted}, this was ${got === undefined ? `no ${field}` : `${field} ${String(got)}`}`;
+}
+
 /** Why `m` does not match `s`, or undefined when it does. */
 export function mismatch(id: string, m: ScriptMatch, s: MatchSubject): string | undefined {
-  const want = (field: string, wanted: string, got: string | number | undefined) =>
-    `script '${id}' wants ${field} ${wanted}, this was ${got === undefined ? `no ${field}` : `${field} ${String(got)}`}`;
-  if (m.path !== undefined && m.path !== s.path) return want('path', m.path, s.path);
-  if (m.method !== undefined && m.method.toUpperCase() !== s.method.toUpperCase()) return want('method', m.method, s.method);
-  if (m.kind !== undefined && m.kind !== s.kind) return want('kind', m.kind, s.kind);
-  if (m.event !== undefined && m.event !== s.event) return want('event', m.event, s.event);
-  if (m.deliveryId !== undefined && m.deliveryId !== s.deliveryId) return want('deliveryId', m.deliveryId, s.deliveryId);
-  if (m.endUserHandle !== undefined && m.endUserHandle !== s.endUserHandle) return want('endUserHandle', m.endUserHandle, s.endUserHandle);
+  if (m.path !== undefined && m.path !== s.path) return wantSentence(id, 'path', m.path, s.path);
+  if (m.method !== undefined && m.method.toUpperCase() !== s.method.toUpperCase()) return wantSentence(id, 'method', m.method, s.method);
+  if (m.kind !== undefined && m.kind !== s.kind) return wantSentence(id, 'kind', m.kind, s.kind);
+  if (m.event !== undefined && m.event !== s.event) return wantSentence(id, 'event', m.event, s.event);
+  if (m.deliveryId !== undefined && m.deliveryId !== s.deliveryId) return wantSentence(id, 'deliveryId', m.deliveryId, s.deliveryId);
+  if (m.endUserHandle !== undefined && m.endUserHandle !== s.endUserHandle) return wantSentence(id, 'endUserHandle', m.endUserHandle, s.endUserHandle);
   if (m.attempt !== undefined) {
     const list = Array.isArray(m.attempt) ? m.attempt : [m.attempt];
-    if (s.attempt === undefined || !list.includes(s.attempt)) return want('attempt', list.join(' or '), s.attempt);
+    if (s.attempt === undefined || !list.includes(s.attempt)) return wantSentence(id, 'attempt', list.join(' or '), s.attempt);
   }
   return undefined;
 }

@@ -24,13 +24,24 @@ export function sendJson(entry: JournalEntry, res: ServerResponse, status: numbe
   if (raw && typeof body === 'string') text = body;
   else if (body === undefined) text = '';
   else text = JSON.stringify(body);
-  const buf = Buffer.from(text, 'utf8');
-  entry.response = { ...entry.response, status };
-  if (buf.length) entry.response.bodyBase64 = buf.toString('base64');
-  const h: Record<string, string | number> = { 'content-length': buf.length, ...headers };
-  if (buf.length && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json; charset=utf-8';
+  const length = Buffer.byteLength(text, 'utf8');
+  // Object.assign rather than spread: same keys and order, far cheaper per request on node 20
+  entry.response = Object.assign({}, entry.response, { status });
+  if (length) entry.response.bodyBase64 = text === '{}' ? EMPTY_OBJECT_BASE64 : Buffer.from(text, 'utf8').toString('base64');
+  const h: Record<string, string | number> = Object.assign({ 'content-length': length }, headers);
+  if (length && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json; charset=utf-8';
   res.writeHead(status, h);
-  res.end(buf);
+  // the text as UTF-8, the same bytes as Buffer.from(text); a string lets node send head and body in one write
+  res.end(text, 'utf8');
+}
+
+/** The usual answer `{}`, encoded once rather than once per journal entry. */
+const EMPTY_OBJECT_BASE64 = Buffer.from('{}', 'utf8').toString('base64');
+
+function withDelay(status: number, delayMs: number | undefined): NonNullable<JournalEntry['response']> {
+  const r: NonNullable<JournalEntry['response']> = { status };
+  if (delayMs) r.delayMs = delayMs;
+  return r;
 }
 
 function later(ctx: StepContext, ms: number | undefined, fn: () => void): void {
@@ -52,7 +63,7 @@ export function runStep(step: Step, ctx: StepContext): void {
   const { entry, res } = ctx;
   switch (step.action) {
     case 'respond':
-      entry.response = { status: step.status, ...(step.delayMs ? { delayMs: step.delayMs } : {}) };
+      entry.response = withDelay(step.status, step.delayMs);
       later(ctx, step.delayMs, () => sendJson(entry, res, step.status, step.body, step.headers ?? {}, true));
       return;
     case 'hold':
@@ -76,11 +87,11 @@ export function runStep(step: Step, ctx: StepContext): void {
       ctx.refuseFor(step.ms);
       return;
     case 'facts':
-      entry.response = { status: 200, ...(step.delayMs ? { delayMs: step.delayMs } : {}) };
+      entry.response = withDelay(200, step.delayMs);
       later(ctx, step.delayMs, () => sendJson(entry, res, 200, step.body, {}, true));
       return;
     case 'factsNotFitting': {
-      entry.response = { status: 200, ...(step.delayMs ? { delayMs: step.delayMs } : {}) };
+      entry.response = withDelay(200, step.delayMs);
       const body = buildFactsNotFitting(ctx.factsSchema);
       later(ctx, step.delayMs, () => sendJson(entry, res, 200, body));
       return;

@@ -1,0 +1,86 @@
+/**
+ * Keeps journal entries small. A journal holding 100,000 callbacks (issue 3's benchmark) makes
+ * every garbage collection walk every entry, so each byte an entry keeps costs throughput. Header
+ * names and the usual header values repeat on every request: the entry keeps one shared copy of
+ * each instead of the parser's fresh one. The strings are equal, so nothing a reader sees changes.
+ */
+import type { EntryCheck } from './types.ts';
+
+/** Headers whose values take few distinct values (never the signature, delivery id or the like). */
+const REPEATING_VALUES = new Set([
+  'host',
+  'connection',
+  'content-type',
+  'content-length',
+  'accept',
+  'accept-encoding',
+  'user-agent',
+  'x-service-event',
+  'x-service-workspace',
+  'x-service-delivery-attempt',
+]);
+
+const MAX_SHARED = 4096;
+const MAX_SHARED_LENGTH = 128;
+const shared = new Map<string, string>();
+
+/** One shared copy of a short string that repeats from request to request (equal value). */
+export function share(s: string): string {
+  if (s.length > MAX_SHARED_LENGTH) return s;
+  const known = shared.get(s);
+  if (known !== undefined) return known;
+  // bounded: once full, new strings are kept as they came (correct, only not shared)
+  if (shared.size < MAX_SHARED) shared.set(s, s);
+  return s;
+}
+
+/**
+ * Replaces the header names of rawHeaders, and the values of repeating headers in both rawHeaders
+ * and headers, by shared equal strings. In place; the same keys, order and values.
+ */
+export function shareHeaderStrings(rawHeaders: string[], headers: Record<string, string | string[] | undefined>): void {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    rawHeaders[i] = share(name);
+    const lower = name.toLowerCase();
+    if (REPEATING_VALUES.has(lower)) rawHeaders[i + 1] = share(rawHeaders[i + 1]!);
+  }
+  for (const key of REPEATING_VALUES) {
+    const v = headers[key];
+    if (typeof v === 'string') headers[key] = share(v);
+  }
+}
+
+const MAX_SHARED_CHECKS = 1024;
+const sharedChecks = new Map<string, Readonly<EntryCheck>>();
+
+/**
+ * One shared, frozen copy of a header check that repeats from request to request (the same name,
+ * clause, outcome and sentence): most entries carry the same few. Readers only read checks.
+ */
+export function shareCheck(name: string, clause: string, ok: boolean, detail: string): EntryCheck {
+  const key = [name, clause, ok ? '1' : '0', detail].join('\u0000');
+  const known = sharedChecks.get(key);
+  if (known !== undefined) return known;
+  const check = Object.freeze({ name, clause, ok, detail });
+  if (sharedChecks.size < MAX_SHARED_CHECKS && detail.length <= MAX_SHARED_LENGTH) sharedChecks.set(key, check);
+  return check;
+}
+
+const sharedValidSchema = new Map<string, Readonly<{ name: string; valid: boolean; errors: string[] }>>();
+
+/**
+ * The schema verdict of one entry: a passing verdict is the same for every entry of one webhook,
+ * so those share one frozen copy; a failing one (with its errors) is the entry's own.
+ */
+export function schemaVerdict(name: string, r: { valid: boolean; errors: string[] }): { name: string; valid: boolean; errors: string[] } {
+  const keys = Object.keys(r);
+  // shared only when it reads exactly as Object.assign({ name }, r) would: { name, valid, errors }
+  if (r.valid !== true || r.errors.length !== 0 || keys.length !== 2 || keys[0] !== 'valid' || keys[1] !== 'errors') return Object.assign({ name }, r);
+  let known = sharedValidSchema.get(name);
+  if (known === undefined) {
+    known = Object.freeze({ name, valid: true, errors: Object.freeze([]) as unknown as string[] });
+    if (sharedValidSchema.size < 256) sharedValidSchema.set(name, known);
+  }
+  return known;
+}
