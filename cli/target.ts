@@ -5,26 +5,7 @@
  * that holds no secret.
  */
 import { basename } from 'node:path';
-import { CcsError } from '../spec/index.ts';
-
-// LOCAL SHIM (reports/CLI room): the agreed entry is suites/service/target/index.ts `loadTarget(file)`;
-// until that index exists, fall back to load.ts `loadTargetFile(file)`, which throws the same error.
-const TARGET_INDEX = new URL('../suites/service/target/index.ts', import.meta.url).href;
-const TARGET_LOAD = new URL('../suites/service/target/load.ts', import.meta.url).href;
-
-type Loader = (file: string) => unknown;
-
-async function loader(): Promise<Loader> {
-  for (const [spec, name] of [[TARGET_INDEX, 'loadTarget'], [TARGET_LOAD, 'loadTargetFile']] as const) {
-    try {
-      const mod = (await import(spec)) as Record<string, unknown>;
-      if (typeof mod[name] === 'function') return mod[name] as Loader;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !String(error).includes('suites/service/target/')) throw error;
-    }
-  }
-  throw new CcsError('CLI_TARGET_LOADER_MISSING', 'the target loader (suites/service/target) is not available in this build');
-}
+import { loadTargetFile } from '../suites/service/target/load.ts';
 
 const SECRET_FIELDS = /^(apiKey|bearerToken|embedAuthorization|hmacSecret|secret|secrets|privateKey|password|token)$/i;
 
@@ -64,7 +45,6 @@ export interface CheckedTarget {
 }
 
 export async function checkTarget(file: string): Promise<CheckedTarget> {
-  const load = await loader();
-  const doc = load(file);
+  const doc = loadTargetFile(file);
   return { description: describeTarget(doc, file), secrets: collectSecrets(doc) };
 }

@@ -18,21 +18,6 @@ export const MUTANTS_FLAGS: FlagSpec[] = [
 
 export const MUTANTS_HELP = helpText('ccs-conformance mutants [options]', 'Runs the mutation matrix: the suites against the reference service clean and once per seeded fault; every fault must be caught by a test citing its clause.', MUTANTS_FLAGS, ['Exit codes: 0 every fault caught and the clean run clean; 1 the matrix fails; 2 usage error.']);
 
-interface MatrixLike { ok?: unknown; passed?: unknown; pass?: unknown; verdict?: unknown; failed?: unknown }
-
-/** The agreed result type MatrixResult is the framework helper's; read its pass/fail tolerantly. */
-export function matrixPassed(result: unknown): boolean {
-  if (typeof result === 'boolean') return result;
-  const r = (result ?? {}) as MatrixLike;
-  if (typeof r.ok === 'boolean') return r.ok;
-  if (typeof r.passed === 'boolean') return r.passed;
-  if (typeof r.pass === 'boolean') return r.pass;
-  if (r.verdict === 'pass' || r.verdict === 'fail') return r.verdict === 'pass';
-  if (typeof r.failed === 'boolean') return !r.failed;
-  if (Array.isArray(r.failed)) return r.failed.length === 0;
-  return false; // unknown shape: never pass by accident
-}
-
 export async function run(argv: string[]): Promise<number> {
   try {
     const p = parseArgs(argv, MUTANTS_FLAGS);
@@ -52,8 +37,8 @@ export async function run(argv: string[]): Promise<number> {
       ...(reportDir !== undefined ? { reportDir: resolve(reportDir) } : {}),
       onProgress: (line: string) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`),
     });
-    if (typeof (result as { table?: unknown }).table === 'string') process.stdout.write(`${(result as { table: string }).table}\n`);
-    const ok = matrixPassed(result);
+    process.stdout.write(`${result.table}\n`);
+    const ok = result.ok;
     process.stdout.write(`mutation matrix ${ok ? 'PASS' : 'FAIL'}\n`);
     return ok ? 0 : 1;
   } catch (error) {

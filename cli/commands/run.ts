@@ -156,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
     const sel = selection(greps, areas);
     return printGate(report, reportDir, { requireAll: requireAll && !shardSpec, sides: ['service'], ...(sel ? { selected: sel } : {}) });
   } catch (error) {
-    if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_') || error.code === 'REPORT_EXPECTED_INVALID' || error.code === 'CLI_TARGET_LOADER_MISSING')) {
+    if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_') || error.code === 'REPORT_EXPECTED_INVALID')) {
       return fail2(`${error.message}\n(see ccs-conformance run --help)`);
     }
     throw error;
