@@ -1,53 +1,74 @@
-/** Callback payloads of section 2.2 (closed shapes of spec/openapi.yaml), with the shape faults. */
+/**
+ * Callback payloads of section 2.2, built as the types generated from spec/openapi.yaml (closed
+ * shapes), then handed to the shape faults, which alone may break them on the wire.
+ */
+import type {
+  CallbackStatus, ConfigBulkDeletedPayload, ConfigDeletedPayload, ConfigSavedPayload, LifecycleCommon, LifecyclePayload,
+  OnCompletePayload, OnSessionInterruptedPayload, OnSessionTimeoutPayload, OnStartPayload,
+} from '../protocol/index.ts';
 import { contractTimestamp } from './clock.ts';
 import type { ServiceContext } from './context.ts';
-import type { CallbackStatus, Conversation } from './model.ts';
+import type { Conversation } from './model.ts';
 
+/** A payload as sent: a contract shape, or one a seeded fault broke on purpose. */
 export type Payload = Record<string, unknown>;
 
+type Event = LifecyclePayload['event'];
+
 /** EVT-4: event, workspaceKey, configEnd, endUserHandle, conversationId, timestamp. */
-export function commonFields(ctx: ServiceContext, conv: Conversation, event: string, configEnd: string = conv.configEnd): Payload {
+export function commonFields<E extends Event>(ctx: ServiceContext, conv: Conversation, event: E, configEnd: string = conv.configEnd): LifecycleCommon & { event: E } {
   const f = ctx.faults;
-  const p: Payload = {};
-  p[f.has('eventtype-instead-of-event') ? 'eventType' : 'event'] = event; // EVT-3
-  p.workspaceKey = conv.workspace.workspaceKey;
-  p.configEnd = f.has('configend-without-slash') ? configEnd.replace(/^\/+/, '') : configEnd; // EVT-12
-  p.endUserHandle = conv.endUserHandle;
-  p.conversationId = f.has('conversation-id-string') ? String(conv.conversationId) : conv.conversationId; // EVT-13
-  p.timestamp = contractTimestamp(Date.now(), f.has('timestamp-with-zone')); // EVT-14
-  return p;
+  return {
+    event,
+    workspaceKey: conv.workspace.workspaceKey,
+    configEnd: f.has('configend-without-slash') ? configEnd.replace(/^\/+/, '') : configEnd, // EVT-12
+    endUserHandle: conv.endUserHandle,
+    conversationId: conv.conversationId,
+    timestamp: contractTimestamp(Date.now(), f.has('timestamp-with-zone')), // EVT-14
+  };
+}
+
+/** The faults that break a payload's types: applied last, member order kept. */
+function onWire(ctx: ServiceContext, payload: LifecyclePayload, drop: string[] = [], add: Payload = {}): Payload {
+  const f = ctx.faults;
+  const out: Payload = {};
+  for (const [name, value] of Object.entries(payload)) {
+    if (drop.includes(name)) continue;
+    if (name === 'event' && f.has('eventtype-instead-of-event')) out.eventType = value; // EVT-3
+    else if (name === 'conversationId' && f.has('conversation-id-string')) out.conversationId = String(value); // EVT-13
+    else out[name] = value;
+  }
+  return Object.assign(out, add);
 }
 
 /** EVT-5: onStart, onSessionInterrupted, onSessionTimeout carry serviceKeys, empty. */
 export function sessionPayload(ctx: ServiceContext, conv: Conversation, event: 'onStart' | 'onSessionInterrupted' | 'onSessionTimeout'): Payload {
-  const p = commonFields(ctx, conv, event);
-  if (!(event === 'onStart' && ctx.faults.has('onstart-without-servicekeys'))) p.serviceKeys = [];
-  return p;
+  const p: OnStartPayload | OnSessionInterruptedPayload | OnSessionTimeoutPayload = { ...commonFields(ctx, conv, event), serviceKeys: [] };
+  return onWire(ctx, p, event === 'onStart' && ctx.faults.has('onstart-without-servicekeys') ? ['serviceKeys'] : []);
 }
 
 /** EVT-6/7: every finalized key, and path echoing hookPath. */
 export function completePayload(ctx: ServiceContext, conv: Conversation, serviceKeys: string[], hookPath: string | null, values: Record<string, unknown>): Payload {
-  const p = commonFields(ctx, conv, 'onComplete');
-  p.serviceKeys = ctx.faults.has('oncomplete-first-key-only') ? serviceKeys.slice(0, 1) : serviceKeys;
-  if (!ctx.faults.has('oncomplete-without-path')) p.path = hookPath ?? '';
-  if (ctx.faults.has('oncomplete-inline-data')) p.data = values; // EVT-2 broken on purpose
-  return p;
+  const f = ctx.faults;
+  const p: OnCompletePayload = {
+    ...commonFields(ctx, conv, 'onComplete'),
+    serviceKeys: f.has('oncomplete-first-key-only') ? serviceKeys.slice(0, 1) : serviceKeys,
+    path: hookPath ?? '',
+  };
+  // EVT-2 broken on purpose by oncomplete-inline-data.
+  return onWire(ctx, p, f.has('oncomplete-without-path') ? ['path'] : [], f.has('oncomplete-inline-data') ? { data: values } : {});
 }
 
 /** EVT-8: serviceKey, changedFields (dotted paths, no values), callbackStatus at save time. */
 export function savedPayload(ctx: ServiceContext, conv: Conversation, configEnd: string, serviceKey: string, changedFields: string[], callbackStatus: CallbackStatus): Payload {
-  const p = commonFields(ctx, conv, 'config.saved', configEnd);
-  p.serviceKey = serviceKey;
-  p.changedFields = changedFields;
-  p.callbackStatus = callbackStatus;
-  return p;
+  const p: ConfigSavedPayload = { ...commonFields(ctx, conv, 'config.saved', configEnd), serviceKey, changedFields, callbackStatus };
+  return onWire(ctx, p);
 }
 
 /** EVT-9: serviceKey singular, no serviceKeys. */
 export function deletedPayload(ctx: ServiceContext, conv: Conversation, configEnd: string, serviceKey: string): Payload {
-  const p = commonFields(ctx, conv, 'config.deleted', configEnd);
-  p.serviceKey = serviceKey;
-  return p;
+  const p: ConfigDeletedPayload = { ...commonFields(ctx, conv, 'config.deleted', configEnd), serviceKey };
+  return onWire(ctx, p);
 }
 
 /** EVT-10, PAGE-1..5: pages of at most 500 keys, numbered from 1, count on every page. */
@@ -57,12 +78,14 @@ export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: st
   const totalPages = Math.ceil(keys.length / size); // PAGE-2: an empty scope sends no page
   const pages: Payload[] = [];
   for (let i = 0; i < totalPages; i += 1) {
-    const p = commonFields(ctx, conv, 'config.bulk_deleted', configEnd);
-    if (!(f.has('count-only-page-one') && i > 0)) p.count = keys.length;
-    p.page = f.has('pages-from-zero') ? i : i + 1;
-    p.totalPages = totalPages;
-    p.keys = keys.slice(i * size, (i + 1) * size);
-    pages.push(p);
+    const p: ConfigBulkDeletedPayload = {
+      ...commonFields(ctx, conv, 'config.bulk_deleted', configEnd),
+      count: keys.length,
+      page: f.has('pages-from-zero') ? i : i + 1,
+      totalPages,
+      keys: keys.slice(i * size, (i + 1) * size),
+    };
+    pages.push(onWire(ctx, p, f.has('count-only-page-one') && i > 0 ? ['count'] : []));
   }
   return pages;
 }

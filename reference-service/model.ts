@@ -55,7 +55,9 @@ export interface Workspace {
   signing: SigningConfig;
 }
 
-export type CallbackStatus = 'PENDING' | 'DELIVERED';
+/** Section 3: one definition, generated from spec/openapi.yaml. */
+export type { CallbackStatus } from '../protocol/index.ts';
+import type { CallbackStatus } from '../protocol/index.ts';
 
 export interface StoredRecord {
   serviceKey: string;

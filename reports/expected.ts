@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { CcsError } from '../spec/index.ts';
+import { CcsError, isClauseIdShape } from '../spec/index.ts';
 import type { ExpectedOutcomes } from './model.ts';
 
 export function parseExpectedOutcomes(text: string, name: string, knownClauses?: Set<string>): ExpectedOutcomes {
@@ -29,7 +29,7 @@ export function parseExpectedOutcomes(text: string, name: string, knownClauses?:
     if (!item || typeof item !== 'object') return fail(at, 'must be a mapping { clause, reason }');
     const { clause, reason, ...rest } = item as Record<string, unknown>;
     for (const k of Object.keys(rest)) fail(`${at}.${k}`, 'unknown field (allowed: clause, reason)');
-    if (typeof clause !== 'string' || !/^[A-Z]+-\d+$/.test(clause)) return fail(`${at}.clause`, 'must be a clause id like DELIV-4');
+    if (typeof clause !== 'string' || !isClauseIdShape(clause)) return fail(`${at}.clause`, 'must be a clause id like DELIV-4');
     if (knownClauses && !knownClauses.has(clause)) fail(`${at}.clause`, `${clause} is not a clause of spec/clauses.yaml`);
     if (seen.has(clause)) fail(`${at}.clause`, `${clause} is listed twice`);
     seen.add(clause);

@@ -96,7 +96,7 @@ export interface ExpectedOutcomes {
 export const CONFORMANCE_PROJECTS = ['service', 'service-realtime', 'host'] as const;
 
 /** A clause tag: '@EVT-3'. '@realtime' and '@mutant' are markers, not clauses. */
-export const CLAUSE_TAG = /^@([A-Z]+-\d+)$/;
+export { CLAUSE_TAG } from '../spec/index.ts';
 
 export function areaOf(clauseId: string): string {
   return clauseId.replace(/-\d+$/, '');

@@ -2,6 +2,7 @@
  * Reproduction of a failed clause (issue 7 item 3): the fast-check seed and path when present,
  * the curl lines and journal entries of its evidence, and the command line that reruns it alone.
  */
+import { isClauseIdShape } from '../spec/index.ts';
 import type { Reproduction, TestRecord } from './model.ts';
 
 /** Flags of the run that produced the report, so the command line reruns the same target. */
@@ -60,5 +61,5 @@ export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: Re
 
 /** CCS_FAULT_CLAUSES="name:CLAUSE,name:CLAUSE" (set by `ccs-conformance run --fault`). */
 export function seededFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): Array<{ name: string; clause: string }> {
-  return (env.CCS_FAULT_CLAUSES ?? '').split(',').map((pair) => pair.trim().split(':')).filter((p) => p.length === 2 && /^[A-Z]+-\d+$/.test(p[1] as string)).map(([name, clause]) => ({ name: name as string, clause: clause as string }));
+  return (env.CCS_FAULT_CLAUSES ?? '').split(',').map((pair) => pair.trim().split(':')).filter((p) => p.length === 2 && isClauseIdShape(p[1] as string)).map(([name, clause]) => ({ name: name as string, clause: clause as string }));
 }

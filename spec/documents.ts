@@ -11,7 +11,6 @@ import type { Clause, Level, Side } from './types.ts';
 
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
 export const SIDES: readonly Side[] = ['service', 'host'];
-export const CLAUSE_ID = /^[A-Z]+-[1-9][0-9]*$/;
 
 export function readYaml(file: string, required: boolean): unknown {
   const path = specPath(file);

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify as toYaml } from 'yaml';
-import { isCcsError } from '../../spec/index.ts';
+import { isCcsError, isClauseIdShape } from '../../spec/index.ts';
 import { loadSecrets, readReport } from '../../reports/index.ts';
 import { loadHostTarget, HOST_FAULTS, type HostTarget } from '../../suites/host/index.ts';
 import { bool, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
@@ -92,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
     const workers = positiveInt(str(p, 'workers'), 'workers');
     const greps = list(p, 'grep');
     const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
-    for (const g of greps) if (!/^[A-Z]+-\d+$/.test(g)) throw usageError(`--grep ${g}: not a clause id (e.g. HOST-8)`);
+    for (const g of greps) if (!isClauseIdShape(g)) throw usageError(`--grep ${g}: not a clause id (e.g. HOST-8)`);
     if (targetArg && baseUrl) throw usageError('give either --target FILE or --base-url, not both');
     if ((targetArg || baseUrl) && fault) throw usageError('--fault applies to the reference host receiver only; drop --target/--base-url or --fault');
     if (fault && !HOST_FAULTS.some((f) => f.name === fault)) throw usageError(`--fault ${fault}: not a faulty variant of the reference receiver (known: ${HOST_FAULTS.map((f) => f.name).join(', ')})`);

@@ -3,12 +3,11 @@
  * clause tags and outcome. Tags are stored without their '@' by the JSON reporter; both forms
  * are accepted.
  */
-import { CcsError } from '../../spec/index.ts';
+import { CcsError, clauseOfTag } from '../../spec/index.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
 export interface TestOutcome { file: string; title: string; tags: string[]; clauses: string[]; outcome: Outcome; error?: string; project?: string }
 
-const CLAUSE_TAG = /^@?([A-Z]+-\d+)$/;
 
 interface JsonSpec { title: string; file?: string; tags?: string[]; tests?: Array<{ projectName?: string; status?: string; annotations?: unknown[]; results?: Array<{ status?: string; error?: { message?: string } }> }> }
 interface JsonSuite { title?: string; file?: string; specs?: JsonSpec[]; suites?: JsonSuite[] }
@@ -29,7 +28,7 @@ function outcomeOf(t: NonNullable<JsonSpec['tests']>[number]): Outcome {
 
 /** Clause ids among a test's tags ('EVT-5' from '@EVT-5' or 'EVT-5'); other tags are dropped. */
 export function clausesOf(tags: string[]): string[] {
-  return tags.map((t) => CLAUSE_TAG.exec(t)?.[1]).filter((x): x is string => !!x);
+  return tags.map((t) => clauseOfTag(t, true)).filter((x): x is string => !!x);
 }
 
 export function parseResults(report: unknown): { tests: TestOutcome[]; errors: string[] } {
