@@ -1,19 +1,20 @@
 /**
- * Generates docs/configuration.md (from the target file's JSON Schema,
- * suites/service/target/target.schema.json) and docs/clauses.md (from spec/clauses.yaml).
+ * Generates docs/configuration.md (from the JSON Schemas of both target files,
+ * spec/targets/service-target.schema.json and spec/targets/host-target.schema.json: field meanings
+ * live in their descriptions) and docs/clauses.md (from spec/clauses.yaml).
  * `tsx reports/generate-docs.ts` writes them; `--check` exits 1 when they are out of date
  * (suites/self/reports/docs.spec.ts runs the same comparison).
  */
-import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HOST_TARGET_SCHEMA, SERVICE_TARGET_SCHEMA } from '../spec/index.ts';
 import type { ClauseInput } from './model.ts';
 import { areaOf } from './model.ts';
 import { loadClauses } from './load-clauses.ts';
 import { sectionLink } from './contract-sections.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const TARGET_SCHEMA = join(ROOT, 'suites', 'service', 'target', 'target.schema.json');
 export const DOCS_DIR = join(ROOT, 'docs');
 /** The contract as CONTRIBUTING.md places it, relative to docs/. */
 const CONTRACT_FROM_DOCS = '../../shared/contract/host-integration-contract.md';
@@ -22,50 +23,8 @@ type Schema = {
   type?: string | string[]; description?: string; title?: string; properties?: Record<string, Schema>; required?: string[];
   $ref?: string; oneOf?: Schema[]; anyOf?: Schema[]; items?: Schema; enum?: unknown[]; const?: unknown; pattern?: string;
   minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number; minLength?: number; maxLength?: number;
-  default?: unknown; definitions?: Record<string, Schema>; $defs?: Record<string, Schema>; additionalProperties?: boolean | Schema;
+  default?: unknown; 'x-expected'?: string; definitions?: Record<string, Schema>; $defs?: Record<string, Schema>; additionalProperties?: boolean | Schema;
 };
-
-/**
- * Meanings for fields whose schema has no `description` (the schema's own description wins; add
- * descriptions to target.schema.json and these fall away).
- */
-const MEANINGS: Record<string, string> = {
-  description: 'A name for the target, shown in reports (never put a secret here).',
-  service: 'Where the service under test answers.',
-  'service.baseUrl': 'Base URL of the service routes of contract section 4.2.',
-  'service.driverUrl': 'Base URL of the driver (control) API, spec/driver.openapi.yaml; without it only what needs no driver runs.',
-  'service.apiKeyHeader': 'Header carrying the API key on upload calls (contract 5.1).',
-  workspaces: 'Credentials of existing workspaces, when the driver does not create them.',
-  'workspaces.production': 'The production workspace.',
-  'workspaces.sandbox': 'A sandbox workspace whose parent is the production one.',
-  workspaceKey: 'The workspaceKey of the workspace.',
-  workspaceId: 'The workspace id used in delivery ids (uf-<workspaceId>-...).',
-  apiKey: 'API key for upload calls.',
-  bearerToken: 'Bearer token for the data API.',
-  embedAuthorization: 'Authorization header value for embed-tokens.',
-  hmacSecret: 'HMAC secret the service signs callbacks with (contract 5.2).',
-  hookPath: 'The callback hook path the host exposes (contract 4.1).',
-  signing: 'How callbacks are signed when not by HMAC.',
-  'signing.jwksUrl': 'JWKS URL of the service keys for ES256 compact-JWS signatures (contract 5.2).',
-  mockHost: 'How the service reaches the harness\'s mock host.',
-  'mockHost.listenHost': 'Interface the mock host listens on.',
-  'mockHost.port': 'Port the mock host listens on (0: any free port).',
-  'mockHost.publicUrl': 'URL the service uses to reach the mock host (hostBaseUrl), when it differs from the listen address.',
-  timing: 'Time scale and tolerances for timing clauses.',
-  'timing.timeScale': 'Multiplies every contract duration, when the driver does not declare one.',
-  'timing.tolerances': 'Tolerances of timing assertions.',
-  'timing.tolerances.minMs': 'Smallest tolerance in milliseconds.',
-  'timing.tolerances.relative': 'Tolerance as a fraction of the expected duration.',
-  limits: 'How the service counts limits the contract leaves open.',
-  'limits.megabyte': 'Bytes in a megabyte for the upload size limit (contract 8).',
-  organizationId: 'Organization ids to use in tests.',
-  'organizationId.valid': 'An organization id the service accepts (org- prefix).',
-  'organizationId.invalid': 'An organization id the service must refuse.',
-};
-
-function meaning(path: string): string {
-  return MEANINGS[path] ?? MEANINGS[path.split('.').at(-1) ?? ''] ?? '';
-}
 
 function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
@@ -75,7 +34,7 @@ function resolveRef(root: Schema, ref: string): { name: string; schema: Schema }
   const m = /^#\/(definitions|\$defs)\/(.+)$/.exec(ref);
   const table = m ? (m[1] === 'definitions' ? root.definitions : root.$defs) : undefined;
   const schema = m && table ? table[m[2] as string] : undefined;
-  if (!schema) throw new Error(`generate-docs: cannot resolve ${ref} in the target schema`);
+  if (!schema) throw new Error(`generate-docs: cannot resolve ${ref} in a target schema`);
   return { name: m?.[2] as string, schema };
 }
 
@@ -87,6 +46,7 @@ function describeType(root: Schema, s: Schema): string {
     return schema.properties ? `object (${name})` : describeType(root, schema);
   }
   const parts: string[] = [];
+  if (s.oneOf && s['x-expected']) return s['x-expected'];
   if (s.oneOf || s.anyOf) parts.push((s.oneOf ?? s.anyOf ?? []).map((x) => describeType(root, x)).join(' or '));
   if (s.type) parts.push(Array.isArray(s.type) ? s.type.join(' or ') : s.type);
   if (s.enum) parts.push(`one of ${s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ')}`);
@@ -102,36 +62,76 @@ function describeType(root: Schema, s: Schema): string {
   return parts.join(', ') || 'any';
 }
 
+/**
+ * The alternatives of a oneOf as one object for the table: every member of any alternative,
+ * required only when every alternative requires it, and a const member (signing.mode) as the list
+ * of its values.
+ */
+function merged(root: Schema, alternatives: Schema[]): Schema {
+  const branches = alternatives.map((b) => (b.$ref ? resolveRef(root, b.$ref).schema : b)).filter((b) => b.properties);
+  const properties: Record<string, Schema> = {};
+  for (const b of branches) {
+    for (const [name, prop] of Object.entries(b.properties ?? {})) {
+      const seen = properties[name];
+      if (seen === undefined) properties[name] = prop.const !== undefined ? { enum: [prop.const], description: prop.description } : prop;
+      else if (prop.const !== undefined && seen.enum) properties[name] = { enum: [...seen.enum, prop.const], description: [seen.description, prop.description].filter(Boolean).join(' ') };
+    }
+  }
+  const required = Object.keys(properties).filter((n) => branches.length > 0 && branches.every((b) => (b.required ?? []).includes(n)));
+  return { properties, required };
+}
+
 function rows(root: Schema, s: Schema, prefix: string, out: string[]): void {
-  const target = s.$ref ? resolveRef(root, s.$ref).schema : s;
+  const resolvedSelf = s.$ref ? resolveRef(root, s.$ref).schema : s;
+  const target = !resolvedSelf.properties && resolvedSelf.oneOf ? merged(root, resolvedSelf.oneOf) : resolvedSelf;
   for (const [name, prop] of Object.entries(target.properties ?? {})) {
     const path = prefix ? `${prefix}.${name}` : name;
     const required = (target.required ?? []).includes(name) ? 'yes' : '';
     const resolved = prop.$ref ? resolveRef(root, prop.$ref).schema : prop;
-    const description = prop.description ?? resolved.description ?? meaning(path);
+    const description = prop.description ?? resolved.description ?? '';
     out.push(`| \`${path}\` | ${cell(describeType(root, prop))} | ${required} | ${cell(description)} |`);
-    if (resolved.properties) rows(root, resolved, path, out);
+    // A secret is described in words ({ env: NAME }); its branches are not fields of their own.
+    const leaf = prop.$ref !== undefined && resolveRef(root, prop.$ref).name === 'secret';
+    if (!leaf && (resolved.properties || resolved.oneOf?.some((b) => b.$ref || b.properties))) rows(root, resolved, path, out);
+    else if (resolved.type === 'array' && resolved.items) rows(root, resolved.items, `${path}[]`, out);
   }
 }
 
-export function renderConfigReference(schema: Schema): string {
-  const out = [
-    '<!-- Generated by `npm run docs` (reports/generate-docs.ts) from suites/service/target/target.schema.json: do not edit by hand. -->',
+function renderTable(schema: Schema): string[] {
+  const out = ['| field | type | required | meaning |', '|---|---|---|---|'];
+  rows(schema, schema, '', out);
+  return out;
+}
+
+export function renderConfigReference(service: Schema, host: Schema): string {
+  return [
+    '<!-- Generated by `npm run docs` (reports/generate-docs.ts) from spec/targets/service-target.schema.json and spec/targets/host-target.schema.json: do not edit by hand. -->',
     '',
-    `# ${schema.title ?? 'Target file reference'}`,
+    '# Target files',
     '',
-    schema.description ?? '',
-    '',
-    'A target file is YAML or JSON, passed as `ccs-conformance run --target FILE` (the suites read it from `CCS_TARGET`).',
-    'Unknown fields are refused, and every error names the field (for example `target.yaml: service.baseUrl: must be an absolute http(s) URL`).',
+    'Both files are YAML or JSON. Unknown fields are refused, and every error names the field (the command exits 2).',
     'Secrets are never printed or written to a report; keep them out of the file with `{ env: NAME }`.',
     '',
-    '| field | type | required | meaning |',
-    '|---|---|---|---|',
-  ];
-  rows(schema, schema, '', out);
-  out.push('');
-  return out.join('\n');
+    `## ${service.title ?? 'Service target file'}`,
+    '',
+    service.description ?? '',
+    '',
+    'Passed as `ccs-conformance run --target FILE` (the suites read it from `CCS_TARGET`). Example error:',
+    '`target.yaml: service.baseUrl: must be an absolute http(s) URL`.',
+    '',
+    ...renderTable(service),
+    '',
+    `## ${host.title ?? 'Host target file'}`,
+    '',
+    host.description ?? '',
+    '',
+    'Passed as `ccs-conformance host --target FILE` (the suites read it from `CCS_HOST_TARGET`). Example error:',
+    "`host target: field 'signing.mode' must be one of hmac, jwks, none`. The older spellings `secretEnv`,",
+    '`previousSecretEnv` and `bearerTokenEnv` (the name of an environment variable) are still accepted.',
+    '',
+    ...renderTable(host),
+    '',
+  ].join('\n');
 }
 
 export function renderClauseList(clauses: ClauseInput[], areas: Record<string, string>): string {
@@ -168,10 +168,9 @@ export function renderClauseList(clauses: ClauseInput[], areas: Record<string, s
 
 /** The docs as they should be: file name -> content. */
 export async function generateDocs(): Promise<Record<string, string>> {
-  const schema = JSON.parse(readFileSync(TARGET_SCHEMA, 'utf8')) as Schema;
   // The clause list of the repository, never a CCS_CLAUSES_FILE override.
   const { clauses, areas } = await loadClauses();
-  return { 'configuration.md': renderConfigReference(schema), 'clauses.md': renderClauseList(clauses, areas) };
+  return { 'configuration.md': renderConfigReference(SERVICE_TARGET_SCHEMA as Schema, HOST_TARGET_SCHEMA as Schema), 'clauses.md': renderClauseList(clauses, areas) };
 }
 
 /** Names of the docs whose file differs from what the generator makes. */

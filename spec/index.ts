@@ -12,5 +12,7 @@ export type * from './generated/contract.ts';
 export type * from './generated/driver.ts';
 export type * from './generated/service-target.ts';
 export type * from './generated/host-target.ts';
+export { SERVICE_TARGET_SCHEMA, HOST_TARGET_SCHEMA, configValidator, dottedField } from './config-schema.ts';
+export type { ConfigSchema, ConfigProblem } from './config-schema.ts';
 export { schemaNodes, nodesWith, clauseReferences, compileDocumentSchemas, checkExamples } from './walk.ts';
 export type { Located } from './walk.ts';

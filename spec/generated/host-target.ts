@@ -36,7 +36,7 @@ export interface HostTargetFile {
   endUserHandle?: string;
   /** What the receiver sends to the harness's data API. */
   dataApi: {
-    /** The Bearer token the receiver sends to the data API. */
+    /** The Bearer token the receiver sends to the data API; required (or the older bearerTokenEnv). */
     bearerToken?: HostTargetSecret;
     bearerTokenEnv?: HostTargetEnvName;
   };
@@ -80,7 +80,7 @@ export interface HostTargetClassField {
 export interface HostTargetHmacSigning {
   /** HMAC-SHA256 signatures in X-Service-Signature (contract 5.2). */
   mode: 'hmac';
-  /** The current HMAC secret the receiver verifies with. */
+  /** The current HMAC secret the receiver verifies with; required in hmac mode (or the older secretEnv). */
   secret?: HostTargetSecret;
   /** Optional: the previous secret, to check the rotation overlap (HOST-9). */
   previousSecret?: HostTargetSecret;

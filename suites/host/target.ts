@@ -1,20 +1,23 @@
 /**
  * The host target file: where the receiver under test lives, how it verifies signatures, and
- * what its FACTS class is. Every error names the bad field (CcsError TARGET_FIELD_INVALID) so a
- * host team can fix the file without reading our code. Secrets may come from environment
- * variables (secretEnv, previousSecretEnv, bearerTokenEnv) so a target file can be committed.
+ * what its FACTS class is, validated against spec/targets/host-target.schema.json (unknown fields
+ * refused). Every error names the bad field (CcsError TARGET_FIELD_INVALID) so a host team can fix
+ * the file without reading our code. Secrets may be written as { env: NAME } so a target file can
+ * be committed; the older spellings secretEnv, previousSecretEnv and bearerTokenEnv still work.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { CcsError } from '../../spec/index.ts';
+import { CcsError, HOST_TARGET_SCHEMA, configValidator } from '../../spec/index.ts';
+import type { HostTargetClassField, HostTargetEnvName, HostTargetFile, HostTargetSecret } from '../../spec/index.ts';
 
 export type HostSigning =
   | { mode: 'hmac'; secret: string; previousSecret?: string }
   | { mode: 'jwks' }
   | { mode: 'none' };
 
-export interface FactsClassField { name: string; type: string; comment?: string }
+/** One field of a FACTS class definition (generated from the host target schema). */
+export type FactsClassField = HostTargetClassField;
 
 export interface HostTarget {
   description: string;
@@ -53,30 +56,21 @@ function str(o: Obj, field: string, path: string, required: boolean): string | u
   return v;
 }
 
-/** A secret given inline or through an environment variable (<field>Env). */
-function secret(o: Obj, field: string, path: string, env: NodeJS.ProcessEnv, required: boolean): string | undefined {
-  const inline = str(o, field, path, false);
-  const envName = str(o, `${field}Env`, `${path}Env`, false);
-  if (envName !== undefined) {
-    const v = env[envName];
-    if (v === undefined || v === '') throw bad(`${path}Env`, `names environment variable ${envName}, which is not set`);
-    return v;
+/**
+ * A secret written inline, as { env: NAME }, or (older spelling) through <field>Env naming the
+ * variable. The field named in an error is the one the file used; a value never is.
+ */
+function secret(ref: HostTargetSecret | undefined, envName: HostTargetEnvName | undefined, path: string, env: NodeJS.ProcessEnv, required: boolean): string | undefined {
+  const name = envName ?? (typeof ref === 'object' ? ref.env : undefined);
+  if (name !== undefined) {
+    const value = env[name];
+    const field = envName !== undefined ? `${path}Env` : `${path}.env`;
+    if (value === undefined || value === '') throw bad(field, `names environment variable ${name}, which is not set`);
+    return value;
   }
-  if (inline === undefined && required) throw bad(path, `is required (or ${field}Env naming an environment variable)`);
-  return inline;
-}
-
-function relPath(o: Obj, field: string, path: string, required: boolean): string | undefined {
-  const v = str(o, field, path, required);
-  if (v !== undefined && (!v.startsWith('/') || v.startsWith('//'))) throw bad(path, `must be a relative path starting with '/' (got '${v}')`);
-  return v;
-}
-
-function positiveMs(o: Obj, field: string, fallback: number): number {
-  const v = o[field];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw bad(`timeouts.${field}`, 'must be a positive number of milliseconds');
-  return v;
+  if (typeof ref === 'string') return ref;
+  if (required) throw bad(path, `is required: a string or { env: NAME }`);
+  return undefined;
 }
 
 const SCALARS: Record<string, Obj> = {
@@ -133,74 +127,52 @@ function readSchemaFile(file: string, baseDir: string): Obj {
   return value;
 }
 
+const validate = configValidator(HOST_TARGET_SCHEMA);
+
 export function parseHostTarget(value: unknown, env: NodeJS.ProcessEnv = process.env, where = 'host target', baseDir = process.cwd()): HostTarget {
-  if (!isObj(value)) throw bad('(root)', 'must be a mapping');
-  const hostBaseUrl = str(value, 'hostBaseUrl', 'hostBaseUrl', true) as string;
-  let parsed: URL;
-  try {
-    parsed = new URL(hostBaseUrl);
-  } catch {
-    throw bad('hostBaseUrl', `must be an absolute URL (got '${hostBaseUrl}')`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw bad('hostBaseUrl', 'must be an http or https URL');
-  const hookPath = relPath(value, 'hookPath', 'hookPath', true) as string;
-  const factsPath = relPath(value, 'factsPath', 'factsPath', false);
+  const problem = validate(value);
+  if (problem) throw bad(problem.field === '(top level)' ? '(root)' : problem.field, problem.rule);
+  const file = value as HostTargetFile;
+  const hostBaseUrl = file.hostBaseUrl;
+  const origin = new URL(hostBaseUrl).origin;
+  const { hookPath, factsPath } = file;
 
   let factsSchema: Obj | undefined;
-  const fc = value.factsClass;
+  const fc = file.factsClass;
   if (fc !== undefined) {
-    if (!isObj(fc)) throw bad('factsClass', 'must be { schema: <JSON Schema> }, { schemaFile: FILE } or { fields: [...] }');
-    if (fc.schema !== undefined) {
-      if (!isObj(fc.schema)) throw bad('factsClass.schema', 'must be a JSON Schema object');
-      factsSchema = fc.schema;
-    } else if (fc.schemaFile !== undefined) {
-      factsSchema = readSchemaFile(str(fc, 'schemaFile', 'factsClass.schemaFile', true) as string, baseDir);
-    } else factsSchema = classToSchema(fc, 'factsClass');
+    if ('schema' in fc) factsSchema = fc.schema;
+    else if ('schemaFile' in fc) factsSchema = readSchemaFile(fc.schemaFile, baseDir);
+    else factsSchema = classToSchema(fc, 'factsClass');
   }
 
-  const s = value.signing;
-  if (!isObj(s)) throw bad('signing', 'is required: { mode: hmac | jwks | none, ... }');
+  const s = file.signing;
   let signing: HostSigning;
   if (s.mode === 'hmac') {
-    const current = secret(s, 'secret', 'signing.secret', env, true) as string;
-    const previousSecret = secret(s, 'previousSecret', 'signing.previousSecret', env, false);
+    const current = secret(s.secret, s.secretEnv, 'signing.secret', env, true) as string;
+    const previousSecret = secret(s.previousSecret, s.previousSecretEnv, 'signing.previousSecret', env, false);
     signing = previousSecret === undefined ? { mode: 'hmac', secret: current } : { mode: 'hmac', secret: current, previousSecret };
-  } else if (s.mode === 'jwks') signing = { mode: 'jwks' };
-  else if (s.mode === 'none') signing = { mode: 'none' };
-  else throw bad('signing.mode', `must be one of hmac, jwks, none (got '${String(s.mode)}')`);
+  } else signing = { mode: s.mode };
 
-  const configEnd = str(value, 'configEnd', 'configEnd', false) ?? '/settings';
-  if (!configEnd.startsWith('/')) throw bad('configEnd', 'must carry a leading slash (EVT-12)');
-  const endUserHandle = str(value, 'endUserHandle', 'endUserHandle', false);
-  if (endUserHandle?.startsWith('org-')) throw bad('endUserHandle', "must not start with the reserved prefix 'org-'");
-
-  const d = value.dataApi ?? {};
-  if (!isObj(d)) throw bad('dataApi', 'must be a mapping { bearerToken | bearerTokenEnv }');
-  const bearerToken = secret(d, 'bearerToken', 'dataApi.bearerToken', env, true) as string;
-
-  const sp = value.servicePort;
-  if (sp !== undefined && (typeof sp !== 'number' || !Number.isInteger(sp) || sp < 0 || sp > 65535)) throw bad('servicePort', 'must be a port number 0..65535');
-
-  const t = value.timeouts ?? {};
-  if (!isObj(t)) throw bad('timeouts', 'must be a mapping');
-  const workspaceKey = str(value, 'workspaceKey', 'workspaceKey', false) ?? 'ws-host-conformance';
+  const bearerToken = secret(file.dataApi.bearerToken, file.dataApi.bearerTokenEnv, 'dataApi.bearerToken', env, true) as string;
+  const workspaceKey = file.workspaceKey ?? 'ws-host-conformance';
+  const t = file.timeouts ?? {};
   return {
-    description: str(value, 'description', 'description', false) ?? `${where}: ${parsed.origin}${hookPath}`,
+    description: file.description ?? `${where}: ${origin}${hookPath}`,
     hostBaseUrl: hostBaseUrl.replace(/\/+$/, ''),
     hookPath,
     ...(factsPath !== undefined ? { factsPath } : {}),
     ...(factsSchema !== undefined ? { factsSchema } : {}),
     signing,
     workspaceKey,
-    workspaceId: str(value, 'workspaceId', 'workspaceId', false) ?? workspaceKey,
-    configEnd,
-    ...(endUserHandle !== undefined ? { endUserHandle } : {}),
+    workspaceId: file.workspaceId ?? workspaceKey,
+    configEnd: file.configEnd ?? '/settings',
+    ...(file.endUserHandle !== undefined ? { endUserHandle: file.endUserHandle } : {}),
     bearerToken,
-    ...(typeof sp === 'number' ? { servicePort: sp } : {}),
+    ...(file.servicePort !== undefined ? { servicePort: file.servicePort } : {}),
     timeouts: {
-      requestMs: positiveMs(t, 'requestMs', DEFAULT_TIMEOUTS.requestMs),
-      dataReadMs: positiveMs(t, 'dataReadMs', DEFAULT_TIMEOUTS.dataReadMs),
-      noRetryWindowMs: positiveMs(t, 'noRetryWindowMs', DEFAULT_TIMEOUTS.noRetryWindowMs),
+      requestMs: t.requestMs ?? DEFAULT_TIMEOUTS.requestMs,
+      dataReadMs: t.dataReadMs ?? DEFAULT_TIMEOUTS.dataReadMs,
+      noRetryWindowMs: t.noRetryWindowMs ?? DEFAULT_TIMEOUTS.noRetryWindowMs,
     },
   };
 }

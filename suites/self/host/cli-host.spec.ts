@@ -20,6 +20,16 @@ test('ccs-conformance host exits 2 naming the bad field of a host target file', 
   expect(r.stderr).toContain("'signing.mode'");
 });
 
+test('ccs-conformance host exits 2 naming an unknown field of a host target file', () => {
+  test.setTimeout(90_000);
+  const dir = mkdtempSync(join(tmpdir(), 'host-cli-'));
+  const file = join(dir, 'bad.yaml');
+  writeFileSync(file, 'hostBaseUrl: http://127.0.0.1:3000\nhookPath: /h\nsigning: { mode: none }\ndataApi: { bearerToken: t }\nfactPath: /facts\n');
+  const r = host(['--target', file]);
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain("'factPath' unknown field");
+});
+
 test('ccs-conformance host exits 2 on an unknown fault, an unknown flag, or a fault with a target', () => {
   test.setTimeout(90_000);
   expect(host(['--fault', 'no-such-fault']).status).toBe(2);

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { isCcsError } from '../../../spec/index.ts';
-import { classToSchema, parseHostTarget } from '../../host/index.ts';
+import { classToSchema, loadHostTarget, parseHostTarget } from '../../host/index.ts';
 
 const good = {
   hostBaseUrl: 'http://127.0.0.1:3000',
@@ -53,4 +53,26 @@ test('a FACTS class definition compiles to a closed schema of its field types (H
       age: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
     },
   });
+});
+
+test('an unknown field of the host target file is refused, named with its path (TARGET_FIELD_INVALID)', () => {
+  expect(fieldOf({ ...good, hookpath: '/typo' })).toBe('hookpath');
+  expect(fieldOf({ ...good, signing: { mode: 'jwks', secret: 'x' } })).toBe('signing.secret');
+  expect(fieldOf({ ...good, timeouts: { requestMS: 5 } })).toBe('timeouts.requestMS');
+  expect(fieldOf({ ...good, factsClass: { fields: [{ name: 'a', type: 'string', note: 'x' }] } })).toBe('factsClass.fields[0].note');
+});
+
+test('host target secrets may be written as { env: NAME }, as in the service target file; an unset one is named', () => {
+  const t = parseHostTarget({ ...good, signing: { mode: 'hmac', secret: { env: 'X_SECRET' }, previousSecret: 'inline-test-only' }, dataApi: { bearerToken: { env: 'X_TOKEN' } } }, env);
+  expect(t.signing).toEqual({ mode: 'hmac', secret: 'secret-test-only', previousSecret: 'inline-test-only' });
+  expect(t.bearerToken).toBe('token-test-only');
+  expect(fieldOf({ ...good, dataApi: { bearerToken: { env: 'X_UNSET' } } })).toBe('dataApi.bearerToken.env');
+  expect(fieldOf({ ...good, dataApi: { bearerToken: { env: '1-not-a-name' } } })).toBe('dataApi.bearerToken.env');
+  expect(fieldOf({ ...good, dataApi: { bearerToken: 5 } })).toBe('dataApi.bearerToken');
+});
+
+test('the example host target files validate', () => {
+  const e = { CCS_HOST_SECRET: 'secret-test-only', CCS_HOST_PREVIOUS_SECRET: 'previous-test-only', CCS_HOST_BEARER_TOKEN: 'token-test-only' };
+  expect(loadHostTarget('fixtures/targets/host-hmac.yaml', e).signing).toEqual({ mode: 'hmac', secret: 'secret-test-only', previousSecret: 'previous-test-only' });
+  expect(loadHostTarget('fixtures/targets/host-jwks.yaml', e).signing).toEqual({ mode: 'jwks' });
 });

@@ -11,3 +11,10 @@ test('the configuration reference lists every target field and the clause list e
   expect(docs['configuration.md']).toMatch(/`workspaces\.production\.apiKey` \| secret/);
   expect(docs['clauses.md']).toMatch(/^\| EVT-1 \| MUST \| service \|/m);
 });
+
+test('the configuration reference covers the host target file too, its meanings taken from its schema', async () => {
+  const docs = await generateDocs();
+  expect(docs['configuration.md']).toContain('## Host target file');
+  expect(docs['configuration.md']).toMatch(/^\| `signing\.mode` \| one of `"hmac"`, `"jwks"`, `"none"` \| yes \|/m);
+  expect(docs['configuration.md']).toMatch(/^\| `dataApi\.bearerToken` \| secret: .*\| The Bearer token the receiver sends/m);
+});
