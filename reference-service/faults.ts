@@ -2,18 +2,18 @@
  * The seeded faults: each breaks exactly one clause of spec/clauses.yaml and nothing else, so the
  * mutation matrix can prove that the suite of that clause fails and every other suite still passes.
  */
-import { CcsError } from '../spec/index.ts';
+import { CcsError, type ClauseId } from '../spec/index.ts';
 
 export interface FaultDefinition {
   name: string;
-  /** A clause id of spec/clauses.yaml. */
-  clause: string;
+  /** A clause id of spec/clauses.yaml (a mistyped one fails to typecheck). */
+  clause: ClauseId;
   sentence: string;
   /** The clause's area prefix, e.g. 'DELIV'. */
   area: string;
 }
 
-function f(name: string, clause: string, sentence: string): FaultDefinition {
+function f(name: string, clause: ClauseId, sentence: string): FaultDefinition {
   return { name, clause, sentence, area: clause.replace(/-\d+$/, '') };
 }
 

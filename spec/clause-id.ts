@@ -3,7 +3,8 @@
  * typed helper so that a mistyped id in a test tag fails to typecheck (ClauseId is generated from
  * spec/clauses.yaml by `npm run generate`).
  */
-import type { ClauseId } from './generated/clauses.ts';
+import { CcsError } from './errors.ts';
+import { CLAUSE_IDS, type ClauseId } from './generated/clauses.ts';
 
 /** The shape of a clause id: an area in capitals, a dash, a number from 1 (EVT-1, DELIV-14). */
 export const CLAUSE_ID = /^[A-Z]+-[1-9][0-9]*$/;
@@ -31,4 +32,12 @@ export function clauseOfTag(tag: string, bare = false): string | undefined {
  */
 export function clauseTags(...ids: (ClauseId | MarkerTag)[]): (ClauseTag | MarkerTag)[] {
   return ids.map((id) => (id.startsWith('@') ? (id as MarkerTag) : (`@${id}` as ClauseTag)));
+}
+
+const KNOWN: ReadonlySet<string> = new Set(CLAUSE_IDS);
+
+/** A clause id read from data (a vectors file): checked at run time, since tsc cannot see it. */
+export function toClauseId(id: string): ClauseId {
+  if (!KNOWN.has(id)) throw new CcsError('SPEC_CLAUSE_UNKNOWN', `${id} is not a clause id of spec/clauses.yaml`, { id });
+  return id as ClauseId;
 }

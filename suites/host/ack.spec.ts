@@ -10,6 +10,7 @@ import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
 import { describe, isAck } from './harness/send.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 /** HOST-2 reading: within 1 s; 500 ms more for the harness's own jitter on a loaded machine. */
 const QUICK_MS = 1_000;
@@ -18,7 +19,7 @@ const QUICK_TOLERANCE_MS = 500;
 test.describe.configure({ mode: 'parallel' });
 
 for (const event of LIFECYCLE_EVENTS) {
-  test(`${event}, correctly signed, is acknowledged with a 2xx within 10 s (HOST-1)`, { tag: ['@HOST-1'] }, async ({ host }, testInfo) => {
+  test(`${event}, correctly signed, is acknowledged with a 2xx within 10 s (HOST-1)`, { tag: clauseTags('HOST-1') }, async ({ host }, testInfo) => {
     test.setTimeout(host.target.timeouts.requestMs + 20_000);
     const outcomes = await Promise.all(
       allEndpoints(host).map((ep) => {
@@ -32,7 +33,7 @@ for (const event of LIFECYCLE_EVENTS) {
     for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);
   });
 
-  test(`${event} is acknowledged within 1 s: acknowledge first, work afterwards (HOST-2)`, { tag: ['@HOST-2'] }, async ({ host }, testInfo) => {
+  test(`${event} is acknowledged within 1 s: acknowledge first, work afterwards (HOST-2)`, { tag: clauseTags('HOST-2') }, async ({ host }, testInfo) => {
     test.setTimeout(30_000);
     const outcomes = await Promise.all(
       allEndpoints(host).map((ep) => {

@@ -10,6 +10,7 @@ import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from './harness/payloads.ts';
 import { describe, isAck, type SendOutcome } from './harness/send.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -24,7 +25,7 @@ async function completeKeys(h: HostHarness, handle: string, keys: string[]): Pro
 const covers = (handle: string, key: string) => (r: DataRead) => r.endUserHandle === handle && (r.serviceKey === key || r.serviceKey === null);
 const summary = (r: DataRead) => ({ endUserHandle: r.endUserHandle, serviceKey: r.serviceKey, status: r.status, seq: r.seq });
 
-test('after onComplete the host reads every key in serviceKeys over the data API (HOST-13)', { tag: ['@HOST-13'] }, async ({ host }, testInfo) => {
+test('after onComplete the host reads every key in serviceKeys over the data API (HOST-13)', { tag: clauseTags('HOST-13') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + 20_000);
   const handle = freshHandle();
@@ -41,7 +42,7 @@ test('after onComplete the host reads every key in serviceKeys over the data API
   expect(missing, `keys never read within ${deadline} ms`).toEqual([]);
 });
 
-test('a data API read answered 409 is retried (HOST-21)', { tag: ['@HOST-21'] }, async ({ host }, testInfo) => {
+test('a data API read answered 409 is retried (HOST-21)', { tag: clauseTags('HOST-21') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + 2 * deadline + 20_000);
   const handle = freshHandle();
@@ -56,7 +57,7 @@ test('a data API read answered 409 is retried (HOST-21)', { tag: ['@HOST-21'] },
   expect(retry, `no retry of ${key} within ${deadline} ms of the 409`).toBeDefined();
 });
 
-test('a data API read answered 401 is not retried (HOST-22)', { tag: ['@HOST-22'] }, async ({ host }, testInfo) => {
+test('a data API read answered 401 is not retried (HOST-22)', { tag: clauseTags('HOST-22') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   const quiet = host.target.timeouts.noRetryWindowMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + quiet + 20_000);

@@ -11,6 +11,7 @@ import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type Payload } from './harness/payloads.ts';
 import { describe, isAck } from './harness/send.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -19,7 +20,7 @@ function complete(h: HostHarness, ep: ModeEndpoint, keys: string[], handle = fre
   return lifecyclePayload('onComplete', { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle: handle, conversationId, hookPath: ep.hookPath }, { serviceKeys: keys });
 }
 
-test('the same delivery sent twice (same delivery id, fresh signature) is acknowledged both times (HOST-11)', { tag: ['@HOST-11'] }, async ({ host }, testInfo) => {
+test('the same delivery sent twice (same delivery id, fresh signature) is acknowledged both times (HOST-11)', { tag: clauseTags('HOST-11') }, async ({ host }, testInfo) => {
   test.setTimeout(60_000);
   const ep = firstEndpoint(host);
   const saved = lifecyclePayload('config.saved', { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
@@ -34,7 +35,7 @@ test('the same delivery sent twice (same delivery id, fresh signature) is acknow
   for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);
 });
 
-test('onComplete attempts 2 and 3 are acknowledged like attempt 1 (HOST-12)', { tag: ['@HOST-12'] }, async ({ host }, testInfo) => {
+test('onComplete attempts 2 and 3 are acknowledged like attempt 1 (HOST-12)', { tag: clauseTags('HOST-12') }, async ({ host }, testInfo) => {
   test.setTimeout(60_000);
   const ep = firstEndpoint(host);
   const p = complete(host, ep, [freshKey()]);
@@ -44,7 +45,7 @@ test('onComplete attempts 2 and 3 are acknowledged like attempt 1 (HOST-12)', { 
   for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);
 });
 
-test('a later onComplete for the same key with a new delivery id is acknowledged (HOST-20)', { tag: ['@HOST-20'] }, async ({ host }, testInfo) => {
+test('a later onComplete for the same key with a new delivery id is acknowledged (HOST-20)', { tag: clauseTags('HOST-20') }, async ({ host }, testInfo) => {
   test.setTimeout(60_000);
   const ep = firstEndpoint(host);
   const key = freshKey();
@@ -57,7 +58,7 @@ test('a later onComplete for the same key with a new delivery id is acknowledged
   expect(isAck(second), describe(second)).toBe(true);
 });
 
-test('every page of a bulk manifest, including a full 500-key page, is acknowledged in every signing mode (HOST-14)', { tag: ['@HOST-14'] }, async ({ host }, testInfo) => {
+test('every page of a bulk manifest, including a full 500-key page, is acknowledged in every signing mode (HOST-14)', { tag: clauseTags('HOST-14') }, async ({ host }, testInfo) => {
   test.setTimeout(90_000);
   const outcomes = [];
   for (const ep of allEndpoints(host)) {

@@ -11,6 +11,7 @@ import { fetchFacts } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle } from './harness/payloads.ts';
 import { describe, type SendOutcome } from './harness/send.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -37,14 +38,14 @@ function parseBody(o: SendOutcome): unknown {
   }
 }
 
-test('the facts endpoint answers the signed GET within the 10 s fetch timeout (HOST-16)', { tag: ['@HOST-16'] }, async ({ host }, testInfo) => {
+test('the facts endpoint answers the signed GET within the 10 s fetch timeout (HOST-16)', { tag: clauseTags('HOST-16') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 20_000);
   const outcomes = await Promise.all(factsEndpoints(host).map((ep) => fetchFacts(host, ep, { endUserHandle: handleFor(host) })));
   await attachEvidence(testInfo, `the facts GET must be answered with a 2xx within ${host.target.timeouts.requestMs} ms`, outcomes);
   for (const o of outcomes) expect(o.status !== undefined && o.status >= 200 && o.status < 300, describe(o)).toBe(true);
 });
 
-test('the facts endpoint answers a flat JSON object that matches the FACTS class, no list and no envelope (HOST-15)', { tag: ['@HOST-15'] }, async ({ host }, testInfo) => {
+test('the facts endpoint answers a flat JSON object that matches the FACTS class, no list and no envelope (HOST-15)', { tag: clauseTags('HOST-15') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 20_000);
   const schema = host.target.factsSchema;
   const validate = schema === undefined ? undefined : new Ajv({ allErrors: true, strict: false }).compile(schema);
@@ -64,7 +65,7 @@ test('the facts endpoint answers a flat JSON object that matches the FACTS class
   }
 });
 
-test('preferredLanguages, when present, is an array of language names in English (HOST-17)', { tag: ['@HOST-17'] }, async ({ host }, testInfo) => {
+test('preferredLanguages, when present, is an array of language names in English (HOST-17)', { tag: clauseTags('HOST-17') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 20_000);
   const outcomes = await Promise.all(factsEndpoints(host).map((ep) => fetchFacts(host, ep, { endUserHandle: handleFor(host) })));
   await attachEvidence(testInfo, 'preferredLanguages holds language names in English (English, Brazilian Portuguese), never codes', outcomes);
@@ -79,7 +80,7 @@ test('preferredLanguages, when present, is an array of language names in English
   }
 });
 
-test('an unsigned or badly signed facts GET is refused (HOST-18)', { tag: ['@HOST-18'] }, async ({ host }, testInfo) => {
+test('an unsigned or badly signed facts GET is refused (HOST-18)', { tag: clauseTags('HOST-18') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs * 2 + 20_000);
   const eps = factsEndpoints(host).filter((e) => e.mode !== 'none');
   test.skip(eps.length === 0, 'capability signing not offered by the target (signing.mode none)');

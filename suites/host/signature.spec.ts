@@ -11,6 +11,7 @@ import { deliver, type DeliverOptions } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, lifecyclePayload, oddlySpaced, type Payload } from './harness/payloads.ts';
 import { describe, isAck, type SendOutcome } from './harness/send.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -45,7 +46,7 @@ for (const mode of MODES) {
   test.describe(`${mode} mode`, () => {
     test.beforeEach(() => test.setTimeout(40_000));
 
-    test(`${mode}: a callback signed with the wrong ${mode === 'hmac' ? 'secret' : 'key'} is answered 401 (HOST-3, ${headerClause})`, { tag: ['@HOST-3', `@${headerClause}`] }, async ({ host }, testInfo) => {
+    test(`${mode}: a callback signed with the wrong ${mode === 'hmac' ? 'secret' : 'key'} is answered 401 (HOST-3, ${headerClause})`, { tag: clauseTags('HOST-3', headerClause) }, async ({ host }, testInfo) => {
       const ep = modeEndpoint(host, mode);
       const wrongKey = await host.newKey();
       await expect401(host, ep, testInfo, 'a signature made with another secret or key must be refused', () => ({
@@ -54,7 +55,7 @@ for (const mode of MODES) {
       }));
     });
 
-    test(`${mode}: one changed byte of the body after signing is answered 401 (HOST-3, HOST-${mode === 'hmac' ? '4' : '7'})`, { tag: ['@HOST-3', mode === 'hmac' ? '@HOST-4' : '@HOST-7'] }, async ({ host }, testInfo) => {
+    test(`${mode}: one changed byte of the body after signing is answered 401 (HOST-3, HOST-${mode === 'hmac' ? '4' : '7'})`, { tag: clauseTags('HOST-3', mode === 'hmac' ? 'HOST-4' : 'HOST-7') }, async ({ host }, testInfo) => {
       const ep = modeEndpoint(host, mode);
       await expect401(host, ep, testInfo, 'the signed bytes must equal the received bytes', (p) => {
         const signed = JSON.stringify(p);
@@ -62,34 +63,34 @@ for (const mode of MODES) {
       });
     });
 
-    test(`${mode}: a body re-serialized after signing is answered 401 (HOST-3, HOST-4)`, { tag: ['@HOST-3', '@HOST-4'] }, async ({ host }, testInfo) => {
+    test(`${mode}: a body re-serialized after signing is answered 401 (HOST-3, HOST-4)`, { tag: clauseTags('HOST-3', 'HOST-4') }, async ({ host }, testInfo) => {
       const ep = modeEndpoint(host, mode);
       await expect401(host, ep, testInfo, 'a re-serialized body is not the signed body', (p) => ({ signedBody: oddlySpaced(p), body: JSON.stringify(p) }));
     });
 
-    test(`${mode}: a callback without X-Service-Signature is answered 401 (HOST-3, ${headerClause})`, { tag: ['@HOST-3', `@${headerClause}`] }, async ({ host }, testInfo) => {
+    test(`${mode}: a callback without X-Service-Signature is answered 401 (HOST-3, ${headerClause})`, { tag: clauseTags('HOST-3', headerClause) }, async ({ host }, testInfo) => {
       const ep = modeEndpoint(host, mode);
       await expect401(host, ep, testInfo, 'a missing signature header must be refused when signing is enabled', () => ({ signature: null }));
     });
 
-    test(`${mode}: a malformed X-Service-Signature is answered 401 (HOST-3, ${headerClause})`, { tag: ['@HOST-3', `@${headerClause}`] }, async ({ host }, testInfo) => {
+    test(`${mode}: a malformed X-Service-Signature is answered 401 (HOST-3, ${headerClause})`, { tag: clauseTags('HOST-3', headerClause) }, async ({ host }, testInfo) => {
       const ep = modeEndpoint(host, mode);
       for (const bad of mode === 'hmac' ? [`t=${unixNow()}`, `t=abc,v1=${'0'.repeat(64)}`, `v1=${'a'.repeat(64)},t=${unixNow()}`, 'garbage'] : ['not-a-jws', 'a.b', 'e30.e30.e30', '...']) {
         await expect401(host, ep, testInfo, `malformed signature header ${JSON.stringify(bad)} must be refused`, () => ({ signature: bad }));
       }
     });
 
-    test(`${mode}: a signature whose t is now - 301 s is answered 401 (HOST-3, HOST-5)`, { tag: ['@HOST-3', '@HOST-5'] }, async ({ host }, testInfo) => {
+    test(`${mode}: a signature whose t is now - 301 s is answered 401 (HOST-3, HOST-5)`, { tag: clauseTags('HOST-3', 'HOST-5') }, async ({ host }, testInfo) => {
       const ep = modeEndpoint(host, mode);
       await expect401(host, ep, testInfo, 'reject when abs(now - t) > 300 s (t in the past)', () => ({ t: unixNow() - 301 }));
     });
 
-    test(`${mode}: a signature whose t is now + 301 s is answered 401 (HOST-3, HOST-6)`, { tag: ['@HOST-3', '@HOST-6'] }, async ({ host }, testInfo) => {
+    test(`${mode}: a signature whose t is now + 301 s is answered 401 (HOST-3, HOST-6)`, { tag: clauseTags('HOST-3', 'HOST-6') }, async ({ host }, testInfo) => {
       const ep = modeEndpoint(host, mode);
       await expect401(host, ep, testInfo, 'reject when abs(now - t) > 300 s (t in the future)', () => ({ t: unixNow() + 301 }));
     });
 
-    test(`${mode}: a correctly signed body with unusual whitespace is acknowledged (HOST-4, HOST-24)`, { tag: ['@HOST-4', '@HOST-24'] }, async ({ host }, testInfo) => {
+    test(`${mode}: a correctly signed body with unusual whitespace is acknowledged (HOST-4, HOST-24)`, { tag: clauseTags('HOST-4', 'HOST-24') }, async ({ host }, testInfo) => {
       const ep = modeEndpoint(host, mode);
       const p = onStart(host, ep);
       await expectAck(host, ep, testInfo, 'the raw bytes are what is signed, whatever their whitespace', { body: oddlySpaced(p) }, p);
@@ -98,7 +99,7 @@ for (const mode of MODES) {
 }
 
 test.describe('hmac rotation', () => {
-  test('hmac: a callback signed with the previous secret is acknowledged during the overlap (HOST-9)', { tag: ['@HOST-9'] }, async ({ host }, testInfo) => {
+  test('hmac: a callback signed with the previous secret is acknowledged during the overlap (HOST-9)', { tag: clauseTags('HOST-9') }, async ({ host }, testInfo) => {
     test.setTimeout(30_000);
     const ep = modeEndpoint(host, 'hmac');
     test.skip(ep.previousSecret === undefined, 'capability previous secret not offered by the target (signing.previousSecret not set)');
@@ -110,7 +111,7 @@ test.describe('jwks rotation', () => {
   // Serial: each test adds keys to the one JWKS document of this worker.
   test.describe.configure({ mode: 'serial' });
 
-  test('jwks: a new kid makes the host refetch the JWKS document and accept the callback (HOST-8)', { tag: ['@HOST-8'] }, async ({ host }, testInfo) => {
+  test('jwks: a new kid makes the host refetch the JWKS document and accept the callback (HOST-8)', { tag: clauseTags('HOST-8') }, async ({ host }, testInfo) => {
     test.setTimeout(40_000);
     const ep = modeEndpoint(host, 'jwks');
     // Warm up: the host must have cached the document before the rotation for a refetch to mean anything.
@@ -126,7 +127,7 @@ test.describe('jwks rotation', () => {
     expect(fetched, 'no JWKS fetch was seen on the harness JWKS server after the rotation').toBeDefined();
   });
 
-  test('jwks: a kid absent from the refetched JWKS document is answered 401 (HOST-3, HOST-8)', { tag: ['@HOST-3', '@HOST-8'] }, async ({ host }, testInfo) => {
+  test('jwks: a kid absent from the refetched JWKS document is answered 401 (HOST-3, HOST-8)', { tag: clauseTags('HOST-3', 'HOST-8') }, async ({ host }, testInfo) => {
     test.setTimeout(40_000);
     const ep = modeEndpoint(host, 'jwks');
     const stranger = await host.newKey();

@@ -8,8 +8,9 @@
  */
 import { test, expect } from '@playwright/test';
 import { DEFAULT_MATRIX_DEADLINE_MS, runMutationMatrix } from './index.ts';
+import { clauseTags } from '../../spec/index.ts';
 
-test('the mutation matrix runs every seeded fault against the tests citing its clause (mutation matrix)', { tag: ['@mutant'] }, async () => {
+test('the mutation matrix runs every seeded fault against the tests citing its clause (mutation matrix)', { tag: clauseTags('@mutant') }, async () => {
   test.setTimeout(DEFAULT_MATRIX_DEADLINE_MS + 60_000);
   const only = (process.env.CCS_MUTANTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const r = await runMutationMatrix({

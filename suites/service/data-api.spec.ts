@@ -10,6 +10,7 @@ import { expectError, expectSuccess } from './areas/errors.ts';
 import { asEnvelope, asList, envelopeProblems } from './areas/envelope.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { payload } from './areas/journal.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 function expectEnvelope(r: ServiceResponse, what: string): ReturnType<typeof asEnvelope> {
   expect(r.status, `${what}: ${r.text.slice(0, 300)}\n${r.curl}`).toBe(200);
@@ -17,7 +18,7 @@ function expectEnvelope(r: ServiceResponse, what: string): ReturnType<typeof asE
 }
 
 test.describe('reads', () => {
-  test('GET /{endUserHandle} on a Setting answers the user\'s one record in the envelope (DATA-1)', { tag: ['@DATA-1'] }, async ({ ws, svc }) => {
+  test('GET /{endUserHandle} on a Setting answers the user\'s one record in the envelope (DATA-1)', { tag: clauseTags('DATA-1') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada', age: 36 } }), 'the REST write');
     const r = await svc.listRecords(ws, '/profile', h);
@@ -26,7 +27,7 @@ test.describe('reads', () => {
     expect(env.data?.name, `DATA-1\n${r.curl}`).toBe('Ada');
   });
 
-  test('GET /{endUserHandle} on a List answers every instance, drafts included, each in the envelope (DATA-2)', { tag: ['@DATA-2'] }, async ({ ws, svc, driver }) => {
+  test('GET /{endUserHandle} on a List answers every instance, drafts included, each in the envelope (DATA-2)', { tag: clauseTags('DATA-2') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 2 });
@@ -40,7 +41,7 @@ test.describe('reads', () => {
     expect(list.map((e) => asEnvelope(e).data?.label)).toContain('chat-draft');
   });
 
-  test('GET /{endUserHandle}/{serviceKey} answers one record by key in the envelope (DATA-3)', { tag: ['@DATA-3'] }, async ({ ws, svc, driver }) => {
+  test('GET /{endUserHandle}/{serviceKey} answers one record by key in the envelope (DATA-3)', { tag: clauseTags('DATA-3') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const { serviceKeys: [a, b] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 2 });
@@ -51,7 +52,7 @@ test.describe('reads', () => {
     expectEnvelope(await svc.getRecord(ws, '/addresses', h, a!), 'DATA-3');
   });
 
-  test('every read answers the envelope: data, errors, warnings, callbackStatus, completedAt (ENV-1)', { tag: ['@ENV-1'] }, async ({ ws, svc, driver }) => {
+  test('every read answers the envelope: data, errors, warnings, callbackStatus, completedAt (ENV-1)', { tag: clauseTags('ENV-1') }, async ({ ws, svc, driver }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'the REST write');
     const reads: ServiceResponse[] = [await svc.listRecords(ws, '/profile', h)];
@@ -67,7 +68,7 @@ test.describe('reads', () => {
     }
   });
 
-  test('completedAt is non-null on drafts (ENV-3)', { tag: ['@ENV-3'] }, async ({ ws, svc, driver }) => {
+  test('completedAt is non-null on drafts (ENV-3)', { tag: clauseTags('ENV-3') }, async ({ ws, svc, driver }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'the REST write');
     const rest = expectEnvelope(await svc.listRecords(ws, '/profile', h), 'ENV-3');
@@ -81,7 +82,7 @@ test.describe('reads', () => {
 });
 
 test.describe('records that do not bind', () => {
-  test('a field that could not be populated reads null, with its reason in errors (ENV-2)', { tag: ['@ENV-2'] }, async ({ ws, svc, driver }) => {
+  test('a field that could not be populated reads null, with its reason in errors (ENV-2)', { tag: clauseTags('ENV-2') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'odd', city: 42 } });
@@ -91,7 +92,7 @@ test.describe('records that do not bind', () => {
     expect(typeof env.errors.city, `ENV-2: errors.city gives the reason: ${JSON.stringify(env.errors)}`).toBe('string');
   });
 
-  test('a 200 read of a record with field problems deserializes, problems in errors and warnings (ENV-4)', { tag: ['@ENV-4'] }, async ({ ws, svc, driver }) => {
+  test('a 200 read of a record with field problems deserializes, problems in errors and warnings (ENV-4)', { tag: clauseTags('ENV-4') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'odd', city: 42, unknownField: 'x' } });
@@ -102,7 +103,7 @@ test.describe('records that do not bind', () => {
     expect(Object.keys(env.errors).length + Object.keys(env.warnings).length, `ENV-4: the problems are carried in errors/warnings: ${r.text.slice(0, 300)}`).toBeGreaterThan(0);
   });
 
-  test('a List read returns a record that does not bind, with errors filled, never dropping it (ENV-5)', { tag: ['@ENV-5'] }, async ({ ws, svc, driver }) => {
+  test('a List read returns a record that does not bind, with errors filled, never dropping it (ENV-5)', { tag: clauseTags('ENV-5') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'fine', city: 'Paris' } });
@@ -116,7 +117,7 @@ test.describe('records that do not bind', () => {
 });
 
 test.describe('writes', () => {
-  test('a keyed POST addresses an existing record by serviceKey (DATA-4)', { tag: ['@DATA-4'] }, async ({ ws, svc, driver }) => {
+  test('a keyed POST addresses an existing record by serviceKey (DATA-4)', { tag: clauseTags('DATA-4') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'home', city: 'Paris' } });
@@ -125,7 +126,7 @@ test.describe('writes', () => {
     expect(asList((await svc.listRecords(ws, '/addresses', h)).json).length, 'DATA-4: no second record was created').toBe(1);
   });
 
-  test('a Setting has one record per endUserHandle: a second write updates it (DATA-13)', { tag: ['@DATA-13'] }, async ({ ws, svc }) => {
+  test('a Setting has one record per endUserHandle: a second write updates it (DATA-13)', { tag: clauseTags('DATA-13') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'first write');
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Grace' } }), 'second write');
@@ -134,7 +135,7 @@ test.describe('writes', () => {
     expect(expectEnvelope(r, 'DATA-13').data?.name, `DATA-13\n${r.curl}`).toBe('Grace');
   });
 
-  test('a List has many records, each addressed by its own serviceKey (DATA-14)', { tag: ['@DATA-14'] }, async ({ ws, svc, driver }) => {
+  test('a List has many records, each addressed by its own serviceKey (DATA-14)', { tag: clauseTags('DATA-14') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const { serviceKeys } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 3 });
@@ -146,13 +147,13 @@ test.describe('writes', () => {
     expect(asList((await svc.listRecords(ws, '/addresses', h)).json).length, 'DATA-14: the List holds every record').toBe(4);
   });
 
-  test('a host REST write stores the record as PENDING (STATE-2)', { tag: ['@STATE-2'] }, async ({ ws, svc }) => {
+  test('a host REST write stores the record as PENDING (STATE-2)', { tag: clauseTags('STATE-2') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'the REST write');
     expect(expectEnvelope(await svc.listRecords(ws, '/profile', h), 'STATE-2').callbackStatus, 'STATE-2').toBe('PENDING');
   });
 
-  test('a host REST write fires no event within the delivery window (STATE-3)', { tag: ['@STATE-3'] }, async ({ ws, svc, driver }) => {
+  test('a host REST write fires no event within the delivery window (STATE-3)', { tag: clauseTags('STATE-3') }, async ({ ws, svc, driver }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'a Setting write');
     expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: 'home' } }), 'a List write');
@@ -165,7 +166,7 @@ test.describe('writes', () => {
 });
 
 test.describe('statuses', () => {
-  test('PUT on any data route answers 405 (DATA-5)', { tag: ['@DATA-5'] }, async ({ ws, svc, driver }) => {
+  test('PUT on any data route answers 405 (DATA-5)', { tag: clauseTags('DATA-5') }, async ({ ws, svc, driver }) => {
     const h = uniqueHandle();
     expectError(await svc.putRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 405, 'PUT /{endUserHandle}');
     if (driver.has('seed-records')) {
@@ -174,35 +175,35 @@ test.describe('statuses', () => {
     }
   });
 
-  test('a reserved org- handle in a data API path answers 400 (DATA-6)', { tag: ['@DATA-6'] }, async ({ ws, svc }) => {
+  test('a reserved org- handle in a data API path answers 400 (DATA-6)', { tag: clauseTags('DATA-6') }, async ({ ws, svc }) => {
     const org = `org-${uniqueId('acme')}`;
     expectError(await svc.listRecords(ws, '/profile', org), 400, 'GET with an org- handle');
     expectError(await svc.writeRecord(ws, '/profile', org, { data: { name: 'Ada' } }), 400, 'POST with an org- handle');
     expectError(await svc.getRecord(ws, '/addresses', org, uniqueId('k')), 400, 'GET by key with an org- handle');
   });
 
-  test('a malformed POST body on the write route answers 400 (DATA-7)', { tag: ['@DATA-7'] }, async ({ ws, svc }) => {
+  test('a malformed POST body on the write route answers 400 (DATA-7)', { tag: clauseTags('DATA-7') }, async ({ ws, svc }) => {
     expectError(await svc.writeRecord(ws, '/profile', uniqueHandle(), undefined, { rawBody: '{"data": {"name": "Ada"' }), 400, 'a truncated JSON body');
     expectError(await svc.writeRecord(ws, '/profile', uniqueHandle(), undefined, { rawBody: 'not json at all' }), 400, 'a body that is not JSON');
   });
 
-  test('GET on a Setting with no record for the endUserHandle answers 404 (DATA-8)', { tag: ['@DATA-8'] }, async ({ ws, svc }) => {
+  test('GET on a Setting with no record for the endUserHandle answers 404 (DATA-8)', { tag: clauseTags('DATA-8') }, async ({ ws, svc }) => {
     expectError(await svc.listRecords(ws, '/profile', uniqueHandle('nobody')), 404, 'GET of a Setting never written');
   });
 
-  test('GET by key, or a keyed POST, for an unknown serviceKey answers 404 (DATA-9)', { tag: ['@DATA-9'] }, async ({ ws, svc }) => {
+  test('GET by key, or a keyed POST, for an unknown serviceKey answers 404 (DATA-9)', { tag: clauseTags('DATA-9') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
     expectError(await svc.getRecord(ws, '/addresses', h, uniqueId('no-such-key')), 404, 'GET by an unknown key');
     expectError(await svc.writeRecord(ws, '/addresses', h, { data: { label: 'x' } }, { serviceKey: uniqueId('no-such-key') }), 404, 'keyed POST to an unknown key');
   });
 
-  test('a data route for a configEnd with no live config answers 404 (DATA-10)', { tag: ['@DATA-10'] }, async ({ ws, svc }) => {
+  test('a data route for a configEnd with no live config answers 404 (DATA-10)', { tag: clauseTags('DATA-10') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
     expectError(await svc.listRecords(ws, '/no-such-endpoint', h), 404, 'GET on an unknown configEnd');
     expectError(await svc.writeRecord(ws, '/no-such-endpoint', h, { data: { a: 1 } }), 404, 'POST on an unknown configEnd');
   });
 
-  test('a record held mid-migration is withheld from list reads and answers data-route requests with 409 (DATA-11)', { tag: ['@DATA-11'] }, async ({ ws, svc, driver }) => {
+  test('a record held mid-migration is withheld from list reads and answers data-route requests with 409 (DATA-11)', { tag: clauseTags('DATA-11') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('migration-hold', 'seed-records');
     const h = uniqueHandle();
     const { serviceKeys: [held, free] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 2 });
@@ -219,7 +220,7 @@ test.describe('statuses', () => {
     }
   });
 
-  test('a second List record with the same identity-field value answers 409 IDENTITY_CONFLICT naming the existing key (DATA-12)', { tag: ['@DATA-12'] }, async ({ ws, svc, driver }) => {
+  test('a second List record with the same identity-field value answers 409 IDENTITY_CONFLICT naming the existing key (DATA-12)', { tag: clauseTags('DATA-12') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const label = uniqueId('home');

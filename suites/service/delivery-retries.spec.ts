@@ -17,6 +17,7 @@ import { durationMs, gapMs, toleranceFor, within } from './areas/times.ts';
 /** Harness slack on a loaded machine, as the fixtures' delivery window uses (target/timing.ts). */
 const HARNESS_SLACK_MS = 2_000;
 import { checkHmac } from './areas/signatures.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 const [BACKOFF_1, BACKOFF_2] = CONTRACT.backoffMs;
 
@@ -27,7 +28,7 @@ type Body = Parameters<typeof test>[2];
  * @realtime, at the target's time scale) and once tagged @realtime for the service-realtime project
  * (time scale 1). Same code; timing comes from the fixtures at either scale.
  */
-function scheduleTest(title: string, tags: string[], body: Body): void {
+function scheduleTest(title: string, tags: ReturnType<typeof clauseTags>, body: Body): void {
   test(title, { tag: tags }, body);
   test.describe('at real time', { tag: '@realtime' }, () => {
     test(title, { tag: tags }, body);
@@ -51,7 +52,7 @@ function triggerRefusal(hostUrl: string, path: string): Promise<void> {
   });
 }
 
-scheduleTest('onComplete answered 503 is retried: 3 attempts numbered 1 to 3, about 5 s then 20 s apart, and nothing after the last (DELIV-4, DELIV-7, DELIV-8, HDR-4)', ['@DELIV-4', '@DELIV-7', '@DELIV-8', '@HDR-4'], async ({ makeWorkspace, driver, host, timing }) => {
+scheduleTest('onComplete answered 503 is retried: 3 attempts numbered 1 to 3, about 5 s then 20 s apart, and nothing after the last (DELIV-4, DELIV-7, DELIV-8, HDR-4)', clauseTags('DELIV-4', 'DELIV-7', 'DELIV-8', 'HDR-4'), async ({ makeWorkspace, driver, host, timing }) => {
     test.setTimeout(timing.retryScheduleDeadlineMs() + timing.quietWindowMs() + timing.scaled(BACKOFF_2 + CONTRACT.requestTimeoutMs) + 30_000);
     const ws = await makeWorkspace({ facts: false });
     host.script({ id: uniqueId('503-always'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' });
@@ -72,7 +73,7 @@ scheduleTest('onComplete answered 503 is retried: 3 attempts numbered 1 to 3, ab
       { windowMs: timing.scaled(BACKOFF_2) + toleranceFor(timing, BACKOFF_2) + HARNESS_SLACK_MS });
   });
 
-scheduleTest('an onComplete attempt held past the 10 s whole-request timeout fails at 10 s and is retried (DELIV-3, DELIV-6)', ['@DELIV-3', '@DELIV-6'], async ({ makeWorkspace, driver, host, timing }) => {
+scheduleTest('an onComplete attempt held past the 10 s whole-request timeout fails at 10 s and is retried (DELIV-3, DELIV-6)', clauseTags('DELIV-3', 'DELIV-6'), async ({ makeWorkspace, driver, host, timing }) => {
     test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
     const ws = await makeWorkspace({ facts: false });
     host.script({ id: uniqueId('timeout-then-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'never' }, { action: 'respond', status: 200 }] });
@@ -84,7 +85,7 @@ scheduleTest('an onComplete attempt held past the 10 s whole-request timeout fai
     expect(held.ok, `DELIV-3: the service gave up the held attempt after the whole-request timeout: ${held.sentence}`).toBe(true);
   });
 
-scheduleTest('onComplete is retried after a refused connection (DELIV-5)', ['@DELIV-5'], async ({ makeWorkspace, driver, host, timing }) => {
+scheduleTest('onComplete is retried after a refused connection (DELIV-5)', clauseTags('DELIV-5'), async ({ makeWorkspace, driver, host, timing }) => {
   test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
   const ws = await makeWorkspace({ facts: false });
   // Attempt 1 answered 503 (a trigger on its own); the listener is then closed for 10 s (scaled),
@@ -106,7 +107,7 @@ scheduleTest('onComplete is retried after a refused connection (DELIV-5)', ['@DE
   expect(header(next, 'x-service-delivery-id'), `DELIV-5: an attempt followed the refused one: ${describe(next)}`).toBe(header(a1!, 'x-service-delivery-id'));
 });
 
-scheduleTest('every attempt of one onComplete carries the same delivery id and the same body bytes (DELIV-11)', ['@DELIV-11'], async ({ makeWorkspace, driver, host, timing }) => {
+scheduleTest('every attempt of one onComplete carries the same delivery id and the same body bytes (DELIV-11)', clauseTags('DELIV-11'), async ({ makeWorkspace, driver, host, timing }) => {
   test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
   const ws = await makeWorkspace({ facts: false, signing: { mode: 'hmac' } });
   host.script({ id: uniqueId('503-503-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }, { action: 'respond', status: 200 }] });
@@ -119,7 +120,7 @@ scheduleTest('every attempt of one onComplete carries the same delivery id and t
   expect([...hashes], `DELIV-11: body bytes differ between attempts: ${attempts.map(describe).join(' | ')}`).toHaveLength(1);
 });
 
-scheduleTest('each onComplete retry is re-signed over the unchanged body with a fresh t (SIGN-5)', ['@SIGN-5'], async ({ makeWorkspace, driver, host, timing }) => {
+scheduleTest('each onComplete retry is re-signed over the unchanged body with a fresh t (SIGN-5)', clauseTags('SIGN-5'), async ({ makeWorkspace, driver, host, timing }) => {
   test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
   const ws = await makeWorkspace({ facts: false, signing: { mode: 'hmac' } });
   host.script({ id: uniqueId('503-503-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }, { action: 'respond', status: 503 }, { action: 'respond', status: 200 }] });
@@ -142,7 +143,7 @@ scheduleTest('each onComplete retry is re-signed over the unchanged body with a 
   }
 });
 
-test('onComplete is not retried after a 2xx or a 4xx answer, nor after a 200 given just under the 10 s timeout (DELIV-10, DELIV-3)', { tag: ['@DELIV-10', '@DELIV-3'] }, async ({ makeWorkspace, driver, host, timing }) => {
+test('onComplete is not retried after a 2xx or a 4xx answer, nor after a 200 given just under the 10 s timeout (DELIV-10, DELIV-3)', { tag: clauseTags('DELIV-10', 'DELIV-3') }, async ({ makeWorkspace, driver, host, timing }) => {
   // One quiet window for every "no retry" answer: the same window, so grouped (suites-areas brief).
   const ws = await makeWorkspace({ facts: false });
   const answers = [200, 204, 400, 401, 404, 410];
@@ -165,7 +166,7 @@ test('onComplete is not retried after a 2xx or a 4xx answer, nor after a 200 giv
   expect(host.journal.entries({ predicate: (e) => e.seq === slowFirst.seq })[0]?.response?.status, 'DELIV-3: the slow attempt was answered 200 before the timeout').toBe(200);
 });
 
-test('every event but onComplete is one POST, not redelivered after a 503 or a reset (DELIV-1)', { tag: ['@DELIV-1'] }, async ({ makeWorkspace, driver, host, timing }) => {
+test('every event but onComplete is one POST, not redelivered after a 503 or a reset (DELIV-1)', { tag: clauseTags('DELIV-1') }, async ({ makeWorkspace, driver, host, timing }) => {
   const ws = await makeWorkspace({ facts: false });
   const resetUser = uniqueHandle('rreset');
   host.script({ id: uniqueId('reset-saved'), match: { path: ws.hookPath!, event: 'config.saved', endUserHandle: resetUser }, steps: [{ action: 'reset' }], then: 'repeat-last' });
@@ -200,7 +201,7 @@ test('every event but onComplete is one POST, not redelivered after a 503 or a r
   expect(redelivered.map((g) => g.map(describe).join(' then ')), 'DELIV-1: redeliveries of events other than onComplete').toEqual([]);
 });
 
-test('onComplete is delivered off the request thread: complete answers while the host holds attempt 1 (DELIV-9)', { tag: ['@DELIV-9'] }, async ({ makeWorkspace, driver, host, timing }) => {
+test('onComplete is delivered off the request thread: complete answers while the host holds attempt 1 (DELIV-9)', { tag: clauseTags('DELIV-9') }, async ({ makeWorkspace, driver, host, timing }) => {
   const ws = await makeWorkspace({ facts: false });
   host.script({ id: uniqueId('hold-complete'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'hold', ms: Math.round(timing.scaled(8_000)), thenStatus: 200 }] });
   const endUserHandle = uniqueHandle('roffthread');
@@ -212,7 +213,7 @@ test('onComplete is delivered off the request thread: complete answers while the
   await waitEvent(ws, 'onComplete', endUserHandle, 1);
 });
 
-test('a host holding a delivery does not delay the service\'s answers to API calls (DELIV-15)', { tag: ['@DELIV-15'] }, async ({ makeWorkspace, driver, svc, host, timing }) => {
+test('a host holding a delivery does not delay the service\'s answers to API calls (DELIV-15)', { tag: clauseTags('DELIV-15') }, async ({ makeWorkspace, driver, svc, host, timing }) => {
   const ws = await makeWorkspace({ facts: false });
   host.script({ id: uniqueId('hold-complete'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'hold', ms: Math.round(timing.scaled(8_000)), thenStatus: 200 }] });
   const endUserHandle = uniqueHandle('rslowhost');
@@ -225,7 +226,7 @@ test('a host holding a delivery does not delay the service\'s answers to API cal
   expect(read.status, `DELIV-15\n${read.curl}`).toBe(200);
 });
 
-test('a record whose onComplete attempts all failed still reads DELIVERED (DELIV-14)', { tag: ['@DELIV-14'] }, async ({ makeWorkspace, driver, svc, host, timing }) => {
+test('a record whose onComplete attempts all failed still reads DELIVERED (DELIV-14)', { tag: clauseTags('DELIV-14') }, async ({ makeWorkspace, driver, svc, host, timing }) => {
   test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
   const ws = await makeWorkspace({ facts: false });
   host.script({ id: uniqueId('503-always'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' });

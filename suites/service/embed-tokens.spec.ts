@@ -8,6 +8,7 @@ import type { ServiceResponse } from './fixtures.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import { expectError } from './areas/errors.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 function expectAccepted(r: ServiceResponse, what: string): void {
   // EMBED-11 reading: any 2xx, or 404 for a workspace with nothing pushed.
@@ -26,28 +27,28 @@ function contextOfSize(n: number): { data: { note: string } } {
   return { data: { note: 'y'.repeat(n - frame) } };
 }
 
-test('a valid embed-tokens request is accepted (EMBED-11)', { tag: ['@EMBED-11'] }, async ({ ws, svc }) => {
+test('a valid embed-tokens request is accepted (EMBED-11)', { tag: clauseTags('EMBED-11') }, async ({ ws, svc }) => {
   expectAccepted(await svc.embedTokens(ws, { endUserHandle: uniqueHandle() }), 'a body with only endUserHandle');
 });
 
-test('embed-tokens answers 400 when endUserHandle is missing (EMBED-1)', { tag: ['@EMBED-1'] }, async ({ ws, svc }) => {
+test('embed-tokens answers 400 when endUserHandle is missing (EMBED-1)', { tag: clauseTags('EMBED-1') }, async ({ ws, svc }) => {
   expectError(await svc.embedTokens(ws, {}), 400, 'a body without endUserHandle');
   expectError(await svc.embedTokens(ws, { openingContext: {} }), 400, 'a body with openingContext but no endUserHandle');
 });
 
-test('embed-tokens accepts an endUserHandle of 255 characters and answers 400 for 256 (EMBED-2)', { tag: ['@EMBED-2'] }, async ({ ws, svc }) => {
+test('embed-tokens accepts an endUserHandle of 255 characters and answers 400 for 256 (EMBED-2)', { tag: clauseTags('EMBED-2') }, async ({ ws, svc }) => {
   const max = CONTRACT.endUserHandleMaxLength;
   expectAccepted(await svc.embedTokens(ws, { endUserHandle: handleOfLength(max) }), `an endUserHandle of ${max} characters`);
   expectError(await svc.embedTokens(ws, { endUserHandle: handleOfLength(max + 1) }), 400, `an endUserHandle of ${max + 1} characters`);
 });
 
-test('embed-tokens answers 400 when endUserHandle starts with org- (EMBED-3)', { tag: ['@EMBED-3'] }, async ({ ws, svc }) => {
+test('embed-tokens answers 400 when endUserHandle starts with org- (EMBED-3)', { tag: clauseTags('EMBED-3') }, async ({ ws, svc }) => {
   expectError(await svc.embedTokens(ws, { endUserHandle: `org-${uniqueId('acme')}` }), 400, 'an org- handle');
   // The prefix rule is about the start only: "org" elsewhere in a handle is an ordinary handle.
   expectAccepted(await svc.embedTokens(ws, { endUserHandle: `user-org-${uniqueId('x')}` }), 'a handle containing org- past its start');
 });
 
-test('embed-tokens answers 400 for an invalid organizationId (EMBED-4)', { tag: ['@EMBED-4'] }, async ({ ws, svc, target }) => {
+test('embed-tokens answers 400 for an invalid organizationId (EMBED-4)', { tag: clauseTags('EMBED-4') }, async ({ ws, svc, target }) => {
   // EMBED-4 reading: the target file lists a valid and an invalid value; without them only a wrong JSON type is sent.
   if (target.organizationId) {
     expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), organizationId: target.organizationId.invalid }), 400, 'the target\'s invalid organizationId');
@@ -56,7 +57,7 @@ test('embed-tokens answers 400 for an invalid organizationId (EMBED-4)', { tag: 
   expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), organizationId: 42 }), 400, 'an organizationId that is a number');
 });
 
-test('embed-tokens answers 400 for referentKeys unknown or not owned by the caller, and accepts owned ones (EMBED-5)', { tag: ['@EMBED-5'] }, async ({ ws, makeWorkspace, svc, driver }) => {
+test('embed-tokens answers 400 for referentKeys unknown or not owned by the caller, and accepts owned ones (EMBED-5)', { tag: clauseTags('EMBED-5') }, async ({ ws, makeWorkspace, svc, driver }) => {
   driver.requireCapability('seed-records');
   const h = uniqueHandle();
   const { serviceKeys: [own] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'home' } });
@@ -67,7 +68,7 @@ test('embed-tokens answers 400 for referentKeys unknown or not owned by the call
   expectError(await svc.embedTokens(ws, { endUserHandle: h, openingContext: { referentKeys: [foreign] } }), 400, 'referentKeys naming another workspace\'s record');
 });
 
-test('embed-tokens accepts an openingContext of 16384 serialized characters and answers 400 for 16385 (EMBED-6)', { tag: ['@EMBED-6'] }, async ({ ws, svc }) => {
+test('embed-tokens accepts an openingContext of 16384 serialized characters and answers 400 for 16385 (EMBED-6)', { tag: clauseTags('EMBED-6') }, async ({ ws, svc }) => {
   const max = CONTRACT.openingContextMaxChars;
   const at = contextOfSize(max);
   const over = contextOfSize(max + 1);
@@ -77,17 +78,17 @@ test('embed-tokens accepts an openingContext of 16384 serialized characters and 
   expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: over }), 400, `an openingContext of ${max + 1} characters`);
 });
 
-test('embed-tokens answers 400 when openingContext carries nested data values, and accepts flat ones (EMBED-7)', { tag: ['@EMBED-7'] }, async ({ ws, svc }) => {
+test('embed-tokens answers 400 when openingContext carries nested data values, and accepts flat ones (EMBED-7)', { tag: clauseTags('EMBED-7') }, async ({ ws, svc }) => {
   // EMBED-7 reading: openingContext.data values must be scalars; an object or array value is nested.
   expectAccepted(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { city: 'Paris', floor: 3, lift: true, note: null } } }), 'flat data values');
   expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { address: { city: 'Paris' } } } }), 400, 'an object value inside openingContext.data');
   expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { tags: ['a', 'b'] } } }), 400, 'an array value inside openingContext.data');
 });
 
-test('an unknown toolClass inside openingContext is ignored, never an error (EMBED-8)', { tag: ['@EMBED-8'] }, async ({ ws, svc }) => {
+test('an unknown toolClass inside openingContext is ignored, never an error (EMBED-8)', { tag: clauseTags('EMBED-8') }, async ({ ws, svc }) => {
   expectAccepted(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { toolClass: uniqueId('no-such-tool') } }), 'an unknown toolClass');
 });
 
-test('embed-tokens answers 400 when the body carries a configEnd field (EMBED-9)', { tag: ['@EMBED-9'] }, async ({ ws, svc }) => {
+test('embed-tokens answers 400 when the body carries a configEnd field (EMBED-9)', { tag: clauseTags('EMBED-9') }, async ({ ws, svc }) => {
   expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), configEnd: '/profile' }), 400, 'a body with configEnd');
 });

@@ -9,6 +9,7 @@ import type { ServiceClient, ServiceResponse, TestWorkspace, DriverClient } from
 import { expectFrameworkErrorBody } from './areas/errors.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { sourcePart, manifestPart } from './areas/upload-parts.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 interface ErrorCase {
   status: number;
@@ -34,7 +35,7 @@ const CASES: ErrorCase[] = [
 ];
 
 for (const c of CASES) {
-  test(`the ${c.status} answer to ${c.what} has exactly the framework default body (ERR-1)`, { tag: ['@ERR-1'] }, async ({ ws, svc, driver, makeWorkspace, target }) => {
+  test(`the ${c.status} answer to ${c.what} has exactly the framework default body (ERR-1)`, { tag: clauseTags('ERR-1') }, async ({ ws, svc, driver, makeWorkspace, target }) => {
     if (c.capability) driver.requireCapability(c.capability);
     test.skip(c.status === 413 && target.limits.megabyte !== 1_000_000, 'the 413 case is sized for decimal MB; UPLOAD-3 covers other units');
     const r = await c.make(svc, ws, driver, () => makeWorkspace({ facts: false }));
@@ -42,7 +43,7 @@ for (const c of CASES) {
   });
 }
 
-test('a 409 for a record held mid-migration has status "migrating" and a message (ERR-2)', { tag: ['@ERR-2'] }, async ({ ws, svc, driver }) => {
+test('a 409 for a record held mid-migration has status "migrating" and a message (ERR-2)', { tag: clauseTags('ERR-2') }, async ({ ws, svc, driver }) => {
   driver.requireCapability('migration-hold', 'seed-records');
   const h = uniqueHandle();
   const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
@@ -58,7 +59,7 @@ test('a 409 for a record held mid-migration has status "migrating" and a message
   }
 });
 
-test('a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField and existingKey (ERR-3)', { tag: ['@ERR-3'] }, async ({ ws, svc, driver }) => {
+test('a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField and existingKey (ERR-3)', { tag: clauseTags('ERR-3') }, async ({ ws, svc, driver }) => {
   driver.requireCapability('seed-records');
   const h = uniqueHandle();
   const label = uniqueId('home');

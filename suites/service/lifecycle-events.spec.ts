@@ -7,11 +7,12 @@ import { test, expect } from './fixtures.ts';
 import { LIFECYCLE_EVENTS } from '../../protocol/index.ts';
 import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, describe, header, payload, rawBody, timestampMs } from './areas/journal.ts';
 import { eventOf, runEveryEvent } from './areas/scenario.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 const ORG_PREFIX = 'org-';
 
 test.describe('lifecycle payloads over every event', () => {
-  test('a lifecycle callback body is a JSON object (EVT-1)', { tag: ['@EVT-1'] }, async ({ ws, driver }) => {
+  test('a lifecycle callback body is a JSON object (EVT-1)', { tag: clauseTags('EVT-1') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       let parsed: unknown;
@@ -20,7 +21,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('a lifecycle callback is sent with Content-Type application/json (HDR-1)', { tag: ['@HDR-1'] }, async ({ ws, driver }) => {
+  test('a lifecycle callback is sent with Content-Type application/json (HDR-1)', { tag: clauseTags('HDR-1') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       const ct = (header(e, 'content-type') ?? '').toLowerCase();
@@ -29,7 +30,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('no payload carries a data or values object, nor any member section 2.2 does not list (EVT-2)', { tag: ['@EVT-2'] }, async ({ ws, driver }) => {
+  test('no payload carries a data or values object, nor any member section 2.2 does not list (EVT-2)', { tag: clauseTags('EVT-2') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       const p = payload(e);
@@ -43,7 +44,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('the discriminating field is named event, never eventType (EVT-3)', { tag: ['@EVT-3'] }, async ({ ws, driver }) => {
+  test('the discriminating field is named event, never eventType (EVT-3)', { tag: clauseTags('EVT-3') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       const p = payload(e);
@@ -52,7 +53,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('every lifecycle payload carries event, workspaceKey, configEnd, endUserHandle, conversationId and timestamp (EVT-4)', { tag: ['@EVT-4'] }, async ({ ws, driver }) => {
+  test('every lifecycle payload carries event, workspaceKey, configEnd, endUserHandle, conversationId and timestamp (EVT-4)', { tag: clauseTags('EVT-4') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       const p = payload(e);
@@ -63,7 +64,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('onStart, onSessionInterrupted and onSessionTimeout carry serviceKeys as an empty array (EVT-5)', { tag: ['@EVT-5'] }, async ({ ws, driver }) => {
+  test('onStart, onSessionInterrupted and onSessionTimeout carry serviceKeys as an empty array (EVT-5)', { tag: clauseTags('EVT-5') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const ev of ['onStart', 'onSessionInterrupted', 'onSessionTimeout']) {
       const entries = run.byEvent.get(ev) ?? [];
@@ -72,7 +73,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('onComplete carries serviceKeys naming every instance the completion finalizes (EVT-6)', { tag: ['@EVT-6'] }, async ({ ws, driver }) => {
+  test('onComplete carries serviceKeys naming every instance the completion finalizes (EVT-6)', { tag: clauseTags('EVT-6') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     const [e] = run.byEvent.get('onComplete') ?? [];
     expect(e, 'EVT-6: no onComplete arrived').toBeDefined();
@@ -81,14 +82,14 @@ test.describe('lifecycle payloads over every event', () => {
     expect([...(keys as string[])].sort(), `EVT-6: the completion finalized two instances: ${describe(e!)}`).toEqual([run.keys.kept, run.keys.deleted].sort());
   });
 
-  test('onComplete carries path echoing the callback hook path (EVT-7)', { tag: ['@EVT-7'] }, async ({ ws, driver }) => {
+  test('onComplete carries path echoing the callback hook path (EVT-7)', { tag: clauseTags('EVT-7') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     const [e] = run.byEvent.get('onComplete') ?? [];
     expect(e, 'EVT-7: no onComplete arrived').toBeDefined();
     expect(payload(e!).path, `EVT-7: path of ${describe(e!)}`).toBe(ws.hookPath);
   });
 
-  test('config.saved carries serviceKey, changedFields as dotted paths without values, and callbackStatus (EVT-8)', { tag: ['@EVT-8'] }, async ({ ws, driver }) => {
+  test('config.saved carries serviceKey, changedFields as dotted paths without values, and callbackStatus (EVT-8)', { tag: clauseTags('EVT-8') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     const saved = run.byEvent.get('config.saved') ?? [];
     expect(saved.length, 'EVT-8: no config.saved arrived').toBeGreaterThan(0);
@@ -104,7 +105,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('config.deleted carries serviceKey (singular) and no serviceKeys (EVT-9)', { tag: ['@EVT-9'] }, async ({ ws, driver }) => {
+  test('config.deleted carries serviceKey (singular) and no serviceKeys (EVT-9)', { tag: clauseTags('EVT-9') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     const deleted = run.byEvent.get('config.deleted') ?? [];
     expect(deleted.length, 'EVT-9: no config.deleted arrived').toBeGreaterThan(0);
@@ -116,7 +117,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('config.bulk_deleted carries count, page, totalPages as integers and keys as at most 500 strings (EVT-10)', { tag: ['@EVT-10'] }, async ({ ws, driver }) => {
+  test('config.bulk_deleted carries count, page, totalPages as integers and keys as at most 500 strings (EVT-10)', { tag: clauseTags('EVT-10') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     const pages = run.byEvent.get('config.bulk_deleted') ?? [];
     expect(pages.length, 'EVT-10: no config.bulk_deleted arrived').toBeGreaterThan(0);
@@ -130,7 +131,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('endUserHandle in every callback names the acting user, never an org handle (EVT-11)', { tag: ['@EVT-11'] }, async ({ ws, driver }) => {
+  test('endUserHandle in every callback names the acting user, never an org handle (EVT-11)', { tag: clauseTags('EVT-11') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       const h = payload(e).endUserHandle;
@@ -139,7 +140,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('configEnd in every callback payload carries a leading slash (EVT-12)', { tag: ['@EVT-12'] }, async ({ ws, driver }) => {
+  test('configEnd in every callback payload carries a leading slash (EVT-12)', { tag: clauseTags('EVT-12') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       const c = payload(e).configEnd;
@@ -147,7 +148,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('conversationId is an integer naming the conversation (EVT-13)', { tag: ['@EVT-13'] }, async ({ ws, driver }) => {
+  test('conversationId is an integer naming the conversation (EVT-13)', { tag: clauseTags('EVT-13') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     const known = Object.values(run.conversations);
     for (const e of run.all) {
@@ -157,7 +158,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('timestamp is a date-time with milliseconds and no zone offset, near the sending time (EVT-14)', { tag: ['@EVT-14'] }, async ({ ws, driver, timing }) => {
+  test('timestamp is a date-time with milliseconds and no zone offset, near the sending time (EVT-14)', { tag: clauseTags('EVT-14') }, async ({ ws, driver, timing }) => {
     const run = await runEveryEvent(ws, driver);
     // EVT-14 reading: read as UTC; plausibility within the delivery deadline plus clock slack.
     const slackMs = timing.deliveryDeadlineMs() + 5_000;
@@ -169,12 +170,12 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('the event field holds one of the exact strings of section 6 (EVT-15)', { tag: ['@EVT-15'] }, async ({ ws, driver }) => {
+  test('the event field holds one of the exact strings of section 6 (EVT-15)', { tag: clauseTags('EVT-15') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) expect(LIFECYCLE_EVENTS as readonly string[], `EVT-15: event of ${describe(e)}`).toContain(payload(e).event ?? eventOf(e));
   });
 
-  test('X-Service-Event is present and equals body.event (HDR-2)', { tag: ['@HDR-2'] }, async ({ ws, driver }) => {
+  test('X-Service-Event is present and equals body.event (HDR-2)', { tag: clauseTags('HDR-2') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       const p = payload(e);
@@ -183,7 +184,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('X-Service-Delivery-Id is lc-<conversationId>-<event> (HDR-3)', { tag: ['@HDR-3'] }, async ({ ws, driver }) => {
+  test('X-Service-Delivery-Id is lc-<conversationId>-<event> (HDR-3)', { tag: clauseTags('HDR-3') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       const p = payload(e);
@@ -192,14 +193,14 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('X-Service-Delivery-Attempt is 1 on a first onComplete attempt (HDR-4)', { tag: ['@HDR-4'] }, async ({ ws, driver }) => {
+  test('X-Service-Delivery-Attempt is 1 on a first onComplete attempt (HDR-4)', { tag: clauseTags('HDR-4') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     const [e] = run.byEvent.get('onComplete') ?? [];
     expect(e, 'HDR-4: no onComplete arrived').toBeDefined();
     expect(header(e!, 'x-service-delivery-attempt'), `HDR-4: attempt header of ${describe(e!)}`).toBe('1');
   });
 
-  test('X-Service-Delivery-Attempt is sent on onComplete only, never on another event (HDR-5)', { tag: ['@HDR-5'] }, async ({ ws, driver }) => {
+  test('X-Service-Delivery-Attempt is sent on onComplete only, never on another event (HDR-5)', { tag: clauseTags('HDR-5') }, async ({ ws, driver }) => {
     const run = await runEveryEvent(ws, driver);
     for (const e of run.all) {
       if (eventOf(e) === 'onComplete') continue;
@@ -207,7 +208,7 @@ test.describe('lifecycle payloads over every event', () => {
     }
   });
 
-  test('a lifecycle callback is an HTTP POST to hostBaseUrl + hookPath (HOOK-1)', { tag: ['@HOOK-1'] }, async ({ ws, driver, host }) => {
+  test('a lifecycle callback is an HTTP POST to hostBaseUrl + hookPath (HOOK-1)', { tag: clauseTags('HOOK-1') }, async ({ ws, driver, host }) => {
     const run = await runEveryEvent(ws, driver);
     expect(ws.hostBaseUrl, 'the test workspace points at the mock host').toBe(host.url);
     // Every request of this user's conversations that reached the mock host, whatever its path.

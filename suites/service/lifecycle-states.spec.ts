@@ -8,19 +8,20 @@ import type { JournalEntry } from '../../mock-host/index.ts';
 import { describe, header, payload } from './areas/journal.ts';
 import { eventOf, isEvent, saveAndComplete, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { expectSuccess } from './areas/errors.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 function envelopeOf(json: unknown): Record<string, unknown> {
   return (json && typeof json === 'object' && !Array.isArray(json) ? json : {}) as Record<string, unknown>;
 }
 
-test('onStart fires when a fresh conversation opens for an end user (EVT-16)', { tag: ['@EVT-16'] }, async ({ ws, driver }) => {
+test('onStart fires when a fresh conversation opens for an end user (EVT-16)', { tag: clauseTags('EVT-16') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
   const [e] = await waitEvent(ws, 'onStart', endUserHandle);
   expect(payload(e!).conversationId, `EVT-16: onStart names the opened conversation: ${describe(e!)}`).toBe(c.conversationId);
 });
 
-test('config.saved fires once per touched instance per turn, coalescing saves to one instance (EVT-17)', { tag: ['@EVT-17'] }, async ({ ws, driver }) => {
+test('config.saved fires once per touched instance per turn, coalescing saves to one instance (EVT-17)', { tag: clauseTags('EVT-17') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
   const { serviceKeys } = await driver.turn(c.conversationId, [
@@ -40,7 +41,7 @@ test('config.saved fires once per touched instance per turn, coalescing saves to
   await ws.expectNoCallbacks({ predicate: (e) => isEvent('config.saved', endUserHandle)(e) && !seen.has(e.seq) });
 });
 
-test('config.saved carries callbackStatus DELIVERED for an edit of a completed record (EVT-18)', { tag: ['@EVT-18'] }, async ({ ws, driver }) => {
+test('config.saved carries callbackStatus DELIVERED for an edit of a completed record (EVT-18)', { tag: clauseTags('EVT-18') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
   const c1 = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
   const { serviceKeys: [key] } = await driver.turn(c1.conversationId, [{ fields: { name: 'Ada' } }]);
@@ -56,7 +57,7 @@ test('config.saved carries callbackStatus DELIVERED for an edit of a completed r
   expect(payload(edit!).callbackStatus, `EVT-18: ${describe(edit!)}`).toBe('DELIVERED');
 });
 
-test('a turn that fills every field fires no onComplete: only the user saying done does (EVT-19)', { tag: ['@EVT-19'] }, async ({ ws, driver }) => {
+test('a turn that fills every field fires no onComplete: only the user saying done does (EVT-19)', { tag: clauseTags('EVT-19') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
   await driver.turn(c.conversationId, [{ fields: { name: 'Ada', email: 'ada@example.test', age: 36, newsletter: true } }]);
@@ -64,7 +65,7 @@ test('a turn that fills every field fires no onComplete: only the user saying do
   await ws.expectNoCallbacks({ predicate: isEvent('onComplete', endUserHandle) });
 });
 
-test('onSessionInterrupted fires when a conversation closes without completing (EVT-20)', { tag: ['@EVT-20'] }, async ({ ws, driver }) => {
+test('onSessionInterrupted fires when a conversation closes without completing (EVT-20)', { tag: clauseTags('EVT-20') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
   await driver.interrupt(c.conversationId);
@@ -72,7 +73,7 @@ test('onSessionInterrupted fires when a conversation closes without completing (
   expect(payload(e!).conversationId, `EVT-20: ${describe(e!)}`).toBe(c.conversationId);
 });
 
-test('onSessionTimeout fires when a conversation is swept after the idle TTL (EVT-21)', { tag: ['@EVT-21'] }, async ({ ws, driver }) => {
+test('onSessionTimeout fires when a conversation is swept after the idle TTL (EVT-21)', { tag: clauseTags('EVT-21') }, async ({ ws, driver }) => {
   driver.requireCapability('idle-sweep');
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
@@ -81,7 +82,7 @@ test('onSessionTimeout fires when a conversation is swept after the idle TTL (EV
   expect(payload(e!).conversationId, `EVT-21: ${describe(e!)}`).toBe(c.conversationId);
 });
 
-test('config.deleted fires after the record is gone: a GET by key answers 404 while the host holds the event (EVT-22)', { tag: ['@EVT-22'] }, async ({ ws, driver, svc, host, timing }) => {
+test('config.deleted fires after the record is gone: a GET by key answers 404 while the host holds the event (EVT-22)', { tag: clauseTags('EVT-22') }, async ({ ws, driver, svc, host, timing }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
   const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: { label: 'home' } }]);
@@ -94,7 +95,7 @@ test('config.deleted fires after the record is gone: a GET by key answers 404 wh
   expect(read.status, `EVT-22: GET by key while config.deleted is in flight\n${read.curl}`).toBe(404);
 });
 
-test('a chat delete removes the record: GET by key answers 404 (STATE-7)', { tag: ['@STATE-7'] }, async ({ ws, driver, svc }) => {
+test('a chat delete removes the record: GET by key answers 404 (STATE-7)', { tag: clauseTags('STATE-7') }, async ({ ws, driver, svc }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
   const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: { label: 'home' } }]);
@@ -105,7 +106,7 @@ test('a chat delete removes the record: GET by key answers 404 (STATE-7)', { tag
   expect(read.status, `STATE-7\n${read.curl}`).toBe(404);
 });
 
-test('a scope delete fires config.bulk_deleted; any per-key config.deleted names a key of the manifest (EVT-23)', { tag: ['@EVT-23'] }, async ({ ws, driver }) => {
+test('a scope delete fires config.bulk_deleted; any per-key config.deleted names a key of the manifest (EVT-23)', { tag: clauseTags('EVT-23') }, async ({ ws, driver }) => {
   driver.requireCapability('bulk-delete');
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
@@ -120,7 +121,7 @@ test('a scope delete fires config.bulk_deleted; any per-key config.deleted names
   }
 });
 
-test('a scope delete removes every record of the scope (STATE-8)', { tag: ['@STATE-8'] }, async ({ ws, driver, svc }) => {
+test('a scope delete removes every record of the scope (STATE-8)', { tag: clauseTags('STATE-8') }, async ({ ws, driver, svc }) => {
   driver.requireCapability('bulk-delete');
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
@@ -133,7 +134,7 @@ test('a scope delete removes every record of the scope (STATE-8)', { tag: ['@STA
   }
 });
 
-test('a chat save creates the record as PENDING (STATE-1)', { tag: ['@STATE-1'] }, async ({ ws, driver, svc }) => {
+test('a chat save creates the record as PENDING (STATE-1)', { tag: clauseTags('STATE-1') }, async ({ ws, driver, svc }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
   const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: { label: 'home', city: 'Paris' } }]);
@@ -142,7 +143,7 @@ test('a chat save creates the record as PENDING (STATE-1)', { tag: ['@STATE-1'] 
   expect(envelopeOf(read.json).callbackStatus, `STATE-1\n${read.curl}`).toBe('PENDING');
 });
 
-test('completion moves the record to DELIVERED and fires onComplete with its key (STATE-4)', { tag: ['@STATE-4'] }, async ({ ws, driver, svc }) => {
+test('completion moves the record to DELIVERED and fires onComplete with its key (STATE-4)', { tag: clauseTags('STATE-4') }, async ({ ws, driver, svc }) => {
   const endUserHandle = uniqueHandle();
   const { key, onComplete: e } = await saveAndComplete(ws, driver, { endUserHandle, configEnd: '/addresses', fields: { label: 'home' } });
   expect(payload(e).serviceKeys, `STATE-4: ${describe(e)}`).toContain(key);
@@ -150,7 +151,7 @@ test('completion moves the record to DELIVERED and fires onComplete with its key
   expect(envelopeOf(read.json).callbackStatus, `STATE-4\n${read.curl}`).toBe('DELIVERED');
 });
 
-test('a record missing a required field still delivers: no readiness check (STATE-5)', { tag: ['@STATE-5'] }, async ({ makeWorkspace, driver, svc }) => {
+test('a record missing a required field still delivers: no readiness check (STATE-5)', { tag: clauseTags('STATE-5') }, async ({ makeWorkspace, driver, svc }) => {
   const ws = await makeWorkspace({
     classes: [{ configEnd: '/ticket', kind: 'SETTING', fields: [{ name: 'subject', type: 'string', required: true }, { name: 'note', type: 'string' }] }],
     facts: false,
@@ -162,7 +163,7 @@ test('a record missing a required field still delivers: no readiness check (STAT
   expect(envelopeOf(read.json).callbackStatus, `STATE-5\n${read.curl}`).toBe('DELIVERED');
 });
 
-test('a chat save on a DELIVERED record keeps it DELIVERED (STATE-6)', { tag: ['@STATE-6'] }, async ({ ws, driver, svc }) => {
+test('a chat save on a DELIVERED record keeps it DELIVERED (STATE-6)', { tag: clauseTags('STATE-6') }, async ({ ws, driver, svc }) => {
   const endUserHandle = uniqueHandle();
   const { key } = await saveAndComplete(ws, driver, { endUserHandle, configEnd: '/addresses', fields: { label: 'home' } });
   const c2 = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
@@ -172,7 +173,7 @@ test('a chat save on a DELIVERED record keeps it DELIVERED (STATE-6)', { tag: ['
   expect(envelopeOf(read.json).callbackStatus, `STATE-6\n${read.curl}`).toBe('DELIVERED');
 });
 
-test('a later edit and completion fires another onComplete with a new delivery id for the same key (DELIV-13)', { tag: ['@DELIV-13'] }, async ({ ws, driver }) => {
+test('a later edit and completion fires another onComplete with a new delivery id for the same key (DELIV-13)', { tag: clauseTags('DELIV-13') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
   const { key } = await saveAndComplete(ws, driver, { endUserHandle, configEnd: '/addresses', fields: { label: 'home' } });
   const c2 = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
@@ -184,7 +185,7 @@ test('a later edit and completion fires another onComplete with a new delivery i
   expect(header(second!, 'x-service-delivery-id'), 'DELIV-13: the second onComplete carries a new delivery id').not.toBe(header(first!, 'x-service-delivery-id'));
 });
 
-test('a sandbox delivers to the same hookPath as its production parent (HOOK-2)', { tag: ['@HOOK-2'] }, async ({ ws, makeWorkspace, driver, host, timing }) => {
+test('a sandbox delivers to the same hookPath as its production parent (HOOK-2)', { tag: clauseTags('HOOK-2') }, async ({ ws, makeWorkspace, driver, host, timing }) => {
   driver.requireCapability('sandbox');
   const sb = await makeWorkspace({ parent: ws });
   expect(sb.workspaceKey.startsWith('sb-'), 'a sandbox key has the sb- prefix').toBe(true);
@@ -197,7 +198,7 @@ test('a sandbox delivers to the same hookPath as its production parent (HOOK-2)'
   expect(payload(v.entries[0]!).workspaceKey, 'HOOK-2: the event is the sandbox\'s').toBe(sb.workspaceKey);
 });
 
-test('a sandbox without its own hostBaseUrl inherits its production parent\'s (HOOK-3)', { tag: ['@HOOK-3'] }, async ({ ws, makeWorkspace, driver, host, timing }) => {
+test('a sandbox without its own hostBaseUrl inherits its production parent\'s (HOOK-3)', { tag: clauseTags('HOOK-3') }, async ({ ws, makeWorkspace, driver, host, timing }) => {
   driver.requireCapability('sandbox');
   const sb = await makeWorkspace({ parent: ws, hostBaseUrl: null });
   const endUserHandle = uniqueHandle();
@@ -208,7 +209,7 @@ test('a sandbox without its own hostBaseUrl inherits its production parent\'s (H
   expect(payload(v.entries[0]!).workspaceKey, `HOOK-3: ${describe(v.entries[0]!)}`).toBe(sb.workspaceKey);
 });
 
-test('with hookPath or hostBaseUrl missing, events are skipped and values stay readable over the data API (HOOK-4)', { tag: ['@HOOK-4'] }, async ({ makeWorkspace, driver, svc, host, timing }) => {
+test('with hookPath or hostBaseUrl missing, events are skipped and values stay readable over the data API (HOOK-4)', { tag: clauseTags('HOOK-4') }, async ({ makeWorkspace, driver, svc, host, timing }) => {
   // Both cases share one quiet window (grouped: the same window).
   const cases = await Promise.all((['hookPath', 'hostBaseUrl'] as const).map(async (missing) => ({
     missing,

@@ -9,6 +9,7 @@ import { validArbitrary, BMP_CHAR } from './property/compile.ts';
 import { endUserHandleSchema } from './property/schemas.ts';
 import { checkProperty } from './property/run.ts';
 import type { ServiceResponse } from './clients/service-client.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 function expectSpec(r: ServiceResponse): void {
   expect(r.specCheck.valid, `${r.status} does not match the spec: ${r.specCheck.errors.join('; ')}\n${r.curl}`).toBe(true);
@@ -19,7 +20,7 @@ const key = fc.string({ unit: BMP_CHAR, minLength: 1, maxLength: 40 });
 
 test.describe.configure({ mode: 'parallel' });
 
-test('a Setting read for a handle with no record answers 404, whatever the handle (DATA-8, ERR-1)', { tag: ['@DATA-8', '@ERR-1', '@property'] }, async ({ ws, svc }) => {
+test('a Setting read for a handle with no record answers 404, whatever the handle (DATA-8, ERR-1)', { tag: clauseTags('DATA-8', 'ERR-1', '@property') }, async ({ ws, svc }) => {
   const handles = validArbitrary(await endUserHandleSchema());
   await checkProperty('Setting reads of fresh handles', handles, async (h, rec) => {
     const r = rec.record(await svc.listRecords(ws, '/profile', h as string));
@@ -28,7 +29,7 @@ test('a Setting read for a handle with no record answers 404, whatever the handl
   });
 });
 
-test('a data route with a reserved org- handle answers 400 (DATA-6, ERR-1)', { tag: ['@DATA-6', '@ERR-1', '@property'] }, async ({ ws, svc }) => {
+test('a data route with a reserved org- handle answers 400 (DATA-6, ERR-1)', { tag: clauseTags('DATA-6', 'ERR-1', '@property') }, async ({ ws, svc }) => {
   await checkProperty('org- handles on the data API', fc.tuple(orgHandle, fc.constantFrom('get', 'post', 'get-key')), async ([h, op], rec) => {
     const r = rec.record(op === 'get' ? await svc.listRecords(ws, '/profile', h)
       : op === 'post' ? await svc.writeRecord(ws, '/profile', h, { data: { name: 'x' } })
@@ -38,7 +39,7 @@ test('a data route with a reserved org- handle answers 400 (DATA-6, ERR-1)', { t
   });
 });
 
-test('handles around 255 characters on the data API get a documented answer (DATA-8)', { tag: ['@DATA-8', '@property'] }, async ({ ws, svc }) => {
+test('handles around 255 characters on the data API get a documented answer (DATA-8)', { tag: clauseTags('DATA-8', '@property') }, async ({ ws, svc }) => {
   // The 255 limit is written for embed-tokens (section 8): at or under it a Setting read of a
   // fresh handle is 404; past it the contract is silent, so 400 or 404 are both accepted.
   const handle = fc.tuple(fc.integer({ min: 253, max: 258 }), fc.string({ unit: BMP_CHAR, minLength: 258, maxLength: 258 })).map(([n, s]) => ('u' + s).slice(0, n));
@@ -50,7 +51,7 @@ test('handles around 255 characters on the data API get a documented answer (DAT
   }, { numRuns: 24 });
 });
 
-test('PUT on any data route answers 405 (DATA-5)', { tag: ['@DATA-5', '@property'] }, async ({ ws, svc }) => {
+test('PUT on any data route answers 405 (DATA-5)', { tag: clauseTags('DATA-5', '@property') }, async ({ ws, svc }) => {
   const handles = validArbitrary(await endUserHandleSchema());
   await checkProperty('PUT on data routes', fc.tuple(handles, fc.option(key), fc.constantFrom('/profile', '/addresses')), async ([h, k, end], rec) => {
     const r = rec.record(await svc.putRecord(ws, end, h as string, { data: {} }, k === null ? {} : { serviceKey: k }));
@@ -59,7 +60,7 @@ test('PUT on any data route answers 405 (DATA-5)', { tag: ['@DATA-5', '@property
   }, { numRuns: 40 });
 });
 
-test('a malformed write body answers 400 (DATA-7, ERR-1)', { tag: ['@DATA-7', '@ERR-1', '@property'] }, async ({ ws, svc }) => {
+test('a malformed write body answers 400 (DATA-7, ERR-1)', { tag: clauseTags('DATA-7', 'ERR-1', '@property') }, async ({ ws, svc }) => {
   // Not JSON at all: a JSON text cut short, or free text that does not parse.
   const malformed = fc.oneof(
     fc.json({ maxDepth: 2 }).filter((s) => s.length > 2).chain((s) => fc.integer({ min: 1, max: s.length - 1 }).map((n) => s.slice(0, n))),
@@ -72,7 +73,7 @@ test('a malformed write body answers 400 (DATA-7, ERR-1)', { tag: ['@DATA-7', '@
   });
 });
 
-test('a read by an unknown serviceKey answers 404 (DATA-9)', { tag: ['@DATA-9', '@property'] }, async ({ ws, svc }) => {
+test('a read by an unknown serviceKey answers 404 (DATA-9)', { tag: clauseTags('DATA-9', '@property') }, async ({ ws, svc }) => {
   await checkProperty('unknown serviceKeys', key, async (k, rec) => {
     const r = rec.record(await svc.getRecord(ws, '/addresses', 'user-prop', k));
     expect(r.status, `GET by unknown key ${JSON.stringify(k)} must give 404`).toBe(404);
@@ -80,7 +81,7 @@ test('a read by an unknown serviceKey answers 404 (DATA-9)', { tag: ['@DATA-9', 
   });
 });
 
-test('a data route for a configEnd with no live config answers 404 (DATA-10)', { tag: ['@DATA-10', '@property'] }, async ({ ws, svc }) => {
+test('a data route for a configEnd with no live config answers 404 (DATA-10)', { tag: clauseTags('DATA-10', '@property') }, async ({ ws, svc }) => {
   const end = fc.stringMatching(/^\/[a-z][a-z0-9-]{0,20}$/).filter((e) => !['/profile', '/addresses', '/facts'].includes(e));
   await checkProperty('unknown configEnds', end, async (e, rec) => {
     const r = rec.record(await svc.listRecords(ws, e, 'user-prop'));
@@ -89,7 +90,7 @@ test('a data route for a configEnd with no live config answers 404 (DATA-10)', {
   }, { numRuns: 30 });
 });
 
-test('upload status for an id with no push history answers 404 (UPLOAD-8)', { tag: ['@UPLOAD-8', '@property'] }, async ({ ws, svc, driver }) => {
+test('upload status for an id with no push history answers 404 (UPLOAD-8)', { tag: clauseTags('UPLOAD-8', '@property') }, async ({ ws, svc, driver }) => {
   driver.requireCapability('upload');
   await checkProperty('unknown upload ids', key, async (id, rec) => {
     const r = rec.record(await svc.uploadStatus(ws, id));

@@ -11,6 +11,7 @@ import { validArbitrary, invalidArbitrary, BMP_CHAR } from './property/compile.t
 import { embedTokenSchema } from './property/schemas.ts';
 import { checkProperty } from './property/run.ts';
 import type { ServiceResponse } from './clients/service-client.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 const accepted = (r: ServiceResponse) => (r.status >= 200 && r.status < 300) || r.status === 404;
 
@@ -31,7 +32,7 @@ function documented(rule: string, path: string): { status: number; clause: strin
 
 test.describe.configure({ mode: 'parallel' });
 
-test('generated valid embed-tokens bodies are accepted and answered per the spec (EMBED-11, EMBED-8)', { tag: ['@EMBED-11', '@EMBED-8', '@property'] }, async ({ ws, svc, target }) => {
+test('generated valid embed-tokens bodies are accepted and answered per the spec (EMBED-11, EMBED-8)', { tag: clauseTags('EMBED-11', 'EMBED-8', '@property') }, async ({ ws, svc, target }) => {
   const schema = await embedTokenSchema(target.organizationId);
   await checkProperty('valid embed-tokens bodies', validArbitrary(schema), async (body, rec) => {
     const r = rec.record(await svc.embedTokens(ws, body));
@@ -41,7 +42,7 @@ test('generated valid embed-tokens bodies are accepted and answered per the spec
 });
 
 test('an embed-tokens body breaking one rule gets the documented 400 (EMBED-1, EMBED-2, EMBED-3, EMBED-5, EMBED-7, ERR-1)',
-  { tag: ['@EMBED-1', '@EMBED-2', '@EMBED-3', '@EMBED-5', '@EMBED-7', '@ERR-1', '@property'] }, async ({ ws, svc, target }) => {
+  { tag: clauseTags('EMBED-1', 'EMBED-2', 'EMBED-3', 'EMBED-5', 'EMBED-7', 'ERR-1', '@property') }, async ({ ws, svc, target }) => {
     const schema = await embedTokenSchema(target.organizationId);
     const seen = new Set<string>();
     await checkProperty('one-rule-invalid embed-tokens bodies', invalidArbitrary(schema), async (iv, rec) => {
@@ -55,7 +56,7 @@ test('an embed-tokens body breaking one rule gets the documented 400 (EMBED-1, E
     test.info().annotations.push({ type: 'ccs-rules', description: [...seen].sort().join(', ') });
   });
 
-test('endUserHandle is accepted up to 255 characters and refused with 400 past it (EMBED-2)', { tag: ['@EMBED-2', '@property'] }, async ({ ws, svc }) => {
+test('endUserHandle is accepted up to 255 characters and refused with 400 past it (EMBED-2)', { tag: clauseTags('EMBED-2', '@property') }, async ({ ws, svc }) => {
   const handle = fc.tuple(fc.integer({ min: 250, max: 260 }), fc.string({ unit: BMP_CHAR, minLength: 260, maxLength: 260 }))
     .map(([n, s]) => ('u' + s).slice(0, n));
   await checkProperty('endUserHandle around 255', handle, async (h, rec) => {
@@ -66,7 +67,7 @@ test('endUserHandle is accepted up to 255 characters and refused with 400 past i
   }, { numRuns: 40 });
 });
 
-test('a body carrying configEnd, whatever its value, gets 400 (EMBED-9)', { tag: ['@EMBED-9', '@property'] }, async ({ ws, svc }) => {
+test('a body carrying configEnd, whatever its value, gets 400 (EMBED-9)', { tag: clauseTags('EMBED-9', '@property') }, async ({ ws, svc }) => {
   const value = fc.oneof(fc.string(), fc.constant('/profile'), fc.constant(null), fc.integer(), fc.constant(''));
   await checkProperty('configEnd present', value, async (v, rec) => {
     const r = rec.record(await svc.embedTokens(ws, { endUserHandle: 'user-prop', configEnd: v }));
@@ -75,7 +76,7 @@ test('a body carrying configEnd, whatever its value, gets 400 (EMBED-9)', { tag:
   }, { numRuns: 30 });
 });
 
-test('openingContext is accepted up to 16384 serialized characters and refused with 400 past it (EMBED-6)', { tag: ['@EMBED-6', '@property'] }, async ({ ws, svc }) => {
+test('openingContext is accepted up to 16384 serialized characters and refused with 400 past it (EMBED-6)', { tag: clauseTags('EMBED-6', '@property') }, async ({ ws, svc }) => {
   // Build {data:{note:"x..."}} whose compact JSON.stringify length is exactly n (EMBED-6 reading).
   const size = fc.integer({ min: 16_378, max: 16_390 });
   await checkProperty('openingContext around 16384', size, async (n, rec) => {

@@ -9,6 +9,7 @@ import type { ServiceClient, ServiceResponse, TestWorkspace, DriverClient } from
 import { expectError } from './areas/errors.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { validUpload } from './areas/upload-parts.ts';
+import { clauseTags, type ClauseId } from '../../spec/index.ts';
 
 /** Which credential a call presents: the target's own, none, a made-up one, or another workspace's. */
 type Cred = { kind: 'own' } | { kind: 'none' } | { kind: 'invalid' } | { kind: 'of'; ws: TestWorkspace };
@@ -16,7 +17,7 @@ type Cred = { kind: 'own' } | { kind: 'none' } | { kind: 'invalid' } | { kind: '
 interface RouteCase {
   name: string;
   /** The clause of "missing or invalid gives 401" for this route. */
-  unauthenticated: string;
+  unauthenticated: ClauseId;
   capability?: string;
   /** Prepares records the call needs on the target workspace (returns what call uses). */
   prepare?: (driver: DriverClient, ws: TestWorkspace, endUserHandle: string) => Promise<string | undefined>;
@@ -88,21 +89,21 @@ const ROUTES: RouteCase[] = [
 
 for (const route of ROUTES) {
   test.describe(route.name, () => {
-    test(`${route.name} without credentials answers 401 (${route.unauthenticated})`, { tag: [`@${route.unauthenticated}`] }, async ({ ws, svc, driver }) => {
+    test(`${route.name} without credentials answers 401 (${route.unauthenticated})`, { tag: clauseTags(route.unauthenticated) }, async ({ ws, svc, driver }) => {
       if (route.capability) driver.requireCapability(route.capability);
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
       expectError(await route.call(svc, ws, { kind: 'none' }, h, prepared), 401, `${route.name} without credentials`);
     });
 
-    test(`${route.name} with an invalid key answers 401 (${route.unauthenticated})`, { tag: [`@${route.unauthenticated}`] }, async ({ ws, svc, driver }) => {
+    test(`${route.name} with an invalid key answers 401 (${route.unauthenticated})`, { tag: clauseTags(route.unauthenticated) }, async ({ ws, svc, driver }) => {
       if (route.capability) driver.requireCapability(route.capability);
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
       expectError(await route.call(svc, ws, { kind: 'invalid' }, h, prepared), 401, `${route.name} with an invalid key`);
     });
 
-    test(`${route.name} with a valid key of another workspace answers 403 (AUTH-2)`, { tag: ['@AUTH-2'] }, async ({ ws, makeWorkspace, svc, driver }) => {
+    test(`${route.name} with a valid key of another workspace answers 403 (AUTH-2)`, { tag: clauseTags('AUTH-2') }, async ({ ws, makeWorkspace, svc, driver }) => {
       if (route.capability) driver.requireCapability(route.capability);
       const other = await makeWorkspace({ facts: false });
       const h = uniqueHandle();
@@ -112,7 +113,7 @@ for (const route of ROUTES) {
       expectError(await route.call(svc, ws, { kind: 'of', ws: other }, h, prepared), 403, `${route.name} with another workspace's key`);
     });
 
-    test(`${route.name} on an sb- sandbox accepts its production parent's key (AUTH-3)`, { tag: ['@AUTH-3'] }, async ({ ws, makeWorkspace, svc, driver }) => {
+    test(`${route.name} on an sb- sandbox accepts its production parent's key (AUTH-3)`, { tag: clauseTags('AUTH-3') }, async ({ ws, makeWorkspace, svc, driver }) => {
       if (route.capability) driver.requireCapability(route.capability);
       driver.requireCapability('sandbox');
       const sb = await makeWorkspace({ parent: ws });
@@ -122,7 +123,7 @@ for (const route of ROUTES) {
       expect(route.accepted(r), `AUTH-3: the production key on ${sb.workspaceKey} answered ${r.status} ${r.text.slice(0, 200)}\n${r.curl}`).toBe(true);
     });
 
-    test(`${route.name} on production refuses its sandbox's key with 403 (AUTH-4)`, { tag: ['@AUTH-4'] }, async ({ ws, makeWorkspace, svc, driver }) => {
+    test(`${route.name} on production refuses its sandbox's key with 403 (AUTH-4)`, { tag: clauseTags('AUTH-4') }, async ({ ws, makeWorkspace, svc, driver }) => {
       if (route.capability) driver.requireCapability(route.capability);
       driver.requireCapability('sandbox');
       const sb = await makeWorkspace({ parent: ws });

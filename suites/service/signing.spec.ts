@@ -11,6 +11,7 @@ import type { JournalEntry } from '../../mock-host/index.ts';
 import { describe, header } from './areas/journal.ts';
 import { HMAC_HEADER_PATTERN, JWS_PATTERN, SEND_SKEW_SECONDS, checkHmac, checkJws, tNearArrival } from './areas/signatures.ts';
 import { runEveryEvent, uniqueHandle, waitEvent } from './areas/scenario.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 /** onStart, config.saved and onComplete of one fresh user. */
 async function threeEvents(ws: TestWorkspace, driver: DriverClient): Promise<JournalEntry[]> {
@@ -36,12 +37,12 @@ async function serviceJwks(svc: ServiceClient): Promise<{ keys: JWK[] }> {
 const newSecret = () => `test-only-hmac-${randomBytes(16).toString('hex')}`;
 
 test.describe('signing off', () => {
-  test('with no signing mode configured, X-Service-Signature is absent (SIGN-1)', { tag: ['@SIGN-1'] }, async ({ makeWorkspace, driver }) => {
+  test('with no signing mode configured, X-Service-Signature is absent (SIGN-1)', { tag: clauseTags('SIGN-1') }, async ({ makeWorkspace, driver }) => {
     const ws = await makeWorkspace({ signing: { mode: 'none' } });
     for (const e of await threeEvents(ws, driver)) expect(header(e, 'x-service-signature'), `SIGN-1: ${describe(e)}`).toBeUndefined();
   });
 
-  test('X-Service-Signature is present exactly when signing is enabled (HDR-6)', { tag: ['@HDR-6'] }, async ({ makeWorkspace, driver }) => {
+  test('X-Service-Signature is present exactly when signing is enabled (HDR-6)', { tag: clauseTags('HDR-6') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac');
     const off = await makeWorkspace({ signing: { mode: 'none' }, facts: false });
     const on = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
@@ -51,13 +52,13 @@ test.describe('signing off', () => {
 });
 
 test.describe('HMAC mode', () => {
-  test('the HMAC header is t=<unix_seconds>,v1=<hex> (SIGN-11)', { tag: ['@SIGN-11'] }, async ({ makeWorkspace, driver }) => {
+  test('the HMAC header is t=<unix_seconds>,v1=<hex> (SIGN-11)', { tag: clauseTags('SIGN-11') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     for (const e of await threeEvents(ws, driver)) expect(header(e, 'x-service-signature') ?? '', `SIGN-11: ${describe(e)}`).toMatch(HMAC_HEADER_PATTERN);
   });
 
-  test('v1 is the lowercase hex HMAC-SHA256 with the workspace secret of t, a dot and the raw body (SIGN-12)', { tag: ['@SIGN-12'] }, async ({ makeWorkspace, driver }) => {
+  test('v1 is the lowercase hex HMAC-SHA256 with the workspace secret of t, a dot and the raw body (SIGN-12)', { tag: clauseTags('SIGN-12') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     for (const e of await threeEvents(ws, driver)) {
@@ -66,7 +67,7 @@ test.describe('HMAC mode', () => {
     }
   });
 
-  test('every lifecycle callback is signed, config.* events included (SIGN-3)', { tag: ['@SIGN-3'] }, async ({ makeWorkspace, driver }) => {
+  test('every lifecycle callback is signed, config.* events included (SIGN-3)', { tag: clauseTags('SIGN-3') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     const run = await runEveryEvent(ws, driver);
@@ -79,7 +80,7 @@ test.describe('HMAC mode', () => {
     }
   });
 
-  test(`the signature's t is the current unix time at sending, within ${SEND_SKEW_SECONDS} s of arrival (SIGN-4)`, { tag: ['@SIGN-4'] }, async ({ makeWorkspace, driver }) => {
+  test(`the signature's t is the current unix time at sending, within ${SEND_SKEW_SECONDS} s of arrival (SIGN-4)`, { tag: clauseTags('SIGN-4') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     for (const e of await threeEvents(ws, driver)) {
@@ -89,7 +90,7 @@ test.describe('HMAC mode', () => {
     }
   });
 
-  test('a sandbox signs with its own HMAC secret, not its parent\'s (SIGN-13)', { tag: ['@SIGN-13'] }, async ({ makeWorkspace, driver }) => {
+  test('a sandbox signs with its own HMAC secret, not its parent\'s (SIGN-13)', { tag: clauseTags('SIGN-13') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac', 'sandbox');
     const prod = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     const sb = await makeWorkspace({ parent: prod, signing: { mode: 'hmac' } });
@@ -101,7 +102,7 @@ test.describe('HMAC mode', () => {
 
   // SIGN-14 reading: "either is accepted meanwhile", so a signature with the current or the
   // previous secret passes; anything else fails.
-  test('after a rotation every signature verifies with the current or the previous secret (SIGN-14)', { tag: ['@SIGN-14'] }, async ({ makeWorkspace, driver }) => {
+  test('after a rotation every signature verifies with the current or the previous secret (SIGN-14)', { tag: clauseTags('SIGN-14') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac', 'signing-hmac-rotation');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     const old = ws.signing.secret!;
@@ -116,7 +117,7 @@ test.describe('HMAC mode', () => {
 });
 
 test.describe('JWKS mode', () => {
-  test('the service serves a standard JWKS document with a keys array holding every kid it signs with (SIGN-9)', { tag: ['@SIGN-9'] }, async ({ makeWorkspace, driver, svc }) => {
+  test('the service serves a standard JWKS document with a keys array holding every kid it signs with (SIGN-9)', { tag: clauseTags('SIGN-9') }, async ({ makeWorkspace, driver, svc }) => {
     driver.requireCapability('signing-jwks');
     const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
     const events = await threeEvents(ws, driver);
@@ -131,7 +132,7 @@ test.describe('JWKS mode', () => {
     }
   });
 
-  test('the JWKS header is a compact JWS with alg ES256 and a kid (SIGN-7)', { tag: ['@SIGN-7'] }, async ({ makeWorkspace, driver, svc }) => {
+  test('the JWKS header is a compact JWS with alg ES256 and a kid (SIGN-7)', { tag: clauseTags('SIGN-7') }, async ({ makeWorkspace, driver, svc }) => {
     driver.requireCapability('signing-jwks');
     const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
     const events = await threeEvents(ws, driver);
@@ -144,7 +145,7 @@ test.describe('JWKS mode', () => {
     }
   });
 
-  test('the JWS payload is "<unix_seconds>." followed by the raw request body (SIGN-8)', { tag: ['@SIGN-8'] }, async ({ makeWorkspace, driver, svc }) => {
+  test('the JWS payload is "<unix_seconds>." followed by the raw request body (SIGN-8)', { tag: clauseTags('SIGN-8') }, async ({ makeWorkspace, driver, svc }) => {
     driver.requireCapability('signing-jwks');
     const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
     const events = await threeEvents(ws, driver);
@@ -155,7 +156,7 @@ test.describe('JWKS mode', () => {
     }
   });
 
-  test('sandbox and production sign with different kids served from the same document (SIGN-10)', { tag: ['@SIGN-10'] }, async ({ makeWorkspace, driver, svc }) => {
+  test('sandbox and production sign with different kids served from the same document (SIGN-10)', { tag: clauseTags('SIGN-10') }, async ({ makeWorkspace, driver, svc }) => {
     driver.requireCapability('signing-jwks', 'sandbox');
     const prod = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
     const sb = await makeWorkspace({ parent: prod, signing: { mode: 'jwks' } });
@@ -170,7 +171,7 @@ test.describe('JWKS mode', () => {
   });
 });
 
-test('a workspace signs in exactly the one mode configured, and a mode change switches every later callback (SIGN-2)', { tag: ['@SIGN-2'] }, async ({ makeWorkspace, driver, svc }) => {
+test('a workspace signs in exactly the one mode configured, and a mode change switches every later callback (SIGN-2)', { tag: clauseTags('SIGN-2') }, async ({ makeWorkspace, driver, svc }) => {
   driver.requireCapability('signing-hmac', 'signing-jwks');
   const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
   for (const e of await threeEvents(ws, driver)) expect(header(e, 'x-service-signature') ?? '', `SIGN-2: HMAC mode: ${describe(e)}`).toMatch(HMAC_HEADER_PATTERN);
@@ -185,7 +186,7 @@ test('a workspace signs in exactly the one mode configured, and a mode change sw
 
 test.describe('user-facts GET', () => {
   for (const mode of ['hmac', 'jwks'] as const) {
-    test(`in ${mode} mode the facts GET is signed over "GET " + path and query (SIGN-6)`, { tag: ['@SIGN-6'] }, async ({ makeWorkspace, driver, svc }) => {
+    test(`in ${mode} mode the facts GET is signed over "GET " + path and query (SIGN-6)`, { tag: clauseTags('SIGN-6') }, async ({ makeWorkspace, driver, svc }) => {
       driver.requireCapability(mode === 'hmac' ? 'signing-hmac' : 'signing-jwks', 'facts');
       const ws = await makeWorkspace({ signing: { mode } });
       await driver.open(ws, { endUserHandle: uniqueHandle('facts sig'), configEnd: '/profile' });

@@ -4,15 +4,16 @@
  */
 import { test, expect } from './fixtures.ts';
 import { expectCallbackShape } from './checks.ts';
+import { clauseTags } from '../../spec/index.ts';
 
-test('a fresh workspace answers PUT on its data route with 405 (DATA-5)', { tag: ['@DATA-5'] }, async ({ ws, svc, evidence }) => {
+test('a fresh workspace answers PUT on its data route with 405 (DATA-5)', { tag: clauseTags('DATA-5') }, async ({ ws, svc, evidence }) => {
   const r = await svc.putRecord(ws, '/profile', 'smoke-user', { name: 'Ada' });
   evidence.add({ sentence: `PUT on the data route answered ${r.status}; the contract says 405 (DATA-5).`, requests: [r] });
   expect(r.status, `PUT answered ${r.status}: ${r.curl}`).toBe(405);
   expect(r.specCheck.valid, r.specCheck.errors.join('; ')).toBe(true);
 });
 
-test('onStart arrives at the hook path after an open (EVT-16)', { tag: ['@EVT-16'] }, async ({ ws, driver }) => {
+test('onStart arrives at the hook path after an open (EVT-16)', { tag: clauseTags('EVT-16') }, async ({ ws, driver }) => {
   driver.requireCapability('conversations');
   const { conversationId } = await driver.open(ws, { endUserHandle: 'smoke-user', configEnd: '/profile' });
   const [entry] = await ws.waitForCallbacks({ event: 'onStart' });

@@ -9,6 +9,7 @@ import type { JournalEntry, MockHost } from '../../mock-host/index.ts';
 import { describe, header } from './areas/journal.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { checkHmac } from './areas/signatures.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 async function dispatchOnce(ws: TestWorkspace, driver: DriverClient, host: MockHost, timing: Timing): Promise<JournalEntry> {
   const tool = ws.tools[0]!;
@@ -19,7 +20,7 @@ async function dispatchOnce(ws: TestWorkspace, driver: DriverClient, host: MockH
   return v.entries[0]!;
 }
 
-test('a tool dispatch is a POST to the tool\'s own route with X-Service-Event tool.dispatch, not to the callback hook (TOOL-1)', { tag: ['@TOOL-1'] }, async ({ makeWorkspace, driver, host, timing }) => {
+test('a tool dispatch is a POST to the tool\'s own route with X-Service-Event tool.dispatch, not to the callback hook (TOOL-1)', { tag: clauseTags('TOOL-1') }, async ({ makeWorkspace, driver, host, timing }) => {
   driver.requireCapability('tool-call');
   const ws = await makeWorkspace({ facts: false, tools: [{ toolClass: 'lookup', path: `/tools/${uniqueId('lookup')}` }] });
   const e = await dispatchOnce(ws, driver, host, timing);
@@ -29,7 +30,7 @@ test('a tool dispatch is a POST to the tool\'s own route with X-Service-Event to
   expect(ws.callbacks({ predicate: (x) => header(x, 'x-service-event') === 'tool.dispatch' }).map(describe), 'TOOL-1: nothing reached the callback hook').toEqual([]);
 });
 
-test('a tool dispatch carries a valid X-Service-Signature when signing is on (TOOL-2)', { tag: ['@TOOL-2'] }, async ({ makeWorkspace, driver, host, timing }) => {
+test('a tool dispatch carries a valid X-Service-Signature when signing is on (TOOL-2)', { tag: clauseTags('TOOL-2') }, async ({ makeWorkspace, driver, host, timing }) => {
   driver.requireCapability('tool-call', 'signing-hmac');
   const ws = await makeWorkspace({ facts: false, signing: { mode: 'hmac' }, tools: [{ toolClass: 'lookup', path: `/tools/${uniqueId('lookup')}` }] });
   const e = await dispatchOnce(ws, driver, host, timing);

@@ -13,6 +13,7 @@ import { runEveryEvent, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { durationMs, within } from './areas/times.ts';
 import { expectError } from './areas/errors.ts';
 import { holdsFor } from './areas/wait.ts';
+import { clauseTags } from '../../spec/index.ts';
 
 type Step = { action: 'facts'; body: unknown } | { action: 'never' } | { action: 'respond'; status: number };
 
@@ -36,7 +37,7 @@ async function factsInEffect(driver: DriverClient, ws: TestWorkspace, endUserHan
 const GOOD = { preferredLanguages: ['German'], company: 'Acme' };
 
 test.describe('the fetch request', () => {
-  test('the facts fetch is GET hostBaseUrl + callback ?endUserHandle=<handle>, without a body (FACTS-1)', { tag: ['@FACTS-1'] }, async ({ ws, driver }) => {
+  test('the facts fetch is GET hostBaseUrl + callback ?endUserHandle=<handle>, without a body (FACTS-1)', { tag: clauseTags('FACTS-1') }, async ({ ws, driver }) => {
     driver.requireCapability('facts');
     const h = uniqueHandle();
     await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
@@ -47,7 +48,7 @@ test.describe('the fetch request', () => {
     expect(e!.bodySize, 'FACTS-1: no body').toBe(0);
   });
 
-  test('the facts fetch sends Accept, X-Service-Event, X-Service-Workspace and X-Service-End-User (FACTS-2)', { tag: ['@FACTS-2'] }, async ({ ws, driver }) => {
+  test('the facts fetch sends Accept, X-Service-Event, X-Service-Workspace and X-Service-End-User (FACTS-2)', { tag: clauseTags('FACTS-2') }, async ({ ws, driver }) => {
     driver.requireCapability('facts');
     const h = uniqueHandle();
     await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
@@ -58,7 +59,7 @@ test.describe('the fetch request', () => {
     expect(header(e!, 'x-service-end-user'), 'FACTS-2: X-Service-End-User').toBe(h);
   });
 
-  test('the facts fetch sends X-Service-Delivery-Id uf-<workspaceId>-<endUserHandle> (FACTS-3)', { tag: ['@FACTS-3'] }, async ({ ws, driver }) => {
+  test('the facts fetch sends X-Service-Delivery-Id uf-<workspaceId>-<endUserHandle> (FACTS-3)', { tag: clauseTags('FACTS-3') }, async ({ ws, driver }) => {
     driver.requireCapability('facts');
     const h = uniqueHandle();
     await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
@@ -69,7 +70,7 @@ test.describe('the fetch request', () => {
     else expect(id.startsWith('uf-') && id.endsWith(`-${h}`) && id.length > `uf--${h}`.length, `FACTS-3: ${id}`).toBe(true);
   });
 
-  test('the facts fetch carries X-Service-Signature exactly when signing is enabled (FACTS-4)', { tag: ['@FACTS-4'] }, async ({ makeWorkspace, driver }) => {
+  test('the facts fetch carries X-Service-Signature exactly when signing is enabled (FACTS-4)', { tag: clauseTags('FACTS-4') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('facts', 'signing-hmac');
     const off = await makeWorkspace({ signing: { mode: 'none' } });
     const on = await makeWorkspace({ signing: { mode: 'hmac' } });
@@ -81,7 +82,7 @@ test.describe('the fetch request', () => {
     expect(header(b!, 'x-service-signature'), `FACTS-4: signing on: ${describe(b!)}`).toBeTruthy();
   });
 
-  test('the user-facts fetch is the only GET the service sends to the host (FACTS-14)', { tag: ['@FACTS-14'] }, async ({ ws, driver, host }) => {
+  test('the user-facts fetch is the only GET the service sends to the host (FACTS-14)', { tag: clauseTags('FACTS-14') }, async ({ ws, driver, host }) => {
     const run = await runEveryEvent(ws, driver);
     const mine = host.journal.entries({ predicate: (e) => e.kind !== 'admin' && (payload(e).endUserHandle === run.endUserHandle || e.endUserHandle === run.endUserHandle || header(e, 'x-service-workspace') === ws.workspaceKey) });
     const gets = mine.filter((e) => e.method === 'GET');
@@ -93,7 +94,7 @@ test.describe('the fetch request', () => {
 });
 
 test.describe('timing and cache', () => {
-  test('the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)', { tag: ['@FACTS-5'] }, async ({ ws, driver, host, timing }) => {
+  test('the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)', { tag: clauseTags('FACTS-5') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts');
     const h = uniqueHandle();
     scriptFacts(host, ws, h, [{ action: 'never' }]);
@@ -109,7 +110,7 @@ test.describe('timing and cache', () => {
     if (driver.has('conversations')) expect((await driver.conversation(opened.conversationId)).state, 'FACTS-5: the conversation is open').toBe('open');
   });
 
-  test('facts fetched at an open are used from the next open, and not after 24 hours without a good answer (FACTS-6)', { tag: ['@FACTS-6'] }, async ({ ws, driver, host, timing }) => {
+  test('facts fetched at an open are used from the next open, and not after 24 hours without a good answer (FACTS-6)', { tag: clauseTags('FACTS-6') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'opener-language', 'facts-observation');
     const h = uniqueHandle();
     scriptFacts(host, ws, h, [
@@ -130,7 +131,7 @@ test.describe('timing and cache', () => {
     }
   });
 
-  test('a facts answer that is not a JSON object is dropped and the last good facts are kept (FACTS-7)', { tag: ['@FACTS-7'] }, async ({ ws, driver, host, timing }) => {
+  test('a facts answer that is not a JSON object is dropped and the last good facts are kept (FACTS-7)', { tag: clauseTags('FACTS-7') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'facts-observation');
     const variants: Array<[string, unknown]> = [['an array', [GOOD]], ['a number', 42], ['a string', 'not json {'], ['null', null]];
     const users = variants.map(([name]) => uniqueHandle(name.replace(/\W+/g, '')));
@@ -149,7 +150,7 @@ test.describe('timing and cache', () => {
     });
   });
 
-  test('a facts answer that does not fit the FACTS class is rejected whole, never partially applied (FACTS-8)', { tag: ['@FACTS-8'] }, async ({ ws, driver, host, timing }) => {
+  test('a facts answer that does not fit the FACTS class is rejected whole, never partially applied (FACTS-8)', { tag: clauseTags('FACTS-8') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'facts-observation');
     const h = uniqueHandle();
     // preferredLanguages fits, company has the wrong type: a partial application would take the languages.
@@ -166,7 +167,7 @@ test.describe('timing and cache', () => {
 });
 
 test.describe('languages', () => {
-  test('preferredLanguages sets the language of the chat opener (FACTS-9)', { tag: ['@FACTS-9'] }, async ({ ws, driver, host, timing }) => {
+  test('preferredLanguages sets the language of the chat opener (FACTS-9)', { tag: clauseTags('FACTS-9') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'opener-language', 'facts-observation');
     const h = uniqueHandle();
     scriptFacts(host, ws, h, [{ action: 'facts', body: { preferredLanguages: ['Spanish', 'German'], company: 'Acme' } }]);
@@ -176,7 +177,7 @@ test.describe('languages', () => {
     expect(o.openerLanguage, 'FACTS-9').toBe('Spanish');
   });
 
-  test('English is appended when preferredLanguages lacks it, and the list is kept as is when it has it (FACTS-10)', { tag: ['@FACTS-10'] }, async ({ ws, driver, host, timing }) => {
+  test('English is appended when preferredLanguages lacks it, and the list is kept as is when it has it (FACTS-10)', { tag: clauseTags('FACTS-10') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'facts-observation');
     const [a, b] = [uniqueHandle('noeng'), uniqueHandle('eng')];
     scriptFacts(host, ws, a, [{ action: 'facts', body: { preferredLanguages: ['German', 'French'], company: 'A' } }]);
@@ -189,7 +190,7 @@ test.describe('languages', () => {
     expect((await driver.facts(ws, b)).languages, 'FACTS-10: a list with English is not changed').toEqual(['French', 'English', 'German']);
   });
 
-  test('when preferredLanguages is absent, English alone is used (FACTS-11)', { tag: ['@FACTS-11'] }, async ({ ws, driver, host, timing }) => {
+  test('when preferredLanguages is absent, English alone is used (FACTS-11)', { tag: clauseTags('FACTS-11') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'facts-observation');
     const h = uniqueHandle();
     scriptFacts(host, ws, h, [{ action: 'facts', body: { company: 'NoLanguages' } }]);
@@ -201,7 +202,7 @@ test.describe('languages', () => {
 });
 
 test.describe('the FACTS class', () => {
-  test('a FACTS class without a callback is rejected at push (FACTS-12)', { tag: ['@FACTS-12'] }, async ({ driver, host }) => {
+  test('a FACTS class without a callback is rejected at push (FACTS-12)', { tag: clauseTags('FACTS-12') }, async ({ driver, host }) => {
     driver.requireCapability('workspaces');
     const r = await driver.createWorkspaceRaw({
       hostBaseUrl: host.url, hookPath: `/hooks/${uniqueId('f12')}`,
@@ -210,7 +211,7 @@ test.describe('the FACTS class', () => {
     expect(r.status, `FACTS-12: the push of a FACTS class without callback: ${JSON.stringify(r.json)}`).toBe(422);
   });
 
-  test('a FACTS class has no data API routes (FACTS-13)', { tag: ['@FACTS-13'] }, async ({ ws, svc }) => {
+  test('a FACTS class has no data API routes (FACTS-13)', { tag: clauseTags('FACTS-13') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
     expectError(await svc.listRecords(ws, '/facts', h), 404, 'GET on the FACTS configEnd');
     expectError(await svc.writeRecord(ws, '/facts', h, { data: { company: 'Acme' } }), 404, 'POST on the FACTS configEnd');

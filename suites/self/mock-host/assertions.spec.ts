@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { MockHost, assertNothingArrives, checkBulkPages, checkEventOrder, checkRetrySchedule, checkStableAcrossAttempts, waitForEntries } from '../../../mock-host/index.ts';
 import { TEST_ONLY_SECRET, hmacHeader, lcBody, lcHeaders, nowSeconds, send } from './helpers.ts';
+import { clauseTags } from '../../../spec/index.ts';
 
 let host: MockHost;
 test.beforeEach(async () => {
@@ -28,7 +29,7 @@ test('journal.waitFor rejects with MOCKHOST_WAIT_TIMEOUT saying what arrived', a
   await expect(host.journal.waitFor({ event: 'onComplete' }, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'MOCKHOST_WAIT_TIMEOUT', message: expect.stringContaining('#1 POST /hooks event=onStart') });
 });
 
-test('assertNothingArrives passes over a quiet window and fails naming the entry that arrived (DELIV-10)', { tag: ['@DELIV-10'] }, async () => {
+test('assertNothingArrives passes over a quiet window and fails naming the entry that arrived (DELIV-10)', { tag: clauseTags('DELIV-10') }, async () => {
   const quiet = await assertNothingArrives(host.journal, { event: 'onComplete' }, { windowMs: 300 });
   expect(quiet.ok).toBe(true);
   const watching = assertNothingArrives(host.journal, { event: 'onComplete' }, { windowMs: 3000 });
@@ -39,7 +40,7 @@ test('assertNothingArrives passes over a quiet window and fails naming the entry
   expect(loud.sentence).toMatch(/but 1 arrived: #1 POST \/hooks event=onComplete id=lc-11-onComplete attempt=1/);
 });
 
-test('checkRetrySchedule measures from the end of an attempt to the next arrival, scaled, and names the bad gap (DELIV-8)', { tag: ['@DELIV-8'] }, async () => {
+test('checkRetrySchedule measures from the end of an attempt to the next arrival, scaled, and names the bad gap (DELIV-8)', { tag: clauseTags('DELIV-8') }, async () => {
   host.script({ id: 'fail-first', match: { attempt: 1 }, steps: [{ action: 'respond', status: 503 }] });
   await post(complete, { attempt: 1 });
   await new Promise((r) => setTimeout(r, 600)); // the simulated service's back-off, not a wait for the host
@@ -59,7 +60,7 @@ test('checkRetrySchedule measures from the end of an attempt to the next arrival
   expect(tooMany.sentence).toContain('3 attempts arrived, at most 2 allowed');
 });
 
-test('checkStableAcrossAttempts passes on identical re-signed bodies and fails on a changed body or an old t (DELIV-11, SIGN-5)', { tag: ['@DELIV-11', '@SIGN-5'] }, async () => {
+test('checkStableAcrossAttempts passes on identical re-signed bodies and fails on a changed body or an old t (DELIV-11, SIGN-5)', { tag: clauseTags('DELIV-11', 'SIGN-5') }, async () => {
   await post(complete, { attempt: 1 });
   await post(complete, { attempt: 2 });
   const good = checkStableAcrossAttempts(host.journal.entries());
@@ -87,7 +88,7 @@ test('checkEventOrder passes on the expected order and names the first differenc
   expect(bad.sentence).toContain('at position 2: expected onComplete, got #2 config.saved');
 });
 
-test('checkBulkPages accepts a complete manifest and names gaps, oversize pages, wrong counts and duplicates (PAGE-1, PAGE-2, PAGE-4, PAGE-5)', { tag: ['@PAGE-1', '@PAGE-2', '@PAGE-4', '@PAGE-5'] }, async () => {
+test('checkBulkPages accepts a complete manifest and names gaps, oversize pages, wrong counts and duplicates (PAGE-1, PAGE-2, PAGE-4, PAGE-5)', { tag: clauseTags('PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5') }, async () => {
   const keys = Array.from({ length: 700 }, (_, i) => `k${i}`);
   const page = (n: number, ks: string[], count = 700, totalPages = 2) => post(lcBody('config.bulk_deleted', 13, { count, page: n, totalPages, keys: ks }));
   await page(1, keys.slice(0, 500));

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { connect } from 'node:net';
 import { MockHost } from '../../../mock-host/index.ts';
 import { lcBody, lcHeaders, send } from './helpers.ts';
+import { clauseTags } from '../../../spec/index.ts';
 
 let host: MockHost;
 test.beforeEach(async () => {
@@ -22,7 +23,7 @@ async function last() {
   return e!;
 }
 
-test('malformed JSON is recorded with the parse error and the exact bytes (HDR-1)', { tag: ['@HDR-1'] }, async () => {
+test('malformed JSON is recorded with the parse error and the exact bytes (HDR-1)', { tag: clauseTags('HDR-1') }, async () => {
   const bad = '{"event":"onStart",';
   await send(host.url, { path: '/hooks', headers: { 'content-type': 'application/json' }, body: bad });
   const e = await last();
@@ -33,7 +34,7 @@ test('malformed JSON is recorded with the parse error and the exact bytes (HDR-1
   await stillServes();
 });
 
-test('a wrong or missing content type is recorded, and the body is still parsed (HDR-1)', { tag: ['@HDR-1'] }, async () => {
+test('a wrong or missing content type is recorded, and the body is still parsed (HDR-1)', { tag: clauseTags('HDR-1') }, async () => {
   await send(host.url, { path: '/hooks', headers: { ...lcHeaders(body), 'content-type': 'text/plain' }, body });
   const wrong = await last();
   expect(wrong.parseError).toContain('Content-Type is "text/plain"');

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import Fastify from 'fastify';
 import { MockHost, type JournalEntry } from '../../../mock-host/index.ts';
 import { lcBody, lcHeaders, send } from './helpers.ts';
+import { clauseTags } from '../../../spec/index.ts';
 
 let host: MockHost;
 test.beforeEach(async () => {
@@ -26,7 +27,7 @@ test('an entry keeps the exact bytes, headers as received, arrival on both clock
   expect(e!.schema).toMatchObject({ name: 'onStart' });
 });
 
-test('header checks name their clause: attempt header only on onComplete, delivery id from the payload (HDR-3, HDR-4, HDR-5)', { tag: ['@HDR-3', '@HDR-4', '@HDR-5'] }, async () => {
+test('header checks name their clause: attempt header only on onComplete, delivery id from the payload (HDR-3, HDR-4, HDR-5)', { tag: clauseTags('HDR-3', 'HDR-4', 'HDR-5') }, async () => {
   const saved = lcBody('config.saved', 22);
   await send(host.url, { path: '/hooks', headers: { ...lcHeaders(saved, { attempt: 1 }), 'x-service-delivery-id': 'lc-99-config.saved' }, body: saved });
   const complete = lcBody('onComplete', 22);
@@ -37,14 +38,14 @@ test('header checks name their clause: attempt header only on onComplete, delive
   expect(failed(b!)).toEqual(['HDR-4']);
 });
 
-test('a tool dispatch is checked for X-Service-Event tool.dispatch (TOOL-1)', { tag: ['@TOOL-1'] }, async () => {
+test('a tool dispatch is checked for X-Service-Event tool.dispatch (TOOL-1)', { tag: clauseTags('TOOL-1') }, async () => {
   await send(host.url, { path: '/tools/lookup', headers: { 'content-type': 'application/json', 'x-service-event': 'onStart' }, body: '{}' });
   const [e] = await host.journal.waitFor({ kind: 'tool', completed: true }, { timeoutMs: 5000 });
   expect(e!.checks.find((c) => c.name === 'event-header')).toMatchObject({ clause: 'TOOL-1', ok: false });
   expect(e!.schema?.name).toBe('tool.dispatch');
 });
 
-test('deliveries group every attempt of one delivery id, in arrival order (DELIV-11)', { tag: ['@DELIV-11'] }, async () => {
+test('deliveries group every attempt of one delivery id, in arrival order (DELIV-11)', { tag: clauseTags('DELIV-11') }, async () => {
   const c = lcBody('onComplete', 23);
   for (const attempt of [1, 2]) await send(host.url, { path: '/hooks', headers: lcHeaders(c, { attempt }), body: c });
   await send(host.url, { path: '/hooks-b', headers: lcHeaders(lcBody('onStart', 23)), body: lcBody('onStart', 23) });
@@ -101,7 +102,7 @@ test('a bounded journal keeps the newest entries and counts what it dropped', as
   }
 });
 
-test('--forward-to relays method, path, headers and body bytes to a local app and records its answer (HOOK-5)', { tag: ['@HOOK-5'] }, async () => {
+test('--forward-to relays method, path, headers and body bytes to a local app and records its answer (HOOK-5)', { tag: clauseTags('HOOK-5') }, async () => {
   const seen: Array<{ method: string; url: string; sig: unknown; body: string }> = [];
   const app = Fastify();
   app.removeAllContentTypeParsers();
@@ -127,7 +128,7 @@ test('--forward-to relays method, path, headers and body bytes to a local app an
   }
 });
 
-test('a route whose workspace has signing off checks that no signature is sent, and one with signing on that it is (SIGN-1, HDR-6)', { tag: ['@SIGN-1', '@HDR-6'] }, async () => {
+test('a route whose workspace has signing off checks that no signature is sent, and one with signing on that it is (SIGN-1, HDR-6)', { tag: clauseTags('SIGN-1', 'HDR-6') }, async () => {
   host.addRoute({ kind: 'lifecycle', path: '/off', signing: { mode: 'none' } });
   host.addRoute({ kind: 'lifecycle', path: '/on', signing: { mode: 'hmac', secrets: ['test-only-secret-on'] } });
   const b = lcBody('onStart', 60);

@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { MockHost } from '../../../mock-host/index.ts';
 import { lcBody, lcHeaders, send } from './helpers.ts';
+import { clauseTags } from '../../../spec/index.ts';
 
 let host: MockHost;
 test.beforeEach(async () => {
@@ -42,7 +43,7 @@ test("then: 'repeat-last' repeats the last step", async () => {
   expect(host.journal.entries()[1]!.step!.index).toBe(0);
 });
 
-test('scripts match on attempt, and an unmatched entry says which criterion failed (DELIV-7)', { tag: ['@DELIV-7'] }, async () => {
+test('scripts match on attempt, and an unmatched entry says which criterion failed (DELIV-7)', { tag: clauseTags('DELIV-7') }, async () => {
   host.script({ id: 'x', match: { event: 'onComplete', attempt: 2 }, steps: [{ action: 'respond', status: 500 }] });
   const r1 = await send(host.url, { path: '/hooks', headers: lcHeaders(complete, { attempt: 1 }), body: complete });
   const r2 = await send(host.url, { path: '/hooks', headers: lcHeaders(complete, { attempt: 2 }), body: complete });
@@ -60,7 +61,7 @@ test('without an attempt header, the attempt is counted from earlier entries wit
   expect(host.journal.entries().map((e) => e.attempt)).toEqual([1, 2, 1]);
 });
 
-test('a hold step outlives a caller deadline: the caller times out, the entry ends client-closed (DELIV-3)', { tag: ['@DELIV-3'] }, async () => {
+test('a hold step outlives a caller deadline: the caller times out, the entry ends client-closed (DELIV-3)', { tag: clauseTags('DELIV-3') }, async () => {
   host.script({ id: 'hold', match: {}, steps: [{ action: 'hold', ms: 3000 }] });
   const r = await send(host.url, { path: '/hooks', headers: lcHeaders(complete), body: complete, timeoutMs: 300 });
   expect(r.error).toBe('TIMEOUT');
@@ -107,7 +108,7 @@ test('a close step ends the connection without an answer', async () => {
   expect(e!.finished!.outcome).toBe('closed');
 });
 
-test('a refuse step makes new connections fail with ECONNREFUSED, then the host listens again on the same port (DELIV-7)', { tag: ['@DELIV-7'] }, async () => {
+test('a refuse step makes new connections fail with ECONNREFUSED, then the host listens again on the same port (DELIV-7)', { tag: clauseTags('DELIV-7') }, async () => {
   host.script({ id: 'refuse', match: {}, steps: [{ action: 'refuse', ms: 4000 }] });
   const first = await send(host.url, { path: '/hooks', headers: lcHeaders(complete), body: complete });
   expect(first.error).toBe('ECONNRESET');
@@ -130,7 +131,7 @@ test('a refuse step makes new connections fail with ECONNREFUSED, then the host 
   expect(BigInt(window!.endMonoNs!) - BigInt(window!.startMonoNs)).toBeGreaterThanOrEqual(3_900_000_000n);
 });
 
-test('a facts step answers the GET with an object, a non-object or raw text (FACTS-7)', { tag: ['@FACTS-7'] }, async () => {
+test('a facts step answers the GET with an object, a non-object or raw text (FACTS-7)', { tag: clauseTags('FACTS-7') }, async () => {
   host.script([
     { id: 'obj', match: { kind: 'facts', endUserHandle: 'a' }, steps: [{ action: 'facts', body: { name: 'Ann' } }] },
     { id: 'arr', match: { kind: 'facts', endUserHandle: 'b' }, steps: [{ action: 'facts', body: [1, 2] }] },
@@ -145,7 +146,7 @@ test('a facts step answers the GET with an object, a non-object or raw text (FAC
   expect(c.ms).toBeGreaterThanOrEqual(90);
 });
 
-test('a factsNotFitting step answers an object that does not fit the FACTS class (FACTS-8)', { tag: ['@FACTS-8'] }, async () => {
+test('a factsNotFitting step answers an object that does not fit the FACTS class (FACTS-8)', { tag: clauseTags('FACTS-8') }, async () => {
   host.script({ id: 'misfit', match: { kind: 'facts' }, steps: [{ action: 'factsNotFitting' }] });
   const r = await send(host.url, { method: 'GET', path: '/facts?endUserHandle=a' });
   const body = JSON.parse(r.body!) as Record<string, unknown>;

@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { generateSigningKey, signHmac, signJws, type JWK } from '../../../protocol/index.ts';
 import { MockHost, type SigningConfig } from '../../../mock-host/index.ts';
 import { TEST_ONLY_SECRET, TEST_ONLY_SECRET_2, hmacHeader, lcBody, lcHeaders, nowSeconds, send } from './helpers.ts';
+import { clauseTags } from '../../../spec/index.ts';
 
 const body = lcBody('onStart');
 
@@ -24,7 +25,7 @@ test.describe('HMAC mode', () => {
   });
   test.afterEach(async () => host.close());
 
-  test('each HMAC verdict is recorded with its reason: valid, invalid, stale, future, malformed, absent (SIGN-11, SIGN-12, HOST-5, HOST-6, HOST-10)', { tag: ['@SIGN-11', '@SIGN-12', '@HOST-5', '@HOST-6', '@HOST-10'] }, async () => {
+  test('each HMAC verdict is recorded with its reason: valid, invalid, stale, future, malformed, absent (SIGN-11, SIGN-12, HOST-5, HOST-6, HOST-10)', { tag: clauseTags('SIGN-11', 'SIGN-12', 'HOST-5', 'HOST-6', 'HOST-10') }, async () => {
     const now = nowSeconds();
     const cases: Array<[string | undefined, string]> = [
       [hmacHeader(body), 'valid'],
@@ -47,14 +48,14 @@ test.describe('HMAC mode', () => {
     expect(stale.signature.skewSeconds).toBeGreaterThanOrEqual(399);
   });
 
-  test('a body changed after signing is invalid: verification uses the raw bytes (HOST-4)', { tag: ['@HOST-4'] }, async () => {
+  test('a body changed after signing is invalid: verification uses the raw bytes (HOST-4)', { tag: clauseTags('HOST-4') }, async () => {
     const sig = hmacHeader(body);
     const reserialized = JSON.stringify(JSON.parse(body), null, 1);
     const { entry } = await verdictOf(host, sig, body, reserialized);
     expect(entry.signature.verdict).toBe('invalid');
   });
 
-  test('with enforce, a failed verification is answered 401 before any script (HOST-3)', { tag: ['@HOST-3'] }, async () => {
+  test('with enforce, a failed verification is answered 401 before any script (HOST-3)', { tag: clauseTags('HOST-3') }, async () => {
     const h = await hostWith({ mode: 'hmac', secrets: [TEST_ONLY_SECRET] }, true);
     try {
       h.script({ id: 'ok', match: {}, steps: [{ action: 'respond', status: 202 }], then: 'repeat-last' });
@@ -68,7 +69,7 @@ test.describe('HMAC mode', () => {
     }
   });
 
-  test('the facts GET is verified over "GET " + the request target (SIGN-6)', { tag: ['@SIGN-6'] }, async () => {
+  test('the facts GET is verified over "GET " + the request target (SIGN-6)', { tag: clauseTags('SIGN-6') }, async () => {
     const target = '/facts?endUserHandle=user%201';
     const sig = signHmac({ secret: TEST_ONLY_SECRET, t: nowSeconds(), payload: `GET ${target}` });
     await send(host.url, { method: 'GET', path: target, headers: { accept: 'application/json', 'x-service-signature': sig } });
@@ -78,7 +79,7 @@ test.describe('HMAC mode', () => {
   });
 });
 
-test('during a rotation either secret verifies, and the entry says which one matched (HOST-9, SIGN-14)', { tag: ['@HOST-9', '@SIGN-14'] }, async () => {
+test('during a rotation either secret verifies, and the entry says which one matched (HOST-9, SIGN-14)', { tag: clauseTags('HOST-9', 'SIGN-14') }, async () => {
   const host = await hostWith({ mode: 'hmac', secrets: [TEST_ONLY_SECRET, TEST_ONLY_SECRET_2] });
   try {
     const a = await verdictOf(host, hmacHeader(body, TEST_ONLY_SECRET));
@@ -91,7 +92,7 @@ test('during a rotation either secret verifies, and the entry says which one mat
 });
 
 test.describe('JWKS mode', () => {
-  test('each JWS verdict is recorded: valid, invalid, stale, future, unknown-kid, malformed, absent (SIGN-7, SIGN-8, HOST-7, HOST-8)', { tag: ['@SIGN-7', '@SIGN-8', '@HOST-7', '@HOST-8'] }, async () => {
+  test('each JWS verdict is recorded: valid, invalid, stale, future, unknown-kid, malformed, absent (SIGN-7, SIGN-8, HOST-7, HOST-8)', { tag: clauseTags('SIGN-7', 'SIGN-8', 'HOST-7', 'HOST-8') }, async () => {
     const key = await generateSigningKey('test-only-kid-1');
     const other = await generateSigningKey('test-only-kid-1'); // same kid, different key: forged
     const stranger = await generateSigningKey('test-only-kid-9');
@@ -119,7 +120,7 @@ test.describe('JWKS mode', () => {
     }
   });
 
-  test('an unknown kid makes the host refetch the JWKS document, so a rotated key verifies (HOST-8, SIGN-9)', { tag: ['@HOST-8', '@SIGN-9'] }, async () => {
+  test('an unknown kid makes the host refetch the JWKS document, so a rotated key verifies (HOST-8, SIGN-9)', { tag: clauseTags('HOST-8', 'SIGN-9') }, async () => {
     const k1 = await generateSigningKey('test-only-rot-1');
     const k2 = await generateSigningKey('test-only-rot-2');
     let keys: JWK[] = [k1.publicJwk];
@@ -148,7 +149,7 @@ test.describe('JWKS mode', () => {
     }
   });
 
-  test('a JWS header over a full 500-key bulk page (far over 16 KB) is accepted and verified (PITFALLS, SIGN-8)', { tag: ['@SIGN-8'] }, async () => {
+  test('a JWS header over a full 500-key bulk page (far over 16 KB) is accepted and verified (PITFALLS, SIGN-8)', { tag: clauseTags('SIGN-8') }, async () => {
     const key = await generateSigningKey('test-only-big');
     const host = await hostWith({ mode: 'jwks', jwks: { keys: [key.publicJwk] } });
     try {

@@ -4,11 +4,12 @@ import { base64url } from 'jose';
 import { isCcsError } from '../../../spec/index.ts';
 import { generateSigningKey, signJws, verifyJws, parseJws, unixNow, type JWK } from '../../../protocol/index.ts';
 import { testJwks, testPrivateJwk, testPublicJwk } from '../../../fixtures/keys/index.ts';
+import { toClauseId } from '../../../spec/index.ts';
 import { jwsVectors, tags } from './vectors.ts';
 
 test.describe('JWS verify-only vectors (fixtures/vectors/jws-es256.json)', () => {
   for (const v of jwsVectors.vectors) {
-    test(`${v.name} gives ${v.verdict} (${v.clauses.join(', ')})`, tags(...v.clauses), async () => {
+    test(`${v.name} gives ${v.verdict} (${v.clauses.join(', ')})`, tags(...v.clauses.map(toClauseId)), async () => {
       const r = await verifyJws({ header: v.header, payload: v.body, keys: jwsVectors.jwks, now: v.now });
       expect(r.verdict, r.reason).toBe(v.verdict);
       expect(r.mode).toBe('jwks');

@@ -1,6 +1,7 @@
 /** Loads the protocol known-answer vectors of fixtures/vectors (TEST ONLY material). */
 import { readFileSync } from 'node:fs';
 import type { JWK, SignatureVerdictKind } from '../../../protocol/index.ts';
+import { clauseTags, type ClauseId } from '../../../spec/index.ts';
 
 function readVector<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(`../../../fixtures/vectors/${name}`, import.meta.url), 'utf8')) as T;
@@ -26,4 +27,4 @@ export function hmacVector(name: string): HmacVectorFile['vectors'][number] {
   return v;
 }
 
-export const tags = (...ids: string[]): { tag: string[] } => ({ tag: ids.map((id) => `@${id}`) });
+export const tags = (...ids: ClauseId[]): { tag: ReturnType<typeof clauseTags> } => ({ tag: clauseTags(...ids) });

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { verifyCallback } from '../../../protocol/index.ts';
-import { loadSpec } from '../../../spec/index.ts';
+import { loadSpec, clauseTags } from '../../../spec/index.ts';
 import { stage, startTestHost, type Received, type Stage } from './host.ts';
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/;
@@ -28,7 +28,7 @@ test.describe('with HMAC signing', () => {
     await s.close();
   });
 
-  test('every lifecycle event has its exact payload, headers and a valid HMAC signature (EVT-1 EVT-4 EVT-5 EVT-6 EVT-7 EVT-8 EVT-9 EVT-10 EVT-12 EVT-14 EVT-16 EVT-17 EVT-20 EVT-21 EVT-23 HDR-1 HDR-2 HDR-3 HDR-4 HDR-5 HOOK-1 SIGN-3 SIGN-11 SIGN-12)', { tag: ['@EVT-1', '@EVT-4', '@EVT-5', '@EVT-6', '@EVT-7', '@EVT-8', '@EVT-9', '@EVT-10', '@EVT-12', '@EVT-14', '@EVT-16', '@EVT-17', '@EVT-20', '@EVT-21', '@EVT-23', '@HDR-1', '@HDR-2', '@HDR-3', '@HDR-4', '@HDR-5', '@HOOK-1', '@SIGN-3', '@SIGN-11', '@SIGN-12'] }, async () => {
+  test('every lifecycle event has its exact payload, headers and a valid HMAC signature (EVT-1 EVT-4 EVT-5 EVT-6 EVT-7 EVT-8 EVT-9 EVT-10 EVT-12 EVT-14 EVT-16 EVT-17 EVT-20 EVT-21 EVT-23 HDR-1 HDR-2 HDR-3 HDR-4 HDR-5 HOOK-1 SIGN-3 SIGN-11 SIGN-12)', { tag: clauseTags('EVT-1', 'EVT-4', 'EVT-5', 'EVT-6', 'EVT-7', 'EVT-8', 'EVT-9', 'EVT-10', 'EVT-12', 'EVT-14', 'EVT-16', 'EVT-17', 'EVT-20', 'EVT-21', 'EVT-23', 'HDR-1', 'HDR-2', 'HDR-3', 'HDR-4', 'HDR-5', 'HOOK-1', 'SIGN-3', 'SIGN-11', 'SIGN-12') }, async () => {
     const id = await s.open('u-1', '/contacts');
     const turn = await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { email: 'a@x.io' } }, { fields: { email: 'b@x.io' } }] });
     const [k1, k2] = turn.json.serviceKeys;
@@ -77,7 +77,7 @@ test.describe('with HMAC signing', () => {
     expect(gone.status).toBe(404);
   });
 
-  test('config.saved after a completion carries DELIVERED and the record stays DELIVERED (EVT-18 STATE-4 STATE-6)', { tag: ['@EVT-18', '@STATE-4', '@STATE-6'] }, async () => {
+  test('config.saved after a completion carries DELIVERED and the record stays DELIVERED (EVT-18 STATE-4 STATE-6)', { tag: clauseTags('EVT-18', 'STATE-4', 'STATE-6') }, async () => {
     const id = await s.open();
     const t = await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { age: 3 } }] });
     await s.driver('POST', `/conversations/${id}/complete`, {});
@@ -89,7 +89,7 @@ test.describe('with HMAC signing', () => {
     expect(read.json.callbackStatus).toBe('DELIVERED');
   });
 
-  test('a tool call is a signed tool.dispatch POST to the tool route (TOOL-1 TOOL-2)', { tag: ['@TOOL-1', '@TOOL-2'] }, async () => {
+  test('a tool call is a signed tool.dispatch POST to the tool route (TOOL-1 TOOL-2)', { tag: clauseTags('TOOL-1', 'TOOL-2') }, async () => {
     s.host.script = (r) => (r.url === '/tools/lookup' ? { status: 207 } : { status: 200 });
     const id = await s.open();
     const r = await s.driver('POST', `/conversations/${id}/tool-calls`, { toolClass: 'lookup', input: { q: 1 } });
@@ -100,7 +100,7 @@ test.describe('with HMAC signing', () => {
     expect(v.verdict).toBe('valid');
   });
 
-  test('an HMAC sandbox signs with its own secret (SIGN-13)', { tag: ['@SIGN-13'] }, async () => {
+  test('an HMAC sandbox signs with its own secret (SIGN-13)', { tag: clauseTags('SIGN-13') }, async () => {
     const sb = await s.driver('POST', '/workspaces', { parentWorkspaceKey: s.ws.workspaceKey, signing: { mode: 'hmac', secret: 'test-only-sandbox-secret' } });
     await s.open('u-1', '/profile', sb.json.workspaceKey);
     await s.host.waitFor(() => s.host.callbacks('onStart').length === 1);
@@ -108,7 +108,7 @@ test.describe('with HMAC signing', () => {
     expect((await verifyCallback({ headers: r.headers, rawBody: r.raw, config: { mode: 'hmac', secrets: ['test-only-sandbox-secret'] } })).verdict).toBe('valid');
   });
 
-  test('an HMAC rotation signs with the new secret (SIGN-14)', { tag: ['@SIGN-14'] }, async () => {
+  test('an HMAC rotation signs with the new secret (SIGN-14)', { tag: clauseTags('SIGN-14') }, async () => {
     await s.driver('PATCH', `/workspaces/${s.ws.workspaceKey}`, { signing: { mode: 'hmac', secret: 'test-only-hmac-secret-2' } });
     await s.open();
     await s.host.waitFor(() => s.host.callbacks('onStart').length === 1);
@@ -118,7 +118,7 @@ test.describe('with HMAC signing', () => {
   });
 });
 
-test('JWKS signing: sandbox and production use different kids, a sandbox inherits hostBaseUrl and hookPath (SIGN-7 SIGN-8 SIGN-10 HOOK-2 HOOK-3 SIGN-13)', { tag: ['@SIGN-7', '@SIGN-8', '@SIGN-10', '@HOOK-2', '@HOOK-3'] }, async () => {
+test('JWKS signing: sandbox and production use different kids, a sandbox inherits hostBaseUrl and hookPath (SIGN-7 SIGN-8 SIGN-10 HOOK-2 HOOK-3 SIGN-13)', { tag: clauseTags('SIGN-7', 'SIGN-8', 'SIGN-10', 'HOOK-2', 'HOOK-3') }, async () => {
   const s = await stage({ workspace: { signing: { mode: 'jwks' } } });
   try {
     const jwks = (await s.api('GET', '/.well-known/service/jwks.json')).json;
@@ -140,7 +140,7 @@ test('JWKS signing: sandbox and production use different kids, a sandbox inherit
   }
 });
 
-test('events are skipped and logged when hookPath or hostBaseUrl is missing, and values stay readable (HOOK-4)', { tag: ['@HOOK-4'] }, async () => {
+test('events are skipped and logged when hookPath or hostBaseUrl is missing, and values stay readable (HOOK-4)', { tag: clauseTags('HOOK-4') }, async () => {
   const s = await stage({ workspace: { hookPath: null } });
   try {
     const id = await s.open();
@@ -158,7 +158,7 @@ test('events are skipped and logged when hookPath or hostBaseUrl is missing, and
   }
 });
 
-test('onComplete after 503s: 3 attempts, back-off about 5 s then 20 s scaled, same id and bytes, re-signed (DELIV-4 DELIV-7 DELIV-8 DELIV-11 DELIV-14 HDR-4 SIGN-5)', { tag: ['@DELIV-4', '@DELIV-7', '@DELIV-8', '@DELIV-11', '@DELIV-14', '@HDR-4', '@SIGN-5'] }, async () => {
+test('onComplete after 503s: 3 attempts, back-off about 5 s then 20 s scaled, same id and bytes, re-signed (DELIV-4 DELIV-7 DELIV-8 DELIV-11 DELIV-14 HDR-4 SIGN-5)', { tag: clauseTags('DELIV-4', 'DELIV-7', 'DELIV-8', 'DELIV-11', 'DELIV-14', 'HDR-4', 'SIGN-5') }, async () => {
   const scale = 0.1;
   const s = await stage({ timeScale: scale, workspace: { signing: { mode: 'hmac', secret: SECRET } } });
   try {
@@ -185,7 +185,7 @@ test('onComplete after 503s: 3 attempts, back-off about 5 s then 20 s scaled, sa
   }
 });
 
-test('onComplete is retried after a whole-request timeout and complete answers while the host holds it (DELIV-3 DELIV-6 DELIV-9)', { tag: ['@DELIV-3', '@DELIV-6', '@DELIV-9'] }, async () => {
+test('onComplete is retried after a whole-request timeout and complete answers while the host holds it (DELIV-3 DELIV-6 DELIV-9)', { tag: clauseTags('DELIV-3', 'DELIV-6', 'DELIV-9') }, async () => {
   const scale = 0.1;
   const s = await stage({ timeScale: scale });
   try {
@@ -207,7 +207,7 @@ test('onComplete is retried after a whole-request timeout and complete answers w
   }
 });
 
-test('onComplete is not retried after a 4xx, and config.saved is not retried after a 503 (DELIV-1 DELIV-10)', { tag: ['@DELIV-1', '@DELIV-10'] }, async () => {
+test('onComplete is not retried after a 4xx, and config.saved is not retried after a 503 (DELIV-1 DELIV-10)', { tag: clauseTags('DELIV-1', 'DELIV-10') }, async () => {
   const scale = 0.05;
   const s = await stage({ timeScale: scale });
   try {
@@ -222,7 +222,7 @@ test('onComplete is not retried after a 4xx, and config.saved is not retried aft
   }
 });
 
-test('onComplete is retried after a refused connection, 3 attempts, then logged lost (DELIV-5 DELIV-7)', { tag: ['@DELIV-5', '@DELIV-7'] }, async () => {
+test('onComplete is retried after a refused connection, 3 attempts, then logged lost (DELIV-5 DELIV-7)', { tag: clauseTags('DELIV-5', 'DELIV-7') }, async () => {
   const scale = 0.05;
   const closed = await startTestHost();
   const deadUrl = closed.url;
@@ -248,7 +248,7 @@ test('onComplete is retried after a refused connection, 3 attempts, then logged 
   }
 });
 
-test('config.bulk_deleted: pages of 500 from 1 with count on every page, each its own POST, in JWKS mode (PAGE-1 PAGE-2 PAGE-3 PAGE-4 PAGE-5 STATE-8)', { tag: ['@PAGE-1', '@PAGE-2', '@PAGE-3', '@PAGE-4', '@PAGE-5', '@STATE-8'] }, async () => {
+test('config.bulk_deleted: pages of 500 from 1 with count on every page, each its own POST, in JWKS mode (PAGE-1 PAGE-2 PAGE-3 PAGE-4 PAGE-5 STATE-8)', { tag: clauseTags('PAGE-1', 'PAGE-2', 'PAGE-3', 'PAGE-4', 'PAGE-5', 'STATE-8') }, async () => {
   const s = await stage({ workspace: { signing: { mode: 'jwks' } } });
   try {
     const seeded = await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/seed`, { configEnd: '/contacts', endUserHandle: 'u-1', count: 1001 });
@@ -270,7 +270,7 @@ test('config.bulk_deleted: pages of 500 from 1 with count on every page, each it
   }
 });
 
-test('50 concurrent conversations deliver every callback in order per conversation (DELIV-15 EVT-17)', { tag: ['@DELIV-15', '@EVT-17'] }, async () => {
+test('50 concurrent conversations deliver every callback in order per conversation (DELIV-15 EVT-17)', { tag: clauseTags('DELIV-15', 'EVT-17') }, async () => {
   const s = await stage();
   try {
     s.host.script = () => ({ status: 200, delayMs: Math.floor(Math.random() * 5) });
@@ -290,7 +290,7 @@ test('50 concurrent conversations deliver every callback in order per conversati
   }
 });
 
-test('a host that hangs, resets or refuses never blocks other deliveries or API requests (DELIV-15)', { tag: ['@DELIV-15'] }, async () => {
+test('a host that hangs, resets or refuses never blocks other deliveries or API requests (DELIV-15)', { tag: clauseTags('DELIV-15') }, async () => {
   const s = await stage({ timeScale: 1 });
   const bad = await startTestHost();
   try {

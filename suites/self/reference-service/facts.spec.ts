@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { verifyFactsRequest } from '../../../protocol/index.ts';
 import { stage, type Stage } from './host.ts';
+import { clauseTags } from '../../../spec/index.ts';
 
 const SECRET = 'test-only-hmac-secret-facts';
 let s: Stage;
@@ -28,7 +29,7 @@ async function factsSettled(n: number): Promise<void> {
   }
 }
 
-test('the facts GET carries its headers, delivery id and a signature over "GET " + the request target (FACTS-1 FACTS-2 FACTS-3 FACTS-4 SIGN-6 FACTS-14)', { tag: ['@FACTS-1', '@FACTS-2', '@FACTS-3', '@FACTS-4', '@SIGN-6', '@FACTS-14'] }, async () => {
+test('the facts GET carries its headers, delivery id and a signature over "GET " + the request target (FACTS-1 FACTS-2 FACTS-3 FACTS-4 SIGN-6 FACTS-14)', { tag: clauseTags('FACTS-1', 'FACTS-2', 'FACTS-3', 'FACTS-4', 'SIGN-6', 'FACTS-14') }, async () => {
   const handle = 'u+1 a@b.c';
   await s.open(handle);
   await s.host.waitFor(() => gets().length === 1);
@@ -44,7 +45,7 @@ test('the facts GET carries its headers, delivery id and a signature over "GET "
   expect(v.verdict, v.reason).toBe('valid');
 });
 
-test('facts fetched at an open are used from the next open, with English appended (FACTS-6 FACTS-9 FACTS-10)', { tag: ['@FACTS-6', '@FACTS-9', '@FACTS-10'] }, async () => {
+test('facts fetched at an open are used from the next open, with English appended (FACTS-6 FACTS-9 FACTS-10)', { tag: clauseTags('FACTS-6', 'FACTS-9', 'FACTS-10') }, async () => {
   const first = await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/conversations`, { endUserHandle: 'u-1', configEnd: '/profile' });
   expect(first.json.openerLanguage).toBe('English');
   await factsSettled(1);
@@ -54,7 +55,7 @@ test('facts fetched at an open are used from the next open, with English appende
   expect(second.json.openerLanguage).toBe('German');
 });
 
-test('without preferredLanguages English alone is used; after 24 h on the service clock no cached facts remain (FACTS-11 FACTS-6)', { tag: ['@FACTS-11', '@FACTS-6'] }, async () => {
+test('without preferredLanguages English alone is used; after 24 h on the service clock no cached facts remain (FACTS-11 FACTS-6)', { tag: clauseTags('FACTS-11', 'FACTS-6') }, async () => {
   answer = { status: 200, body: { company: 'Acme' } };
   await s.open();
   await factsSettled(1);
@@ -65,7 +66,7 @@ test('without preferredLanguages English alone is used; after 24 h on the servic
   expect((await facts()).facts).toBeNull();
 });
 
-test('a non-object answer is dropped and an answer that does not fit is rejected whole, last good kept (FACTS-7 FACTS-8)', { tag: ['@FACTS-7', '@FACTS-8'] }, async () => {
+test('a non-object answer is dropped and an answer that does not fit is rejected whole, last good kept (FACTS-7 FACTS-8)', { tag: clauseTags('FACTS-7', 'FACTS-8') }, async () => {
   await s.open();
   await factsSettled(1);
   answer = { status: 200, body: [1, 2] };
@@ -86,7 +87,7 @@ test('a non-object answer is dropped and an answer that does not fit is rejected
   expect((await facts()).facts).toEqual({ company: 'Acme', preferredLanguages: ['German'] });
 });
 
-test('an open never waits for a hanging facts endpoint (FACTS-5)', { tag: ['@FACTS-5'] }, async () => {
+test('an open never waits for a hanging facts endpoint (FACTS-5)', { tag: clauseTags('FACTS-5') }, async () => {
   answer = { hang: true };
   const t0 = performance.now();
   await s.open();

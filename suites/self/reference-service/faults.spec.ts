@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { verifyCallback, verifyFactsRequest } from '../../../protocol/index.ts';
 import { FAULTS, startReferenceService } from '../../../reference-service/index.ts';
-import { isCcsError } from '../../../spec/index.ts';
+import { isCcsError, clauseTags } from '../../../spec/index.ts';
 import { stage, startTestHost, type Received, type Stage } from './host.ts';
 
 const SECRET = 'test-only-hmac-secret-faults';
@@ -305,7 +305,7 @@ test('an unknown fault name is refused with REFSVC_FAULT_UNKNOWN naming it and l
 });
 
 for (const fault of FAULTS) {
-  test(`seeded fault ${fault.name} changes the behaviour it names (${fault.clause})`, { tag: [`@${fault.clause}`] }, async () => {
+  test(`seeded fault ${fault.name} changes the behaviour it names (${fault.clause})`, { tag: clauseTags(fault.clause) }, async () => {
     const probe = PROBES[fault.name];
     expect(probe, `no probe for ${fault.name}`).toBeDefined();
     const s = await stage({ faults: [fault.name], timeScale: probe!.timeScale ?? 1, workspace: probe!.workspace ?? {} });

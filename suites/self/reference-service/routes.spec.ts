@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { loadSpec } from '../../../spec/index.ts';
+import { loadSpec, clauseTags } from '../../../spec/index.ts';
 import { stage, type Stage } from './host.ts';
 
 let s: Stage;
@@ -19,7 +19,7 @@ function expectDefaultError(r: { status: number; json: any }, status: number, pa
   expect(typeof r.json.error).toBe('string');
 }
 
-test('embed-tokens enforces its 400 rules and accepts the limits exactly (EMBED-1 EMBED-2 EMBED-3 EMBED-4 EMBED-6 EMBED-7 EMBED-8 EMBED-9 EMBED-11)', { tag: ['@EMBED-1', '@EMBED-2', '@EMBED-3', '@EMBED-4', '@EMBED-6', '@EMBED-7', '@EMBED-8', '@EMBED-9', '@EMBED-11'] }, async () => {
+test('embed-tokens enforces its 400 rules and accepts the limits exactly (EMBED-1 EMBED-2 EMBED-3 EMBED-4 EMBED-6 EMBED-7 EMBED-8 EMBED-9 EMBED-11)', { tag: clauseTags('EMBED-1', 'EMBED-2', 'EMBED-3', 'EMBED-4', 'EMBED-6', 'EMBED-7', 'EMBED-8', 'EMBED-9', 'EMBED-11') }, async () => {
   const path = `/api/${s.ws.workspaceKey}/embed-tokens`;
   const auth = { authorization: s.ws.embedAuthorization };
   const post = (body: unknown) => s.api('POST', path, body, auth);
@@ -44,7 +44,7 @@ test('embed-tokens enforces its 400 rules and accepts the limits exactly (EMBED-
   }
 });
 
-test('embed-tokens answers 401 without a valid Authorization and 403 for another workspace (EMBED-10 AUTH-2)', { tag: ['@EMBED-10', '@AUTH-2'] }, async () => {
+test('embed-tokens answers 401 without a valid Authorization and 403 for another workspace (EMBED-10 AUTH-2)', { tag: clauseTags('EMBED-10', 'AUTH-2') }, async () => {
   const path = `/api/${s.ws.workspaceKey}/embed-tokens`;
   expectDefaultError(await s.api('POST', path, { endUserHandle: 'u-1' }), 401, path);
   expectDefaultError(await s.api('POST', path, { endUserHandle: 'u-1' }, { authorization: 'Bearer nope' }), 401, path);
@@ -52,7 +52,7 @@ test('embed-tokens answers 401 without a valid Authorization and 403 for another
   expectDefaultError(await s.api('POST', path, { endUserHandle: 'u-1' }, { authorization: other.json.embedAuthorization }), 403, path);
 });
 
-test('embed-tokens accepts referentKeys owned by the caller only (EMBED-5)', { tag: ['@EMBED-5'] }, async () => {
+test('embed-tokens accepts referentKeys owned by the caller only (EMBED-5)', { tag: clauseTags('EMBED-5') }, async () => {
   const seeded = await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/seed`, { configEnd: '/contacts', endUserHandle: 'u-1', count: 1 });
   const key = seeded.json.serviceKeys[0];
   const path = `/api/${s.ws.workspaceKey}/embed-tokens`;
@@ -79,7 +79,7 @@ async function upload(body: Buffer, type: string, headers: Record<string, string
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
 
-test('upload accepts a manifest with its files and status answers only this workspace (UPLOAD-1 UPLOAD-2 UPLOAD-5 UPLOAD-6 UPLOAD-7 UPLOAD-8 UPLOAD-9)', { tag: ['@UPLOAD-1', '@UPLOAD-2', '@UPLOAD-5', '@UPLOAD-6', '@UPLOAD-7', '@UPLOAD-8', '@UPLOAD-9'] }, async () => {
+test('upload accepts a manifest with its files and status answers only this workspace (UPLOAD-1 UPLOAD-2 UPLOAD-5 UPLOAD-6 UPLOAD-7 UPLOAD-8 UPLOAD-9)', { tag: clauseTags('UPLOAD-1', 'UPLOAD-2', 'UPLOAD-5', 'UPLOAD-6', 'UPLOAD-7', 'UPLOAD-8', 'UPLOAD-9') }, async () => {
   const key = { 'x-api-key': s.ws.apiKey };
   const good = multipart([{ name: 'manifest', body: JSON.stringify({ sources: ['a.ts'] }) }, { name: 'a.ts', filename: 'a.ts', body: 'export const a = 1;' }]);
   const ok = await upload(good.body, good.type, key);
@@ -99,7 +99,7 @@ test('upload accepts a manifest with its files and status answers only this work
   expect((await upload(missingFile.body, missingFile.type, key)).status).toBe(400);
 });
 
-test('upload answers 413 over 25 MB a file and accepts exactly 25 MB (UPLOAD-3 UPLOAD-4)', { tag: ['@UPLOAD-3', '@UPLOAD-4'] }, async () => {
+test('upload answers 413 over 25 MB a file and accepts exactly 25 MB (UPLOAD-3 UPLOAD-4)', { tag: clauseTags('UPLOAD-3', 'UPLOAD-4') }, async () => {
   const key = { 'x-api-key': s.ws.apiKey };
   const manifest = { name: 'manifest', body: JSON.stringify({ sources: ['big.bin'] }) };
   const exact = multipart([manifest, { name: 'big.bin', filename: 'big.bin', body: Buffer.alloc(25_000_000, 97) }]);
@@ -111,7 +111,7 @@ test('upload answers 413 over 25 MB a file and accepts exactly 25 MB (UPLOAD-3 U
   expect((await upload(two.body, two.type, key)).status).toBe(413);
 });
 
-test('a FACTS class without callback is rejected at push (FACTS-12)', { tag: ['@FACTS-12'] }, async () => {
+test('a FACTS class without callback is rejected at push (FACTS-12)', { tag: clauseTags('FACTS-12') }, async () => {
   const r = await s.driver('POST', '/workspaces', { classes: [{ configEnd: '/facts', kind: 'FACTS', fields: [] }] });
   expect(r.status).toBe(422);
   expect(r.json.error).toBe('push-rejected');
@@ -121,7 +121,7 @@ test('a FACTS class without callback is rejected at push (FACTS-12)', { tag: ['@
   expect(st.json.state).toBe('rejected');
 });
 
-test('data API: Setting and List reads, writes stored PENDING with no event, identity conflict (DATA-1 DATA-2 DATA-3 DATA-4 DATA-12 DATA-13 DATA-14 STATE-2 STATE-3 ENV-1 ENV-3)', { tag: ['@DATA-1', '@DATA-2', '@DATA-3', '@DATA-4', '@DATA-12', '@DATA-13', '@DATA-14', '@STATE-2', '@STATE-3', '@ENV-1', '@ENV-3'] }, async () => {
+test('data API: Setting and List reads, writes stored PENDING with no event, identity conflict (DATA-1 DATA-2 DATA-3 DATA-4 DATA-12 DATA-13 DATA-14 STATE-2 STATE-3 ENV-1 ENV-3)', { tag: clauseTags('DATA-1', 'DATA-2', 'DATA-3', 'DATA-4', 'DATA-12', 'DATA-13', 'DATA-14', 'STATE-2', 'STATE-3', 'ENV-1', 'ENV-3') }, async () => {
   const auth = { authorization: `Bearer ${s.ws.bearerToken}` };
   const base = `/api/${s.ws.workspaceKey}/endpoints`;
   const w1 = await s.api('POST', `${base}/profile/data/u-1`, { data: { email: 'a@x.io' } }, auth);
@@ -153,7 +153,7 @@ test('data API: Setting and List reads, writes stored PENDING with no event, ide
   await s.host.expectNone((r) => r.method === 'POST', 300, 'callback after REST writes');
 });
 
-test('data API error statuses: 405, 400, 404, 401, 403 and the migration hold (DATA-5 DATA-6 DATA-7 DATA-8 DATA-9 DATA-10 DATA-11 AUTH-1 AUTH-2 FACTS-13 ERR-1 ERR-2)', { tag: ['@DATA-5', '@DATA-6', '@DATA-7', '@DATA-8', '@DATA-9', '@DATA-10', '@DATA-11', '@AUTH-1', '@AUTH-2', '@FACTS-13', '@ERR-1', '@ERR-2'] }, async () => {
+test('data API error statuses: 405, 400, 404, 401, 403 and the migration hold (DATA-5 DATA-6 DATA-7 DATA-8 DATA-9 DATA-10 DATA-11 AUTH-1 AUTH-2 FACTS-13 ERR-1 ERR-2)', { tag: clauseTags('DATA-5', 'DATA-6', 'DATA-7', 'DATA-8', 'DATA-9', 'DATA-10', 'DATA-11', 'AUTH-1', 'AUTH-2', 'FACTS-13', 'ERR-1', 'ERR-2') }, async () => {
   const auth = { authorization: `Bearer ${s.ws.bearerToken}` };
   const base = `/api/${s.ws.workspaceKey}/endpoints`;
   expectDefaultError(await s.api('PUT', `${base}/profile/data/u-1`, { data: {} }, auth), 405, `${base}/profile/data/u-1`);
@@ -185,7 +185,7 @@ test('data API error statuses: 405, 400, 404, 401, 403 and the migration hold (D
   expect(c2.status).toBe(201);
 });
 
-test('a record that does not bind is read with errors filled, never dropped (ENV-2 ENV-4 ENV-5)', { tag: ['@ENV-2', '@ENV-4', '@ENV-5'] }, async () => {
+test('a record that does not bind is read with errors filled, never dropped (ENV-2 ENV-4 ENV-5)', { tag: clauseTags('ENV-2', 'ENV-4', 'ENV-5') }, async () => {
   const auth = { authorization: `Bearer ${s.ws.bearerToken}` };
   const base = `/api/${s.ws.workspaceKey}/endpoints`;
   await s.api('POST', `${base}/contacts/data/u-1`, { data: { email: 42, extra: 'x' } }, auth);
@@ -197,7 +197,7 @@ test('a record that does not bind is read with errors filled, never dropped (ENV
   expect(list.json[0].errors.extra).toBeTruthy();
 });
 
-test('a production key covers its sandbox and a sandbox key never covers production (AUTH-3 AUTH-4)', { tag: ['@AUTH-3', '@AUTH-4'] }, async () => {
+test('a production key covers its sandbox and a sandbox key never covers production (AUTH-3 AUTH-4)', { tag: clauseTags('AUTH-3', 'AUTH-4') }, async () => {
   const sb = await s.driver('POST', '/workspaces', { parentWorkspaceKey: s.ws.workspaceKey });
   expect(sb.json.workspaceKey.startsWith('sb-')).toBe(true);
   const prodAuth = { authorization: `Bearer ${s.ws.bearerToken}` };
@@ -208,7 +208,7 @@ test('a production key covers its sandbox and a sandbox key never covers product
   expect((await s.api('POST', `/api/${sb.json.workspaceKey}/embed-tokens`, { endUserHandle: 'u' }, { authorization: s.ws.embedAuthorization })).status).toBe(200);
 });
 
-test('the JWKS document serves two ES256 keys with different kids (SIGN-9 SIGN-10)', { tag: ['@SIGN-9', '@SIGN-10'] }, async () => {
+test('the JWKS document serves two ES256 keys with different kids (SIGN-9 SIGN-10)', { tag: clauseTags('SIGN-9', 'SIGN-10') }, async () => {
   const r = await s.api('GET', '/.well-known/service/jwks.json');
   expect(r.status).toBe(200);
   expect(r.json.keys).toHaveLength(2);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { FAULTS, startReferenceService } from '../../../reference-service/index.ts';
 import { call, stage, startTestHost } from './host.ts';
+import { clauseTags } from '../../../spec/index.ts';
 
 const BIN = fileURLToPath(new URL('../../../cli/bin.mjs', import.meta.url));
 
@@ -30,7 +31,7 @@ test('an unknown --fault is a usage error (exit 2)', async () => {
   expect((await runCli(['--port', '0', '--fault', 'nope'])).code).toBe(2);
 });
 
-test('started standalone as a newcomer would: PUT 405, data read without Bearer 401, JWKS with two ES256 kids (DATA-5 AUTH-1 SIGN-9 SIGN-10)', { tag: ['@DATA-5', '@AUTH-1', '@SIGN-9', '@SIGN-10'] }, async () => {
+test('started standalone as a newcomer would: PUT 405, data read without Bearer 401, JWKS with two ES256 kids (DATA-5 AUTH-1 SIGN-9 SIGN-10)', { tag: clauseTags('DATA-5', 'AUTH-1', 'SIGN-9', 'SIGN-10') }, async () => {
   const child = spawn(process.execPath, [BIN, 'reference-service', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     let out = '';
@@ -94,7 +95,7 @@ test('close() ends every timer and socket while a host hangs and retries are pen
   await s.host.close();
 });
 
-test('upload decides 413 while streaming a chunked request over 30 MB, without Content-Length (UPLOAD-4)', { tag: ['@UPLOAD-4'] }, async () => {
+test('upload decides 413 while streaming a chunked request over 30 MB, without Content-Length (UPLOAD-4)', { tag: clauseTags('UPLOAD-4') }, async () => {
   const s = await stage();
   try {
     const boundary = '----ccschunked';
@@ -128,7 +129,7 @@ test('upload decides 413 while streaming a chunked request over 30 MB, without C
   }
 });
 
-test('a conversation of a sandbox without hostBaseUrl delivers to its parent host (HOOK-3)', { tag: ['@HOOK-3'] }, async () => {
+test('a conversation of a sandbox without hostBaseUrl delivers to its parent host (HOOK-3)', { tag: clauseTags('HOOK-3') }, async () => {
   const s = await stage();
   const other = await startTestHost();
   try {
@@ -145,7 +146,7 @@ test('a conversation of a sandbox without hostBaseUrl delivers to its parent hos
   }
 });
 
-test('with the driver off, /__driver is an unknown route with the framework default 404 body (ERR-1)', { tag: ['@ERR-1'] }, async () => {
+test('with the driver off, /__driver is an unknown route with the framework default 404 body (ERR-1)', { tag: clauseTags('ERR-1') }, async () => {
   const svc = await startReferenceService({ driver: false });
   try {
     const r = await call(svc.url, 'GET', '/__driver/capabilities');
