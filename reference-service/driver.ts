@@ -3,6 +3,7 @@
  * and the dashboard. Every event it triggers goes through the same delivery engine as any other.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type * as Driver from '../spec/index.ts'; // the driver's shapes, generated from spec/driver.openapi.yaml
 import { setPath } from './binding.ts';
 import type { ServiceContext } from './context.ts';
 import { bulkPages, completePayload, deletedPayload, savedPayload, sessionPayload } from './events.ts';
@@ -93,12 +94,12 @@ export function registerDriver(app: FastifyInstance, ctx: ServiceContext, servic
     void lifecycle(conv, 'onStart', sessionPayload(ctx, conv, 'onStart'));
     // FACTS-5: in the background; the open never waits for it.
     if (!f.has('facts-applied-same-open')) void fetchFacts(ctx, ws, endUserHandle);
-    return reply.code(201).send({ conversationId: conv.conversationId, openerLanguage: conv.openerLanguage });
+    return reply.code(201).send({ conversationId: conv.conversationId, openerLanguage: conv.openerLanguage } satisfies Driver.DriverOpenConversationResponse);
   });
 
   app.get<{ Params: { id: string } }>(`${P}/conversations/:id`, async (req) => {
     const c = conversation(req.params.id);
-    return { conversationId: c.conversationId, workspaceKey: c.workspace.workspaceKey, endUserHandle: c.endUserHandle, configEnd: c.configEnd, state: c.state, openerLanguage: c.openerLanguage };
+    return { conversationId: c.conversationId, workspaceKey: c.workspace.workspaceKey, endUserHandle: c.endUserHandle, configEnd: c.configEnd, state: c.state, openerLanguage: c.openerLanguage } satisfies Driver.DriverConversation;
   });
 
   app.post<{ Params: { id: string } }>(`${P}/conversations/:id/turns`, async (req) => {
@@ -144,7 +145,7 @@ export function registerDriver(app: FastifyInstance, ctx: ServiceContext, servic
       // EVT-17: one config.saved per touched instance per turn, changedFields the union.
       for (const t of touched.values()) void lifecycle(conv, 'config.saved', savedPayload(ctx, conv, t.cls.configEnd, t.record.serviceKey, t.changed, status(t.record)));
     }
-    return { serviceKeys };
+    return { serviceKeys } satisfies Driver.DriverRunTurnResponse;
   });
 
   app.post<{ Params: { id: string } }>(`${P}/conversations/:id/complete`, async (req, reply) => {
@@ -170,7 +171,7 @@ export function registerDriver(app: FastifyInstance, ctx: ServiceContext, servic
     const values = Object.fromEntries(records.map((r) => [r.serviceKey, r.values]));
     const done = lifecycle(conv, 'onComplete', completePayload(ctx, conv, keys, effectiveHookPath(ws), values));
     if (f.has('complete-waits-for-host')) await done; // DELIV-9 broken on purpose
-    return reply.code(202).send({ serviceKeys: keys });
+    return reply.code(202).send({ serviceKeys: keys } satisfies Driver.DriverCompleteConversationResponse);
   });
 
   app.post<{ Params: { id: string } }>(`${P}/conversations/:id/delete`, async (req) => {
@@ -210,7 +211,7 @@ export function registerDriver(app: FastifyInstance, ctx: ServiceContext, servic
     if (keys.length > 0 && keys.length <= SMALL_SCOPE_MAX) {
       for (const r of records) void lifecycle(conv, 'config.deleted', deletedPayload(ctx, conv, r.configEnd, r.serviceKey)); // EVT-23
     }
-    return { count: keys.length, totalPages: pages.length };
+    return { count: keys.length, totalPages: pages.length } satisfies Driver.DriverBulkDeleteResponse;
   });
 
   app.post<{ Params: { id: string } }>(`${P}/conversations/:id/interrupt`, async (req) => {
@@ -246,7 +247,7 @@ export function registerDriver(app: FastifyInstance, ctx: ServiceContext, servic
     const signature = f.has('tool-dispatch-unsigned') ? undefined : await signatureFor(ws, ctx.ring, f, body); // TOOL-2
     if (signature !== undefined) headers['X-Service-Signature'] = signature;
     const outcome = await ctx.sender.send({ method: 'POST', url: new URL(joinUrl(base, path)), headers, body, connectTimeoutMs: ctx.clock.scaled(5000), requestTimeoutMs: ctx.clock.scaled(10000) });
-    return { status: outcome.kind === 'answer' ? outcome.status : null };
+    return { status: outcome.kind === 'answer' ? outcome.status : null } satisfies Driver.DriverCallToolResponse;
   });
 
   app.post<{ Params: { key: string; serviceKey: string } }>(`${P}/workspaces/:key/records/:serviceKey/migration-hold`, async (req) => {
@@ -273,25 +274,25 @@ export function registerDriver(app: FastifyInstance, ctx: ServiceContext, servic
       for (const [path, value] of Object.entries((b.fields as Record<string, unknown> | undefined) ?? {})) setPath(r.values, path, value);
       serviceKeys.push(r.serviceKey);
     }
-    return reply.code(201).send({ serviceKeys });
+    return reply.code(201).send({ serviceKeys } satisfies Driver.DriverSeedRecordsResponse);
   });
 
   app.get<{ Params: { key: string; handle: string } }>(`${P}/workspaces/:key/users/:handle/facts`, async (req) => {
     const ws = workspace(req.params.key);
     const entry = factsInEffect(ctx, ws, req.params.handle);
-    return { facts: entry?.facts ?? null, languages: replyLanguages(ctx, entry?.facts), fetchedAt: entry?.fetchedAt ?? null };
+    return { facts: entry?.facts ?? null, languages: replyLanguages(ctx, entry?.facts), fetchedAt: entry?.fetchedAt ?? null } satisfies Driver.DriverGetFactsResponse;
   });
 
   app.post(`${P}/clock/advance`, async (req) => {
     const b = bodyOf(req);
     if (typeof b.ms !== 'number' || !Number.isInteger(b.ms) || b.ms < 0) throw badRequest('ms', 'ms must be a non-negative integer');
-    return { now: new Date(ctx.clock.advance(b.ms)).toISOString() };
+    return { now: new Date(ctx.clock.advance(b.ms)).toISOString() } satisfies Driver.DriverAdvanceClockResponse;
   });
 
   app.get<{ Querystring: { since?: string } }>(`${P}/log`, async (req) => {
     const since = Number(req.query.since ?? 0);
     if (!Number.isFinite(since) || since < 0) throw badRequest('since', 'since must be a non-negative integer');
-    return { lines: ctx.logLines.filter((l) => l.seq > since) };
+    return { lines: ctx.logLines.filter((l) => l.seq > since) } satisfies Driver.DriverGetLogResponse;
   });
 }
 

@@ -1,32 +1,13 @@
 /** The service's in-memory state: workspaces, classes, records, conversations, upload history. */
-export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
-export type ClassKind = 'SETTING' | 'LIST' | 'FACTS';
+import type { DriverClassDef, DriverClassField, DriverSigning, DriverWorkspaceCreate } from '../spec/index.ts';
 
-export interface ClassField {
-  name: string;
-  type: FieldType;
-  required?: boolean;
-  comment?: string;
-}
-
-export interface ClassDef {
-  /** With its leading slash, e.g. "/profile". */
-  configEnd: string;
-  kind: ClassKind;
-  fields: ClassField[];
-  identityField?: string;
-  callback?: string;
-}
-
-export interface ToolDef {
-  toolClass: string;
-  path: string;
-}
-
-export type SigningConfig =
-  | { mode: 'none' }
-  | { mode: 'hmac'; secret: string; previousSecret?: string }
-  | { mode: 'jwks' };
+/** The driver's class and signing shapes, generated from spec/driver.openapi.yaml. */
+export type FieldType = DriverClassField['type'];
+export type ClassKind = DriverClassDef['kind'];
+export type ClassField = DriverClassField;
+export type ClassDef = DriverClassDef;
+export type ToolDef = NonNullable<DriverWorkspaceCreate['tools']>[number];
+export type SigningConfig = DriverSigning;
 
 /** A workspace as a fixture file or the driver describes it (credentials are test-only). */
 export interface WorkspaceFixture {

@@ -4,7 +4,7 @@
  * that share one receiver apart.
  */
 import { randomBytes } from 'node:crypto';
-import { formatCallbackTimestamp, lcDeliveryId, type LifecycleEvent } from '../../../protocol/index.ts';
+import { formatCallbackTimestamp, lcDeliveryId, type LifecycleCommon, type LifecycleEvent, type LifecyclePayload } from '../../../protocol/index.ts';
 
 export interface CallbackContext {
   workspaceKey: string;
@@ -28,10 +28,11 @@ export function freshKey(): string {
   return `sk-${randomBytes(8).toString('hex')}`;
 }
 
+/** A payload as sent: the contract's shape, plus whatever a test adds or overrides on purpose. */
 export type Payload = Record<string, unknown> & { event: LifecycleEvent; conversationId: number };
 
 export function lifecyclePayload(event: LifecycleEvent, ctx: CallbackContext, extra: Record<string, unknown> = {}): Payload {
-  const common = {
+  const common: LifecycleCommon & { event: LifecycleEvent } = {
     event,
     workspaceKey: ctx.workspaceKey,
     configEnd: ctx.configEnd,
@@ -39,7 +40,8 @@ export function lifecyclePayload(event: LifecycleEvent, ctx: CallbackContext, ex
     conversationId: ctx.conversationId,
     timestamp: formatCallbackTimestamp(new Date()),
   };
-  const byEvent: Record<LifecycleEvent, Record<string, unknown>> = {
+  // The members each event adds, typed by the payload types generated from spec/openapi.yaml.
+  const byEvent: { [E in LifecycleEvent]: Omit<Extract<LifecyclePayload, { event: E }>, keyof LifecycleCommon | 'event'> } = {
     onStart: { serviceKeys: [] },
     onSessionInterrupted: { serviceKeys: [] },
     onSessionTimeout: { serviceKeys: [] },

@@ -5,14 +5,21 @@
  */
 import { test } from '@playwright/test';
 import { CcsError } from '../../../spec/index.ts';
+import type {
+  DriverBulkDeleteResponse, DriverCallToolResponse, DriverCapabilities, DriverClassDef, DriverClassField, DriverCompleteConversationResponse,
+  DriverGetConversationResponse, DriverGetFactsResponse, DriverGetLogResponse, DriverLogLine, DriverOpenConversationResponse,
+  DriverRunTurnRequest, DriverRunTurnResponse, DriverSeedRecordsResponse, DriverWorkspace as GeneratedDriverWorkspace,
+} from '../../../spec/index.ts';
 import { sendRaw } from './http.ts';
 import { redactText } from './redact.ts';
 
-export interface FieldDef { name: string; type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object'; required?: boolean; comment?: string }
-export interface ClassDef { configEnd: string; kind: 'SETTING' | 'LIST' | 'FACTS'; fields: FieldDef[]; identityField?: string; callback?: string }
-export interface DriverWorkspace { workspaceKey: string; workspaceId: string; apiKey: string; bearerToken: string; embedAuthorization: string; signing: { mode: 'none' | 'hmac' | 'jwks'; kid?: string } }
-export interface Capabilities { timeScale: number; capabilities: string[]; jwksUrl: string; driverVersion?: string }
-export interface LogLine { seq: number; at?: string; level: string; event?: string; message: string; workspaceKey?: string; deliveryId?: string }
+/** The driver's shapes, generated from spec/driver.openapi.yaml. */
+export type FieldDef = DriverClassField;
+export type ClassDef = DriverClassDef;
+export type DriverWorkspace = GeneratedDriverWorkspace;
+/** Capabilities as a target answers them: it may list names this harness does not know. */
+export type Capabilities = Omit<DriverCapabilities, 'capabilities' | 'driverVersion'> & { capabilities: string[]; driverVersion?: string };
+export type LogLine = DriverLogLine;
 /** The part of a test workspace the driver needs (its key). */
 export interface WorkspaceRef { workspaceKey: string }
 
@@ -63,41 +70,41 @@ export class DriverClient {
   updateWorkspace(workspaceKey: string, patch: object): Promise<DriverWorkspace> {
     return this.#call('PATCH', `/workspaces/${encodeURIComponent(workspaceKey)}`, patch);
   }
-  open(ws: WorkspaceRef, o: { endUserHandle: string; configEnd?: string }): Promise<{ conversationId: number; openerLanguage: string }> {
+  open(ws: WorkspaceRef, o: { endUserHandle: string; configEnd?: string }): Promise<DriverOpenConversationResponse> {
     return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/conversations`, { endUserHandle: o.endUserHandle, configEnd: o.configEnd ?? '/profile' }, [201, 200]);
   }
-  turn(conversationId: number, saves: Array<{ configEnd?: string; serviceKey?: string; fields: Record<string, unknown> }>): Promise<{ serviceKeys: string[] }> {
+  turn(conversationId: number, saves: DriverRunTurnRequest['saves']): Promise<DriverRunTurnResponse> {
     return this.#call('POST', `/conversations/${conversationId}/turns`, { saves });
   }
-  complete(conversationId: number, o: { serviceKeys?: string[] } = {}): Promise<{ serviceKeys: string[] }> {
+  complete(conversationId: number, o: { serviceKeys?: string[] } = {}): Promise<DriverCompleteConversationResponse> {
     return this.#call('POST', `/conversations/${conversationId}/complete`, o, [202, 200]);
   }
   async deleteRecord(conversationId: number, serviceKey: string): Promise<void> {
     await this.#call('POST', `/conversations/${conversationId}/delete`, { serviceKey });
   }
-  bulkDelete(conversationId: number, o: { configEnd?: string; serviceKeys?: string[] } = {}): Promise<{ count: number; totalPages: number }> {
+  bulkDelete(conversationId: number, o: { configEnd?: string; serviceKeys?: string[] } = {}): Promise<DriverBulkDeleteResponse> {
     return this.#call('POST', `/conversations/${conversationId}/bulk-delete`, o);
   }
   async interrupt(conversationId: number): Promise<void> { await this.#call('POST', `/conversations/${conversationId}/interrupt`, {}); }
   async idleSweep(conversationId: number): Promise<void> { await this.#call('POST', `/conversations/${conversationId}/idle-sweep`, {}); }
-  toolCall(conversationId: number, o: { toolClass: string; input?: object }): Promise<{ status: number | null }> {
+  toolCall(conversationId: number, o: { toolClass: string; input?: object }): Promise<DriverCallToolResponse> {
     return this.#call('POST', `/conversations/${conversationId}/tool-calls`, o);
   }
   async migrationHold(ws: WorkspaceRef, serviceKey: string, held: boolean): Promise<void> {
     await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/records/${encodeURIComponent(serviceKey)}/migration-hold`, { held });
   }
-  seed(ws: WorkspaceRef, o: { configEnd: string; endUserHandle: string; count: number; fields?: object }): Promise<{ serviceKeys: string[] }> {
+  seed(ws: WorkspaceRef, o: { configEnd: string; endUserHandle: string; count: number; fields?: object }): Promise<DriverSeedRecordsResponse> {
     return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/seed`, o, [201, 200]);
   }
-  facts(ws: WorkspaceRef, endUserHandle: string): Promise<{ facts: object | null; languages: string[]; fetchedAt: string | null }> {
+  facts(ws: WorkspaceRef, endUserHandle: string): Promise<DriverGetFactsResponse> {
     return this.#call('GET', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/users/${encodeURIComponent(endUserHandle)}/facts`);
   }
-  conversation(conversationId: number): Promise<{ conversationId: number; state: string; openerLanguage: string; workspaceKey: string; endUserHandle: string; configEnd: string }> {
+  conversation(conversationId: number): Promise<DriverGetConversationResponse> {
     return this.#call('GET', `/conversations/${conversationId}`);
   }
   async advanceClock(ms: number): Promise<void> { await this.#call('POST', '/clock/advance', { ms: Math.round(ms) }); }
   async log(since?: number): Promise<LogLine[]> {
-    const r = await this.#call<{ lines: LogLine[] }>('GET', `/log${since === undefined ? '' : `?since=${since}`}`);
+    const r = await this.#call<DriverGetLogResponse>('GET', `/log${since === undefined ? '' : `?since=${since}`}`);
     return r.lines ?? [];
   }
 }
