@@ -1,16 +1,12 @@
 /** The stored record envelope of 2.3: bind raw stored values into the host class (ENV-1..5). */
+import type { RecordEnvelope } from '../spec/index.ts';
 import { contractTimestamp } from './clock.ts';
 import type { FaultSet } from './faults.ts';
 import { typeFits } from './facts.ts';
 import type { ClassDef, StoredRecord } from './model.ts';
 
-export interface Envelope {
-  data: Record<string, unknown> | null;
-  errors: Record<string, string>;
-  warnings: Record<string, string>;
-  callbackStatus: string;
-  completedAt: string | null;
-}
+/** The envelope of spec/openapi.yaml (RecordEnvelope); completedAt is null only under a seeded fault. */
+export type Envelope = Pick<RecordEnvelope, 'data' | 'errors' | 'warnings' | 'callbackStatus'> & { completedAt: RecordEnvelope['completedAt'] | null };
 
 /** Sets a dotted field path ("address.city") in a nested object. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {

@@ -5,6 +5,7 @@
  * handle 400, class 404, migration hold 409, then the route's own rules.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IdentityConflictBody, MigratingConflictBody } from '../../spec/index.ts';
 import { authorize } from '../auth.ts';
 import { bindRecord, binds } from '../binding.ts';
 import type { ServiceContext } from '../context.ts';
@@ -29,7 +30,7 @@ export function normalizeConfigEnd(raw: string): string {
   return v.startsWith('/') ? v : `/${v}`;
 }
 
-const MIGRATING = { status: 'migrating', message: 'The record is held mid-migration; retry shortly.' }; // ERR-2
+const MIGRATING: MigratingConflictBody = { status: 'migrating', message: 'The record is held mid-migration; retry shortly.' }; // ERR-2
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -132,9 +133,10 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
       const value = JSON.stringify(data[cls.identityField]);
       const holder = ctx.recordsOf(ws, cls.configEnd, handle).find((r) => r !== record && JSON.stringify(r.values[cls.identityField!]) === value);
       if (holder) {
-        const conflict: Record<string, unknown> = { code: 'IDENTITY_CONFLICT', identityField: cls.identityField };
-        if (!f.has('identity-conflict-no-existing-key')) conflict.existingKey = holder.serviceKey;
-        return reply.code(409).send(conflict); // DATA-12, ERR-3
+        const conflict: IdentityConflictBody = { code: 'IDENTITY_CONFLICT', identityField: cls.identityField, existingKey: holder.serviceKey };
+        // ERR-3 broken on purpose by identity-conflict-no-existing-key.
+        const { existingKey: _dropped, ...withoutKey } = conflict;
+        return reply.code(409).send(f.has('identity-conflict-no-existing-key') ? withoutKey : conflict); // DATA-12, ERR-3
       }
     }
     const created = record === undefined;

@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events';
 import Fastify from 'fastify';
 import type { JWK } from 'jose';
+import type { RecordEnvelope } from '../../../spec/index.ts';
 
 export interface DataRead {
   seq: number;
@@ -148,7 +149,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
 }
 
 /** Section 2.3 envelope; the values are placeholders (a callback never carries them, EVT-2). */
-function envelope(serviceKey: string): Record<string, unknown> {
+function envelope(serviceKey: string): RecordEnvelope {
   const now = new Date().toISOString().replace('Z', '');
   return { data: { label: `record ${serviceKey}` }, errors: {}, warnings: {}, callbackStatus: 'DELIVERED', completedAt: now };
 }
