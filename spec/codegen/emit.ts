@@ -31,9 +31,15 @@ function union(parts: string[]): string {
   return unique.length === 0 ? 'never' : unique.join(' | ');
 }
 
-/** Wraps a union or function-like type before [] is appended. */
+/** Wraps a type in parentheses before [] is appended when it has a top-level | or &. */
 function element(t: string): string {
-  return /[|&]/.test(t) && !/^\{[\s\S]*\}$/.test(t) ? `(${t})` : t;
+  let depth = 0;
+  for (const c of t) {
+    if (c === '{' || c === '(' || c === '[' || c === '<') depth += 1;
+    else if (c === '}' || c === ')' || c === ']' || c === '>') depth -= 1;
+    else if (depth === 0 && (c === '|' || c === '&')) return `(${t})`;
+  }
+  return t;
 }
 
 /** A JSDoc block from description and x-clauses, or nothing. */

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { declaration, typeOf } from '../../../spec/codegen/emit.ts';
 import { generatedFiles, staleGenerated } from '../../../spec/codegen/generate.ts';
 import { CLAUSE_IDS, clauseTags, loadSpec } from '../../../spec/index.ts';
 
@@ -38,4 +39,19 @@ test('a test tag citing a clause id not in spec/clauses.yaml fails to typecheck,
   expect(errors).toHaveLength(1);
   expect(errors[0]).toContain('bad-tag.tsc-fail.ts(6,');
   expect(errors[0]).toContain('"DELIV-999"');
+});
+
+test('the emitter maps the schema subset of spec/ to TypeScript: refs, consts, enums, unions, closed and open objects', () => {
+  const ctx = { refName: (ref: string) => ref.split('/').at(-1) ?? '' };
+  expect(typeOf({ $ref: '#/components/schemas/ServiceKey' }, ctx)).toBe('ServiceKey');
+  expect(typeOf({ type: 'string', const: 'onStart' }, ctx)).toBe("'onStart'");
+  expect(typeOf({ type: 'string', enum: ['PENDING', 'DELIVERED'] }, ctx)).toBe("'PENDING' | 'DELIVERED'");
+  expect(typeOf({ type: ['string', 'null'] }, ctx)).toBe('string | null');
+  expect(typeOf({ type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'null' }] } }, ctx)).toBe('(number | null)[]');
+  expect(typeOf({ type: 'object', additionalProperties: { type: 'string' } }, ctx)).toBe('{\n  [key: string]: string;\n}');
+  expect(typeOf({ description: 'not shown', 'x-unspecified': true }, ctx)).toBe('unknown');
+  const closed = declaration('Closed', { type: 'object', additionalProperties: false, required: ['a'], properties: { a: { type: 'integer' }, 'b-c': { type: 'boolean' } } }, ctx);
+  expect(closed).toBe("export interface Closed {\n  a: number;\n  'b-c'?: boolean;\n}\n");
+  const open = declaration('Open', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: {} }, ctx);
+  expect(open).toContain('  [key: string]: unknown;\n');
 });
