@@ -2,7 +2,7 @@
  * The seeded faults: each breaks exactly one clause of spec/clauses.yaml and nothing else, so the
  * mutation matrix can prove that the suite of that clause fails and every other suite still passes.
  */
-import { CcsError, type ClauseId } from '../spec/index.ts';
+import { CcsError, areaOfClause, type ClauseId } from '../spec/index.ts';
 
 export interface FaultDefinition {
   name: string;
@@ -14,7 +14,7 @@ export interface FaultDefinition {
 }
 
 function f(name: string, clause: ClauseId, sentence: string): FaultDefinition {
-  return { name, clause, sentence, area: clause.replace(/-\d+$/, '') };
+  return { name, clause, sentence, area: areaOfClause(clause) };
 }
 
 export const FAULTS: readonly FaultDefinition[] = Object.freeze([

@@ -98,6 +98,5 @@ export const CONFORMANCE_PROJECTS = ['service', 'service-realtime', 'host'] as c
 /** A clause tag: '@EVT-3'. '@realtime' and '@mutant' are markers, not clauses. */
 export { CLAUSE_TAG } from '../spec/index.ts';
 
-export function areaOf(clauseId: string): string {
-  return clauseId.replace(/-\d+$/, '');
-}
+/** The area of a clause id: 'DELIV' from 'DELIV-4'. */
+export { areaOfClause as areaOf } from '../spec/index.ts';

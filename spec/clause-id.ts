@@ -20,6 +20,11 @@ export function isClauseIdShape(value: string): boolean {
   return CLAUSE_ID.test(value);
 }
 
+/** The area of a clause id: 'DELIV' from 'DELIV-4'. */
+export function areaOfClause(id: string): string {
+  return id.replace(/-[1-9][0-9]*$/, '');
+}
+
 /** 'DELIV-4' from '@DELIV-4' (or from 'DELIV-4' when `bare` allows it); undefined for any other tag. */
 export function clauseOfTag(tag: string, bare = false): string | undefined {
   if (CLAUSE_TAG.test(tag)) return tag.slice(1);

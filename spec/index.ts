@@ -4,7 +4,7 @@ export type { Level, Side, Clause, ValidationResult, Spec } from './types.ts';
 export { loadSpec } from './loader.ts';
 export { specPath } from './paths.ts';
 export { LEVELS, SIDES } from './documents.ts';
-export { CLAUSE_ID, CLAUSE_TAG, isClauseIdShape, clauseOfTag, clauseTags, toClauseId } from './clause-id.ts';
+export { CLAUSE_ID, CLAUSE_TAG, isClauseIdShape, clauseOfTag, clauseTags, toClauseId, areaOfClause } from './clause-id.ts';
 export type { ClauseTag, MarkerTag } from './clause-id.ts';
 export type { ClauseId } from './generated/clauses.ts';
 export { CLAUSE_IDS } from './generated/clauses.ts';
