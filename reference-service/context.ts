@@ -26,6 +26,8 @@ export class ServiceContext {
   readonly conversations = new Map<number, Conversation>();
   readonly uploads = new Map<string, UploadEntry>();
   readonly facts = new Map<string, FactsEntry>();
+  /** The driver's outage switch, by workspaceKey (outage.ts). */
+  readonly outages = new Map<string, 500 | 503>();
   readonly logLines: ServiceLogLine[] = [];
   readonly sender = new HttpSender();
   private readonly timers = new Map<NodeJS.Timeout, () => void>();

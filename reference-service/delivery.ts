@@ -6,15 +6,16 @@
  * one best-effort POST (DELIV-1). The body is serialized once per delivery and every attempt is
  * re-signed over those bytes with a fresh t (DELIV-11, SIGN-5).
  */
+import { CONTRACT } from '../protocol/index.ts';
 import type { ServiceContext } from './context.ts';
 import type { Payload } from './events.ts';
 import type { SendOutcome } from './http-send.ts';
 import { effectiveHookPath, effectiveHostBaseUrl, type Workspace } from './model.ts';
 import { signatureFor } from './signing.ts';
 
-const CONNECT_TIMEOUT_MS = 5000; // DELIV-2
-const REQUEST_TIMEOUT_MS = 10000; // DELIV-3
-const BACKOFF_MS = [5000, 20000]; // DELIV-8
+const CONNECT_TIMEOUT_MS = CONTRACT.connectTimeoutMs; // DELIV-2
+const REQUEST_TIMEOUT_MS = CONTRACT.requestTimeoutMs; // DELIV-3
+const BACKOFF_MS = CONTRACT.backoffMs; // DELIV-8
 
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + (path.startsWith('/') || path === '' ? path : `/${path}`);
@@ -60,8 +61,8 @@ export class Deliverer {
 
   private maxAttempts(event: string): number {
     const f = this.ctx.faults;
-    if (event === 'onComplete') return f.has('two-attempts-only') ? 2 : f.has('four-attempts') ? 4 : 3; // DELIV-7
-    if (event === 'config.saved' && f.has('retry-config-saved-after-503')) return 3;
+    if (event === 'onComplete') return f.has('two-attempts-only') ? CONTRACT.maxAttempts - 1 : f.has('four-attempts') ? CONTRACT.maxAttempts + 1 : CONTRACT.maxAttempts; // DELIV-7
+    if (event === 'config.saved' && f.has('retry-config-saved-after-503')) return CONTRACT.maxAttempts;
     return 1; // DELIV-1
   }
 

@@ -77,6 +77,8 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   // data API statuses and bodies
   f('put-answers-404', 'DATA-5', 'PUT on a data route answers 404 instead of 405.'),
   f('not-found-with-message', 'ERR-1', 'Error bodies carry an extra message member.'),
+  f('error-500-with-detail', 'ERR-4', 'A 500 body carries the error message and a stack trace.'),
+  f('unavailable-503-with-message', 'ERR-5', 'A 503 body carries a message member with retry advice.'),
   f('held-record-read-200', 'DATA-11', 'A GET by key of a record held mid-migration answers 200.'),
   f('list-drops-unbound', 'ENV-5', 'A List read drops a record whose data does not bind.'),
   f('identity-conflict-no-existing-key', 'ERR-3', 'The IDENTITY_CONFLICT body lacks existingKey.'),

@@ -14,7 +14,15 @@ export function errorBody(status: number, url: string, faults?: FaultSet): Recor
     error: STATUS_CODES[status] ?? 'Error',
     path: q >= 0 ? url.slice(0, q) : url,
   };
-  if (faults?.has('not-found-with-message')) body.message = `${STATUS_CODES[status] ?? 'Error'} at ${String(body.path)}`;
+  if (!faults) return body;
+  if (status === 500) {
+    // ERR-4 broken on purpose: the 500 body leaks what went wrong.
+    if (faults.has('error-500-with-detail')) Object.assign(body, { message: 'Cannot read properties of undefined (reading \'values\')', trace: 'TypeError: Cannot read properties of undefined\n    at readRecord (routes/data.ts:42:11)' });
+    return body;
+  }
+  // ERR-5 broken on purpose: the 503 body adds retry advice the framework default does not have.
+  if (status === 503 && faults.has('unavailable-503-with-message')) body.message = 'Service temporarily unavailable; retry in a few seconds';
+  else if (faults.has('not-found-with-message')) body.message = `${STATUS_CODES[status] ?? 'Error'} at ${String(body.path)}`;
   return body;
 }
 

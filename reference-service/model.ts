@@ -1,4 +1,6 @@
 /** The service's in-memory state: workspaces, classes, records, conversations, upload history. */
+import { CONTRACT } from '../protocol/index.ts';
+
 export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
 export type ClassKind = 'SETTING' | 'LIST' | 'FACTS';
 
@@ -101,7 +103,7 @@ export interface ServiceLogLine {
 }
 
 export function isSandboxKey(key: string): boolean {
-  return key.startsWith('sb-');
+  return key.startsWith(CONTRACT.sandboxPrefix); // 2.1
 }
 
 /** HOOK-3: a sandbox without its own hostBaseUrl inherits its production parent's. */

@@ -5,6 +5,7 @@
  * handle 400, class 404, migration hold 409, then the route's own rules.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CONTRACT } from '../../protocol/index.ts';
 import { authorize } from '../auth.ts';
 import { bindRecord, binds } from '../binding.ts';
 import type { ServiceContext } from '../context.ts';
@@ -68,7 +69,7 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
       }
       ws = auth.ws;
     }
-    if (p.endUserHandle.startsWith('org-')) {
+    if (p.endUserHandle.startsWith(CONTRACT.reservedHandlePrefix)) {
       sendError(req, reply, 400, f); // DATA-6
       return undefined;
     }

@@ -89,6 +89,10 @@ export class DriverClient {
   seed(ws: WorkspaceRef, o: { configEnd: string; endUserHandle: string; count: number; fields?: object }): Promise<{ serviceKeys: string[] }> {
     return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/seed`, o, [201, 200]);
   }
+  /** Capability outage: every contract route of the workspace answers this status until cleared with null (ERR-4, ERR-5). */
+  async outage(ws: WorkspaceRef, status: 500 | 503 | null): Promise<void> {
+    await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/outage`, { status });
+  }
   facts(ws: WorkspaceRef, endUserHandle: string): Promise<{ facts: object | null; languages: string[]; fetchedAt: string | null }> {
     return this.#call('GET', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/users/${encodeURIComponent(endUserHandle)}/facts`);
   }
