@@ -8,7 +8,7 @@ import type {
   StatusTotals, TestRecord,
 } from './model.ts';
 import { areaOf } from './model.ts';
-import { Redactor } from './redact.ts';
+import { Redactor } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
 
 export interface BuildInput {

@@ -6,3 +6,6 @@ export { specPath } from './paths.ts';
 export { LEVELS, SIDES, CLAUSE_ID } from './documents.ts';
 export { schemaNodes, nodesWith, clauseReferences, compileDocumentSchemas, checkExamples } from './walk.ts';
 export type { Located } from './walk.ts';
+export { REDACTED, SECRET_NAMES, Redactor, isSecretName, loadSecrets, processRedactor, registerSecret, redactText } from './redact.ts';
+export { EVIDENCE_ATTACHMENT } from './evidence.ts';
+export type { Evidence, EvidenceItem, RequestEvidence } from './evidence.ts';

@@ -6,7 +6,7 @@
 import { test } from '@playwright/test';
 import { CcsError } from '../../../spec/index.ts';
 import { sendRaw } from './http.ts';
-import { redactText } from './redact.ts';
+import { redactText } from '../../../spec/index.ts';
 
 export interface FieldDef { name: string; type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object'; required?: boolean; comment?: string }
 export interface ClassDef { configEnd: string; kind: 'SETTING' | 'LIST' | 'FACTS'; fields: FieldDef[]; identityField?: string; callback?: string }
