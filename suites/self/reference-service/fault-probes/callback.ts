@@ -26,6 +26,7 @@ export const CALLBACK_PROBES: Record<string, Probe> = {
       expect(s.host.callbacks('onStart')).toHaveLength(0);
     },
   },
+  'listen-pipe-also-posts-host': { run: async (s) => { await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/listen`, { forwardTo: `${s.host.url}/pipe/p-1` }); await s.open(); await s.host.waitFor((r) => r.some((x) => x.url === '/pipe/p-1') && r.some((x) => x.url === '/hooks/t-1'), 5000, 'the onStart at the pipe and at the hook'); } },
   'send-without-hookpath': { workspace: { hookPath: null }, run: async (s) => { await s.open(); await s.host.waitFor((r) => r.some((x) => x.method === 'POST' && x.url === '/'), 5000, 'a POST to hostBaseUrl'); } },
   'two-attempts-only': { timeScale: 0.05, run: async (s) => { await completeWith(s, () => ({ status: 503 })); await first(s, 'onComplete', 2); await waitMs(20000 * 0.05 + 750); expect(byEvent(s, 'onComplete')).toHaveLength(2); } },
   'four-attempts': { timeScale: 0.05, run: async (s) => { await completeWith(s, () => ({ status: 503 })); await first(s, 'onComplete', 4); } },

@@ -52,6 +52,7 @@ export const SIGNING_PROBES: Record<string, Probe> = {
       expect(await hmacVerdict(s, r, SECRET)).toBe('invalid');
     },
   },
+  'listen-pipe-unsigned': { workspace: { signing: { mode: 'hmac', secret: SECRET } }, run: async (s) => { await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/listen`, { forwardTo: `${s.host.url}/pipe/p-1` }); await s.open(); await s.host.waitFor((r) => r.some((x) => x.url === '/pipe/p-1'), 5000, 'the onStart at the pipe'); expect(s.host.received.find((x) => x.url === '/pipe/p-1')!.headers['x-service-signature']).toBeUndefined(); } },
   'hmac-sandbox-parent-secret': {
     workspace: { signing: { mode: 'hmac', secret: SECRET } },
     run: async (s) => {
