@@ -5,9 +5,8 @@
  * that holds no secret.
  */
 import { basename } from 'node:path';
+import { isSecretName } from '../spec/index.ts';
 import { loadTargetFile } from '../suites/service/target/load.ts';
-
-const SECRET_FIELDS = /^(apiKey|bearerToken|embedAuthorization|hmacSecret|secret|secrets|privateKey|password|token)$/i;
 
 /** Every string under a secret-named field, resolved { env: NAME } references included. */
 export function collectSecrets(value: unknown, env: NodeJS.ProcessEnv = process.env, underSecret = false): string[] {
@@ -19,7 +18,7 @@ export function collectSecrets(value: unknown, env: NodeJS.ProcessEnv = process.
       const v = env[o.env];
       return v ? [v] : [];
     }
-    return Object.entries(o).flatMap(([k, v]) => collectSecrets(v, env, underSecret || SECRET_FIELDS.test(k)));
+    return Object.entries(o).flatMap(([k, v]) => collectSecrets(v, env, underSecret || isSecretName(k)));
   }
   return [];
 }

@@ -26,6 +26,10 @@ export class ServiceContext {
   readonly conversations = new Map<number, Conversation>();
   readonly uploads = new Map<string, UploadEntry>();
   readonly facts = new Map<string, FactsEntry>();
+  /** The driver's outage switch, by workspaceKey (outage.ts). */
+  readonly outages = new Map<string, 500 | 503>();
+  /** The driver's local listen pipes: where each workspace's events go instead of the host (HOOK-5). */
+  readonly listenPipes = new Map<string, URL>();
   readonly logLines: ServiceLogLine[] = [];
   readonly sender = new HttpSender();
   private readonly timers = new Map<NodeJS.Timeout, () => void>();

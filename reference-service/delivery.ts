@@ -6,15 +6,16 @@
  * one best-effort POST (DELIV-1). The body is serialized once per delivery and every attempt is
  * re-signed over those bytes with a fresh t (DELIV-11, SIGN-5).
  */
+import { CONTRACT } from '../protocol/index.ts';
 import type { ServiceContext } from './context.ts';
 import type { Payload } from './events.ts';
 import type { SendOutcome } from './http-send.ts';
 import { effectiveHookPath, effectiveHostBaseUrl, type Workspace } from './model.ts';
 import { signatureFor } from './signing.ts';
 
-const CONNECT_TIMEOUT_MS = 5000; // DELIV-2
-const REQUEST_TIMEOUT_MS = 10000; // DELIV-3
-const BACKOFF_MS = [5000, 20000]; // DELIV-8
+const CONNECT_TIMEOUT_MS = CONTRACT.connectTimeoutMs; // DELIV-2
+const REQUEST_TIMEOUT_MS = CONTRACT.requestTimeoutMs; // DELIV-3
+const BACKOFF_MS = CONTRACT.backoffMs; // DELIV-8
 
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + (path.startsWith('/') || path === '' ? path : `/${path}`);
@@ -60,8 +61,8 @@ export class Deliverer {
 
   private maxAttempts(event: string): number {
     const f = this.ctx.faults;
-    if (event === 'onComplete') return f.has('two-attempts-only') ? 2 : f.has('four-attempts') ? 4 : 3; // DELIV-7
-    if (event === 'config.saved' && f.has('retry-config-saved-after-503')) return 3;
+    if (event === 'onComplete') return f.has('two-attempts-only') ? CONTRACT.maxAttempts - 1 : f.has('four-attempts') ? CONTRACT.maxAttempts + 1 : CONTRACT.maxAttempts; // DELIV-7
+    if (event === 'config.saved' && f.has('retry-config-saved-after-503')) return CONTRACT.maxAttempts;
     return 1; // DELIV-1
   }
 
@@ -80,25 +81,34 @@ export class Deliverer {
     }
   }
 
-  private async deliver(ws: Workspace, conversationId: number, event: string, payload: Payload): Promise<void> {
+  /** Where the event goes: hostBaseUrl + hookPath, or undefined when skipped (HOOK-4) and logged. */
+  private destination(ws: Workspace, event: string, deliveryId: string): URL | undefined {
     const ctx = this.ctx;
     const f = ctx.faults;
-    if (ctx.closed) return;
-    const deliveryId = this.deliveryId(conversationId, event);
     const base = effectiveHostBaseUrl(ws, !f.has('sandbox-no-inherit-host'));
     const hookPath = effectiveHookPath(ws);
     if (!base || (!hookPath && !f.has('send-without-hookpath'))) {
       // HOOK-4: skipped and logged; values stay stored and readable.
       ctx.log('info', 'delivery.skipped', `${event} skipped: ${!base ? 'hostBaseUrl' : 'hookPath'} is not set`, { workspaceKey: ws.workspaceKey, deliveryId });
-      return;
+      return undefined;
     }
-    let url: URL;
     try {
-      url = new URL(joinUrl(base, hookPath ?? ''));
+      return new URL(joinUrl(base, hookPath ?? ''));
     } catch {
       ctx.log('warn', 'delivery.skipped', `${event} skipped: hostBaseUrl + hookPath is not a valid URL`, { workspaceKey: ws.workspaceKey, deliveryId });
-      return;
+      return undefined;
     }
+  }
+
+  private async deliver(ws: Workspace, conversationId: number, event: string, payload: Payload): Promise<void> {
+    const ctx = this.ctx;
+    const f = ctx.faults;
+    if (ctx.closed) return;
+    const deliveryId = this.deliveryId(conversationId, event);
+    const url = this.destination(ws, event, deliveryId);
+    if (!url) return;
+    // HOOK-5: a running local listen pipe receives the event instead of the host POST.
+    const pipe = ctx.listenPipes.get(ws.workspaceKey);
     const body = Buffer.from(JSON.stringify(payload), 'utf8'); // serialized once (DELIV-11)
     const reserialized = f.has('sign-reserialized-body') ? Buffer.from(JSON.stringify(payload, null, 2), 'utf8') : undefined;
     const max = this.maxAttempts(event);
@@ -115,11 +125,12 @@ export class Deliverer {
       };
       if (event === 'onComplete') headers['X-Service-Delivery-Attempt'] = String(f.has('attempt-header-zero-based') ? attempt - 1 : attempt); // HDR-4
       else if (event === 'config.saved' && f.has('attempt-header-on-config-saved')) headers['X-Service-Delivery-Attempt'] = '1';
-      if (signature !== undefined) headers['X-Service-Signature'] = signature;
+      if (signature !== undefined && !(pipe && f.has('listen-pipe-unsigned'))) headers['X-Service-Signature'] = signature; // SIGN-15
       else if (f.has('signature-header-when-off')) headers['X-Service-Signature'] = '';
+      if (pipe && f.has('listen-pipe-also-posts-host')) void ctx.sender.send({ method: 'POST', url, headers, body, connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS), requestTimeoutMs: ctx.clock.scaled(REQUEST_TIMEOUT_MS) });
       const outcome = await ctx.sender.send({
         method: 'POST',
-        url,
+        url: pipe ?? url,
         headers,
         body,
         connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS),

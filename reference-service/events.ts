@@ -6,6 +6,7 @@ import type {
   CallbackStatus, ConfigBulkDeletedPayload, ConfigDeletedPayload, ConfigSavedPayload, LifecycleCommon, LifecyclePayload,
   OnCompletePayload, OnSessionInterruptedPayload, OnSessionTimeoutPayload, OnStartPayload,
 } from '../protocol/index.ts';
+import { CONTRACT } from '../protocol/index.ts';
 import { contractTimestamp } from './clock.ts';
 import type { ServiceContext } from './context.ts';
 import type { Conversation } from './model.ts';
@@ -74,7 +75,7 @@ export function deletedPayload(ctx: ServiceContext, conv: Conversation, configEn
 /** EVT-10, PAGE-1..5: pages of at most 500 keys, numbered from 1, count on every page. */
 export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: string, keys: string[]): Payload[] {
   const f = ctx.faults;
-  const size = f.has('bulk-501-keys') ? 501 : 500;
+  const size = f.has('bulk-501-keys') ? CONTRACT.bulkPageSize + 1 : CONTRACT.bulkPageSize;
   const totalPages = Math.ceil(keys.length / size); // PAGE-2: an empty scope sends no page
   const pages: Payload[] = [];
   for (let i = 0; i < totalPages; i += 1) {

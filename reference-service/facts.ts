@@ -2,14 +2,15 @@
  * User facts (2.4, 4.1): the background GET at chat open, the 24 h cache on the service clock,
  * the class check (rejected whole, last good kept: FACTS-8) and the reply languages (FACTS-9..11).
  */
+import { CONTRACT } from '../protocol/index.ts';
 import type { ServiceContext } from './context.ts';
 import { joinUrl, describeOutcome } from './delivery.ts';
 import { classesOf, effectiveHostBaseUrl, type ClassDef, type FactsEntry, type FieldType, type Workspace } from './model.ts';
 import { signatureFor } from './signing.ts';
 
-const FACTS_TIMEOUT_MS = 10000; // FACTS-5
-const CONNECT_TIMEOUT_MS = 5000;
-const FACTS_CACHE_MS = 24 * 3600 * 1000; // FACTS-6, on the service clock
+const FACTS_TIMEOUT_MS = CONTRACT.factsTimeoutMs; // FACTS-5
+const CONNECT_TIMEOUT_MS = CONTRACT.connectTimeoutMs; // section 8: all callbacks
+const FACTS_CACHE_MS = CONTRACT.factsCacheMs; // FACTS-6, on the service clock
 
 export function factsClassOf(ws: Workspace): ClassDef | undefined {
   for (const c of classesOf(ws).values()) if (c.kind === 'FACTS') return c;

@@ -35,6 +35,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('signature-header-when-off', 'HDR-6', 'With signing off, an empty X-Service-Signature header is still sent.'),
   // addressing
   f('sandbox-no-inherit-host', 'HOOK-3', 'A sandbox without its own hostBaseUrl does not inherit its parent\'s (events skipped).'),
+  f('listen-pipe-also-posts-host', 'HOOK-5', 'With a local listen pipe running, events are POSTed to the host as well as to the pipe.'),
   f('send-without-hookpath', 'HOOK-4', 'With hookPath missing, events are POSTed to hostBaseUrl itself instead of skipped.'),
   // retries and timeouts
   f('two-attempts-only', 'DELIV-7', 'onComplete makes 2 attempts in total instead of 3.'),
@@ -57,6 +58,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('hmac-uppercase-hex', 'SIGN-12', 'The HMAC v1 value is uppercase hex.'),
   f('facts-signed-without-get', 'SIGN-6', 'The facts GET is signed over the path and query without the leading "GET ".'),
   f('rotation-signs-with-neither', 'SIGN-14', 'After an HMAC rotation the service signs with a secret that is neither the current nor the previous one.'),
+  f('listen-pipe-unsigned', 'SIGN-15', 'Events through a local listen pipe carry no X-Service-Signature although signing is on.'),
   f('hmac-sandbox-parent-secret', 'SIGN-13', 'An HMAC sandbox signs with its production parent\'s secret instead of its own.'),
   f('tool-dispatch-unsigned', 'TOOL-2', 'Tool dispatches carry no X-Service-Signature when signing is on.'),
   f('tool-dispatch-to-hook', 'TOOL-1', 'Tool dispatches are POSTed to the callback hook instead of the tool\'s route.'),
@@ -77,6 +79,8 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   // data API statuses and bodies
   f('put-answers-404', 'DATA-5', 'PUT on a data route answers 404 instead of 405.'),
   f('not-found-with-message', 'ERR-1', 'Error bodies carry an extra message member.'),
+  f('error-500-with-detail', 'ERR-4', 'A 500 body carries the error message and a stack trace.'),
+  f('unavailable-503-with-message', 'ERR-5', 'A 503 body carries a message member with retry advice.'),
   f('held-record-read-200', 'DATA-11', 'A GET by key of a record held mid-migration answers 200.'),
   f('list-drops-unbound', 'ENV-5', 'A List read drops a record whose data does not bind.'),
   f('identity-conflict-no-existing-key', 'ERR-3', 'The IDENTITY_CONFLICT body lacks existingKey.'),

@@ -1,5 +1,6 @@
 /** The service's in-memory state: workspaces, classes, records, conversations, upload history. */
 import type { DriverClassDef, DriverClassField, DriverSigning, DriverWorkspaceCreate } from '../spec/index.ts';
+import { CONTRACT } from '../protocol/index.ts';
 
 /** The driver's class and signing shapes, generated from spec/driver.openapi.yaml. */
 export type FieldType = DriverClassField['type'];
@@ -84,7 +85,7 @@ export interface ServiceLogLine {
 }
 
 export function isSandboxKey(key: string): boolean {
-  return key.startsWith('sb-');
+  return key.startsWith(CONTRACT.sandboxPrefix); // 2.1
 }
 
 /** HOOK-3: a sandbox without its own hostBaseUrl inherits its production parent's. */

@@ -13,6 +13,7 @@ import { registerData } from './routes/data.ts';
 import { registerEmbed } from './routes/embed.ts';
 import { registerJwks } from './routes/jwks.ts';
 import { registerUpload } from './routes/upload.ts';
+import { registerOutage } from './outage.ts';
 import { createKeyRing } from './signing.ts';
 import { createWorkspace, DriverError } from './workspaces.ts';
 
@@ -64,13 +65,14 @@ export async function startReferenceService(o: ReferenceServiceOptions = {}): Pr
     if (isDriver(req.url)) return driverErrorReply(error, reply);
     const raw = (error as { statusCode?: number }).statusCode;
     const status = typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;
-    return reply.code(status).type('application/json').send(errorBody(status, req.url, status === 500 ? undefined : faults));
+    return reply.code(status).type('application/json').send(errorBody(status, req.url, faults));
   });
   app.setNotFoundHandler((req, reply) => {
     if (isDriver(req.url)) return reply.code(404).send({ error: 'not-found', message: `no driver route ${req.method} ${req.url.split('?')[0]}` });
     return reply.code(404).type('application/json').send(errorBody(404, req.url, faults));
   });
 
+  if (driverOn) registerOutage(app, ctx); // before every route: an outage answers first
   registerJwks(app, ctx);
   registerEmbed(app, ctx);
   registerUpload(app, ctx);

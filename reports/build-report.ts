@@ -4,11 +4,11 @@
  * `unobservable` note), unspecified when the contract says "not shown" (never asserted).
  */
 import type {
-  ClauseInput, ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport, ExpectedOutcomes,
+  ClauseInput, ClauseLevel, ClauseRecord, ConformanceReport, ExpectedOutcomes,
   StatusTotals, TestRecord,
 } from './model.ts';
 import { areaOf } from './model.ts';
-import { Redactor } from './redact.ts';
+import { Redactor } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
 
 export interface BuildInput {
@@ -26,7 +26,6 @@ export interface BuildInput {
 }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
-const STATUSES: ClauseStatus[] = ['passed', 'failed', 'not-exercised', 'unspecified'];
 
 function emptyTotals(): StatusTotals {
   return { passed: 0, failed: 0, 'not-exercised': 0, unspecified: 0 };
@@ -106,7 +105,6 @@ export function buildReport(input: BuildInput): ConformanceReport {
     totals[r.status] += 1;
     totals.byLevel[r.level][r.status] += 1;
   }
-  void STATUSES;
   // The verdict fails on a failed MUST clause, and on a stale expected failure whatever its level
   // (a stale list must not hide a regression the next time it fails).
   const verdict = records.some((r) => r.level === 'MUST' && r.status === 'failed') || stale.length > 0 ? 'fail' : 'pass';

@@ -17,7 +17,7 @@ import { buildReport } from './build-report.ts';
 import { toTestRecord } from './collect.ts';
 import { loadClauses } from './load-clauses.ts';
 import { loadExpectedOutcomes } from './expected.ts';
-import { Redactor, loadSecrets } from './redact.ts';
+import { Redactor, loadSecrets } from '../spec/index.ts';
 import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';

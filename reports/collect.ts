@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
+import { EVIDENCE_ATTACHMENT } from '../spec/index.ts';
 import { CLAUSE_TAG, type Evidence, type TestRecord, type TestStatusName } from './model.ts';
 
 export function stripAnsi(s: string): string {
@@ -15,7 +16,7 @@ export function clausesOf(tags: readonly string[]): string[] {
 function evidenceOf(result: TestResult | undefined): Evidence[] {
   const out: Evidence[] = [];
   for (const a of result?.attachments ?? []) {
-    if (a.name !== 'ccs-evidence') continue;
+    if (a.name !== EVIDENCE_ATTACHMENT) continue;
     let text: string | undefined;
     try {
       text = a.body ? a.body.toString('utf8') : a.path ? readFileSync(a.path, 'utf8') : undefined;

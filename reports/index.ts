@@ -5,7 +5,7 @@ export type {
 } from './model.ts';
 export { CONFORMANCE_PROJECTS, CLAUSE_TAG, areaOf } from './model.ts';
 export { buildReport, type BuildInput } from './build-report.ts';
-export { Redactor, REDACTED, loadSecrets } from './redact.ts';
+export { Redactor, REDACTED, loadSecrets } from '../spec/index.ts';
 export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproContext } from './repro.ts';
 export { assertValidReport, reportProblems, conformanceSchema } from './validate.ts';
 export { renderJunit, xmlEscape } from './render-junit.ts';

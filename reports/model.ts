@@ -2,6 +2,8 @@
  * The shape of reports/out/conformance.json (schema: reports/conformance.schema.json).
  * One record per clause of spec/clauses.yaml, decided by the tests that cite it in their tags.
  */
+import type { Evidence } from '../spec/index.ts';
+
 export type ClauseLevel = 'MUST' | 'SHOULD' | 'MAY' | 'UNSPECIFIED';
 export type ClauseStatus = 'passed' | 'failed' | 'not-exercised' | 'unspecified';
 export type TestStatusName = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted' | 'not-run';
@@ -17,15 +19,8 @@ export interface ClauseInput {
   unobservable?: string;
 }
 
-/** What a test attached as `ccs-evidence` (CONTRIBUTING.md, "Evidence"). */
-export interface Evidence {
-  sentence: string;
-  entries?: unknown[];
-  requests?: Array<{ method?: string; url?: string; status?: number; curl?: string }>;
-  seed?: number | string;
-  path?: string;
-  [key: string]: unknown;
-}
+/** What a test attached as `ccs-evidence`: the one definition is spec/evidence.ts. */
+export type { Evidence } from '../spec/index.ts';
 
 /** One test as collected from Playwright (or built by hand in tests). */
 export interface TestRecord {

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import type { Redactor } from './redact.ts';
+import type { Redactor } from '../spec/index.ts';
 
 const TEXT = new Set(['.json', '.xml', '.md', '.txt', '.log', '.csv', '.yaml', '.yml', '.html', '.htm', '']);
 const MAX_BYTES = 64 * 1024 * 1024;

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from './model.ts';
-import { Redactor, loadSecrets } from './redact.ts';
+import { Redactor, loadSecrets } from '../spec/index.ts';
 import { assertValidReport } from './validate.ts';
 import { renderJunit } from './render-junit.ts';
 import { renderSummary } from './render-summary.ts';

@@ -16,3 +16,6 @@ export { SERVICE_TARGET_SCHEMA, HOST_TARGET_SCHEMA, configValidator, dottedField
 export type { ConfigSchema, ConfigProblem } from './config-schema.ts';
 export { schemaNodes, nodesWith, clauseReferences, compileDocumentSchemas, checkExamples } from './walk.ts';
 export type { Located } from './walk.ts';
+export { REDACTED, SECRET_NAMES, Redactor, isSecretName, loadSecrets, processRedactor, registerSecret, redactText } from './redact.ts';
+export { EVIDENCE_ATTACHMENT } from './evidence.ts';
+export type { Evidence, EvidenceItem, RequestEvidence } from './evidence.ts';

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityConflictBody, MigratingConflictBody } from '../../spec/index.ts';
+import { CONTRACT } from '../../protocol/index.ts';
 import { authorize } from '../auth.ts';
 import { bindRecord, binds } from '../binding.ts';
 import type { ServiceContext } from '../context.ts';
@@ -69,7 +70,7 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
       }
       ws = auth.ws;
     }
-    if (p.endUserHandle.startsWith('org-')) {
+    if (p.endUserHandle.startsWith(CONTRACT.reservedHandlePrefix)) {
       sendError(req, reply, 400, f); // DATA-6
       return undefined;
     }

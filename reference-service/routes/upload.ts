@@ -6,13 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { CONTRACT } from '../../protocol/index.ts';
 import { authorize } from '../auth.ts';
 import type { ServiceContext } from '../context.ts';
 import { sendError } from '../http-errors.ts';
 
 const MB = 1_000_000; // UPLOAD-3 reading: MB = 1,000,000 bytes
-const FILE_MAX = 25 * MB;
-const REQUEST_MAX = 30 * MB;
+const FILE_MAX = CONTRACT.uploadFileMaxBytes;
+const REQUEST_MAX = CONTRACT.uploadRequestMaxBytes;
 const MANIFEST_MAX = 1 * MB;
 
 class UploadRejection extends Error {

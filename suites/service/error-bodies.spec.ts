@@ -71,3 +71,42 @@ test('a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField a
   expect(body.identityField, `ERR-3: ${r.text}`).toBe('label');
   expect(body.existingKey, `ERR-3: ${r.text}`).toBe(existing);
 });
+
+/**
+ * ERR-4 and ERR-5 need a service that fails or is unavailable, which no documented request
+ * provokes: the driver's optional outage capability makes every contract route of one workspace
+ * answer 500 or 503 until cleared. Each route is called with valid credentials, so the status
+ * can only come from the outage.
+ */
+const OUTAGE_ROUTES: Array<{ what: string; call: (svc: ServiceClient, ws: TestWorkspace) => Promise<ServiceResponse> }> = [
+  { what: 'embed-tokens', call: (svc, ws) => svc.embedTokens(ws, { endUserHandle: uniqueHandle() }) },
+  { what: 'a data read of a Setting', call: (svc, ws) => svc.listRecords(ws, '/profile', uniqueHandle()) },
+  { what: 'a data read by key', call: (svc, ws) => svc.getRecord(ws, '/addresses', uniqueHandle(), uniqueId('key')) },
+  { what: 'a data write', call: (svc, ws) => svc.writeRecord(ws, '/addresses', uniqueHandle(), { data: { label: uniqueId('home') } }) },
+  { what: 'upload status', call: (svc, ws) => svc.uploadStatus(ws, uniqueId('id')) },
+];
+
+async function duringOutage(driver: DriverClient, ws: TestWorkspace, status: 500 | 503, svc: ServiceClient): Promise<Array<{ what: string; r: ServiceResponse }>> {
+  await driver.outage(ws, status);
+  try {
+    const out: Array<{ what: string; r: ServiceResponse }> = [];
+    for (const route of OUTAGE_ROUTES) out.push({ what: route.what, r: await route.call(svc, ws) });
+    return out;
+  } finally {
+    await driver.outage(ws, null);
+  }
+}
+
+test('a 500 answer carries no detail in its body: exactly the framework default (ERR-4, ERR-1)', { tag: clauseTags('ERR-4', 'ERR-1') }, async ({ ws, svc, driver, evidence }) => {
+  driver.requireCapability('outage');
+  const answers = await duringOutage(driver, ws, 500, svc);
+  evidence.add({ sentence: `With the workspace switched to 500, ${answers.length} contract routes answered: each body must be the framework default with no message, trace or code (ERR-4).` });
+  for (const { what, r } of answers) expectFrameworkErrorBody(r, 500, `${what} during a 500 outage`);
+});
+
+test('while the service is unavailable every route answers 503 with exactly the framework default body (ERR-5, ERR-1)', { tag: clauseTags('ERR-5', 'ERR-1') }, async ({ ws, svc, driver, evidence }) => {
+  driver.requireCapability('outage');
+  const answers = await duringOutage(driver, ws, 503, svc);
+  evidence.add({ sentence: `With the workspace switched to 503, ${answers.length} contract routes answered: each must be 503 with the framework default body and nothing more (ERR-5; section 7 shows no other 503 body).` });
+  for (const { what, r } of answers) expectFrameworkErrorBody(r, 503, `${what} while unavailable`);
+});

@@ -1,20 +1,21 @@
 /**
- * The ccs-evidence attachment of a host test (CONTRIBUTING "Evidence"): the sentence that decided
- * it and the requests sent, with a curl line each. Signatures are not secrets; the secrets and
- * the Bearer token never appear here.
+ * The ccs-evidence attachment of a host test (the one Evidence type of spec/evidence.ts): the
+ * sentence that decided it and the requests sent, with a curl line each. Signatures are not
+ * secrets; everything passes the one redactor (spec/redact.ts) before it is attached.
  */
 import type { TestInfo } from '@playwright/test';
+import { EVIDENCE_ATTACHMENT, processRedactor, type Evidence } from '../../../spec/index.ts';
 import { curlOf, type SendOutcome } from './send.ts';
 
 export async function attachEvidence(testInfo: TestInfo, sentence: string, outcomes: readonly SendOutcome[], entries?: readonly unknown[]): Promise<void> {
-  const evidence = {
+  const evidence: Evidence = {
     sentence,
     // No answer (timeout, refused connection) leaves status out and names the failure instead.
     requests: outcomes.map((o) => ({
       method: o.method, url: o.url, ...(o.status !== undefined ? { status: o.status } : { failure: o.failure ?? 'no answer' }),
       elapsedMs: Math.round(o.elapsedMs), curl: curlOf(o),
     })),
-    ...(entries === undefined ? {} : { entries }),
+    ...(entries === undefined ? {} : { entries: [...entries] }),
   };
-  await testInfo.attach('ccs-evidence', { body: JSON.stringify(evidence), contentType: 'application/json' });
+  await testInfo.attach(EVIDENCE_ATTACHMENT, { body: JSON.stringify(processRedactor.value(evidence)), contentType: 'application/json' });
 }

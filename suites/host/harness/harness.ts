@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { generateSigningKey, signatureFor, type CryptoKey, type JWK, type KeyObject, type SignerConfig } from '../../../protocol/index.ts';
 import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fixtures/host-receiver/index.ts';
-import { CcsError } from '../../../spec/index.ts';
+import { CcsError, registerSecret } from '../../../spec/index.ts';
 import { classToSchema, DEFAULT_TIMEOUTS, loadHostTarget, type HostTarget } from '../target.ts';
 import { startServiceSide, type ServiceSide } from './service-side.ts';
 
@@ -96,6 +96,9 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, jwksKey);
   }
   service.setJwks([jwksKey.publicJwk]);
+  // Evidence and messages of this process are scrubbed of the target's credentials (spec/redact.ts).
+  registerSecret(target.bearerToken);
+  if (target.signing.mode === 'hmac') { registerSecret(target.signing.secret); registerSecret(target.signing.previousSecret); }
 
   return {
     target,

@@ -2,7 +2,7 @@
  * A reproducible curl line for a request the harness sent (failures print it): credentials are
  * replaced by shell variables ($CCS_API_KEY ...) so the line can be pasted after exporting them.
  */
-import { isSecretHeader, redactText } from './redact.ts';
+import { isSecretName, redactText } from '../../../spec/index.ts';
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -19,7 +19,7 @@ const MAX_INLINE_BODY = 4_096;
 export function curlLine(r: CurlInput): string {
   const parts = ['curl', '-sS', '-i', '-X', r.method, shellQuote(r.url)];
   for (const [k, v] of Object.entries(r.headers ?? {})) {
-    if (isSecretHeader(k, r.secretHeaders)) {
+    if (isSecretName(k, r.secretHeaders)) {
       const scheme = /^(Bearer|Basic|ApiKey)\s+/i.exec(v)?.[1];
       const variable = `$CCS_${k.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
       parts.push('-H', `"${k}: ${scheme ? scheme + ' ' : ''}${variable}"`);

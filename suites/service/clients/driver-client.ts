@@ -11,7 +11,7 @@ import type {
   DriverRunTurnRequest, DriverRunTurnResponse, DriverSeedRecordsResponse, DriverWorkspace as GeneratedDriverWorkspace,
 } from '../../../spec/index.ts';
 import { sendRaw } from './http.ts';
-import { redactText } from './redact.ts';
+import { redactText } from '../../../spec/index.ts';
 
 /** The driver's shapes, generated from spec/driver.openapi.yaml. */
 export type FieldDef = DriverClassField;
@@ -95,6 +95,14 @@ export class DriverClient {
   }
   seed(ws: WorkspaceRef, o: { configEnd: string; endUserHandle: string; count: number; fields?: object }): Promise<DriverSeedRecordsResponse> {
     return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/seed`, o, [201, 200]);
+  }
+  /** Capability listen-pipe: the workspace's events go to forwardTo instead of the host POST until stopped with null (HOOK-5, SIGN-15). */
+  async listen(ws: WorkspaceRef, forwardTo: string | null): Promise<void> {
+    await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/listen`, { forwardTo });
+  }
+  /** Capability outage: every contract route of the workspace answers this status until cleared with null (ERR-4, ERR-5). */
+  async outage(ws: WorkspaceRef, status: 500 | 503 | null): Promise<void> {
+    await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/outage`, { status });
   }
   facts(ws: WorkspaceRef, endUserHandle: string): Promise<DriverGetFactsResponse> {
     return this.#call('GET', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/users/${encodeURIComponent(endUserHandle)}/facts`);

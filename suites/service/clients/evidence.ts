@@ -1,16 +1,15 @@
 /**
  * Evidence of a conformance test: what decided it, attached as 'ccs-evidence' at test end
- * (CONTRIBUTING: { sentence, entries?, requests? }, secrets already redacted).
+ * (the one Evidence type of spec/evidence.ts; secrets redacted by spec/redact.ts).
  */
 import type { JournalEntry } from '../../../mock-host/index.ts';
-import { redactText } from './redact.ts';
+import { redactText, type Evidence, type EvidenceItem, type RequestEvidence } from '../../../spec/index.ts';
 
-export interface RequestEvidence { method: string; url: string; status: number; curl: string; operationId?: string; specValid?: boolean }
+/** A journal entry as evidence shows it (Evidence.entries). */
 export interface EntrySummary {
   seq: number; method: string; path: string; event?: string; deliveryId?: string; attempt?: number;
   arrival: string; signature: string; status?: number; outcome?: string; schemaValid?: boolean;
 }
-export interface EvidenceItem { sentence: string; seqs?: number[]; entries?: EntrySummary[]; requests?: RequestEvidence[] }
 export interface EvidenceLike { status: number; curl: string; method?: string; url?: string; operationId?: string; specCheck?: { valid: boolean } }
 
 export interface EvidenceLog {
@@ -29,7 +28,7 @@ export function summarizeEntry(e: JournalEntry): EntrySummary {
 }
 
 function summarizeRequest(r: EvidenceLike): RequestEvidence {
-  const out: RequestEvidence = { method: r.method ?? '', url: redactText(r.url ?? ''), status: r.status, curl: r.curl };
+  const out: RequestEvidence = { method: r.method ?? '', url: redactText(r.url ?? ''), status: r.status, curl: redactText(r.curl) };
   if (r.operationId) out.operationId = r.operationId;
   if (r.specCheck) out.specValid = r.specCheck.valid;
   return out;
@@ -54,7 +53,7 @@ export class EvidenceCollector implements EvidenceLog {
     if (this.requests.length < 200) this.requests.push(summarizeRequest(r));
   }
 
-  toJSON(fallbackSentence: string): { sentence: string; entries: EntrySummary[]; requests: RequestEvidence[]; items: EvidenceItem[] } {
+  toJSON(fallbackSentence: string): Evidence & { entries: unknown[]; requests: RequestEvidence[]; items: EvidenceItem[] } {
     const sentence = this.items.length ? this.items.map((i) => i.sentence).join(' ') : fallbackSentence;
     const entries = this.items.flatMap((i) => i.entries ?? []);
     const requests = [...this.items.flatMap((i) => i.requests ?? []), ...this.requests];

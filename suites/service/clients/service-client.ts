@@ -7,7 +7,7 @@ import { sendRaw, type StreamBody } from './http.ts';
 import { curlLine } from './curl.ts';
 import { buildMultipart, type MultipartPart } from './multipart.ts';
 import { checkResponse, type ValidationResult } from './spec-check.ts';
-import { registerSecret, redactText } from './redact.ts';
+import { registerSecret, redactText } from '../../../spec/index.ts';
 
 export interface ServiceResponse {
   status: number; headers: Record<string, string>; text: string; json: unknown; curl: string;

@@ -9,7 +9,7 @@ import { MockHost, waitForEntries, assertNothingArrives, type EntryFilter, type 
 import { CcsError } from '../../../spec/index.ts';
 import { DriverClient, type ClassDef, type FieldDef, type DriverWorkspace } from './driver-client.ts';
 import type { EvidenceLog } from './evidence.ts';
-import { registerSecret } from './redact.ts';
+import { registerSecret } from '../../../spec/index.ts';
 import type { Timing } from '../target/timing.ts';
 import type { ResolvedTarget } from '../target/resolve.ts';
 

@@ -6,7 +6,7 @@
 import { startReferenceService } from '../../../reference-service/index.ts';
 import { CcsError } from '../../../spec/index.ts';
 import { DriverClient } from '../clients/driver-client.ts';
-import { registerSecret } from '../clients/redact.ts';
+import { registerSecret } from '../../../spec/index.ts';
 import { loadTargetFile, readWorkspace, type TargetWorkspace } from './load.ts';
 import type { Tolerances } from './timing.ts';
 

@@ -1,0 +1,83 @@
+/** Driver routes that stand in for the chat's saves: a turn, and the completion (sections 3, 6). */
+import { setPath } from '../binding.ts';
+import { completePayload, savedPayload } from '../events.ts';
+import { effectiveHookPath, type ClassDef, type StoredRecord } from '../model.ts';
+import { badRequest } from '../workspaces.ts';
+import { bodyOf, isObj, DRIVER_PREFIX as P, type DriverScope } from './common.ts';
+
+export function registerSaveRoutes(d: DriverScope): void {
+  const { app, ctx } = d;
+  const f = ctx.faults;
+
+  app.post<{ Params: { id: string } }>(`${P}/conversations/:id/turns`, async (req) => {
+    const conv = d.conversation(req.params.id);
+    const b = bodyOf(req);
+    if (!Array.isArray(b.saves) || b.saves.length === 0) throw badRequest('saves', 'saves must be a non-empty array');
+    const ws = conv.workspace;
+    // Validate every save before applying any (a turn is applied whole).
+    const plan = b.saves.map((s: unknown, i: number) => {
+      if (!isObj(s)) throw badRequest(`saves[${i}]`, 'a save must be an object');
+      const cls = d.dataClass(ws, s.configEnd ?? conv.configEnd, `saves[${i}].configEnd`);
+      if (!isObj(s.fields) || Object.keys(s.fields).length === 0) throw badRequest(`saves[${i}].fields`, 'fields must be a non-empty object of dotted path to value');
+      let record: StoredRecord | undefined;
+      if (s.serviceKey !== undefined) {
+        if (typeof s.serviceKey !== 'string') throw badRequest(`saves[${i}].serviceKey`, 'serviceKey must be a string');
+        record = ctx.findRecord(ws, s.serviceKey);
+        if (!record || record.configEnd !== cls.configEnd || record.endUserHandle !== conv.endUserHandle) throw badRequest(`saves[${i}].serviceKey`, `no record ${s.serviceKey} of this user at ${cls.configEnd}`);
+      }
+      return { cls, record, fields: s.fields };
+    });
+    const touched = new Map<string, { cls: ClassDef; record: StoredRecord; changed: string[] }>();
+    const perField: Array<{ cls: ClassDef; record: StoredRecord; field: string }> = [];
+    const serviceKeys: string[] = [];
+    for (const step of plan) {
+      let record = step.record;
+      if (!record && step.cls.kind === 'SETTING') record = ctx.recordsOf(ws, step.cls.configEnd, conv.endUserHandle)[0];
+      if (!record) record = d.newRecord(ws, step.cls, conv.endUserHandle); // STATE-1: a new draft is PENDING
+      for (const [path, value] of Object.entries(step.fields)) {
+        setPath(record.values, path, value);
+        perField.push({ cls: step.cls, record, field: path });
+      }
+      record.completedAt = Date.now(); // ENV-3; callbackStatus unchanged (STATE-6)
+      const entry = touched.get(record.serviceKey) ?? { cls: step.cls, record, changed: [] };
+      for (const path of Object.keys(step.fields)) if (!entry.changed.includes(path)) entry.changed.push(path);
+      touched.set(record.serviceKey, entry);
+      if (!conv.touched.includes(record.serviceKey)) conv.touched.push(record.serviceKey);
+      serviceKeys.push(record.serviceKey);
+    }
+    const status = (r: StoredRecord) => (f.has('saved-status-pending-after-complete') ? 'PENDING' : r.callbackStatus);
+    if (f.has('saved-per-field')) {
+      for (const p of perField) void d.lifecycle(conv, 'config.saved', savedPayload(ctx, conv, p.cls.configEnd, p.record.serviceKey, [p.field], status(p.record)));
+    } else {
+      // EVT-17: one config.saved per touched instance per turn, changedFields the union.
+      for (const t of touched.values()) void d.lifecycle(conv, 'config.saved', savedPayload(ctx, conv, t.cls.configEnd, t.record.serviceKey, t.changed, status(t.record)));
+    }
+    return { serviceKeys };
+  });
+
+  app.post<{ Params: { id: string } }>(`${P}/conversations/:id/complete`, async (req, reply) => {
+    const conv = d.conversation(req.params.id);
+    const b = bodyOf(req);
+    const ws = conv.workspace;
+    let keys: string[];
+    if (b.serviceKeys !== undefined) {
+      if (!Array.isArray(b.serviceKeys) || !b.serviceKeys.every((k) => typeof k === 'string')) throw badRequest('serviceKeys', 'serviceKeys must be an array of strings');
+      keys = b.serviceKeys as string[];
+    } else keys = conv.touched.filter((k) => ctx.findRecord(ws, k));
+    if (keys.length === 0) throw badRequest('serviceKeys', 'nothing to complete: no instance touched in this conversation');
+    const records = keys.map((k) => {
+      const r = ctx.findRecord(ws, k);
+      if (!r) throw badRequest('serviceKeys', `no record ${k} in workspace ${ws.workspaceKey}`);
+      return r;
+    });
+    for (const r of records) {
+      r.callbackStatus = 'DELIVERED'; // STATE-4, with no readiness check (STATE-5)
+      r.completedAt = Date.now();
+    }
+    conv.state = 'completed';
+    const values = Object.fromEntries(records.map((r) => [r.serviceKey, r.values]));
+    const done = d.lifecycle(conv, 'onComplete', completePayload(ctx, conv, keys, effectiveHookPath(ws), values));
+    if (f.has('complete-waits-for-host')) await done; // DELIV-9 broken on purpose
+    return reply.code(202).send({ serviceKeys: keys });
+  });
+}
