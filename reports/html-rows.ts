@@ -16,12 +16,29 @@ function pre(value: unknown): string {
   return `<pre>${htmlEscape(typeof value === 'string' ? value : JSON.stringify(value, null, 2))}</pre>`;
 }
 
-/** Timeline parts of one evidence: its own (entries + timeline) and those of its items. */
+/** The evidence's entries, once each (the service suites' evidence repeats an entry every time a wait saw it). */
+function uniqueEntries(entries: unknown[] | undefined): unknown[] {
+  const seen = new Set<unknown>();
+  return (entries ?? []).filter((e) => {
+    const seq = e && typeof e === 'object' ? (e as { seq?: unknown }).seq : undefined;
+    if (seq === undefined) return true;
+    if (seen.has(seq)) return false;
+    seen.add(seq);
+    return true;
+  });
+}
+
+/**
+ * Timeline parts of one evidence: its own (entries + timeline) and those of its items. An item that
+ * states the expected windows before the attempts arrive has no entries: it is drawn against the
+ * evidence's entries, so a missing attempt still shows as a window with nothing in it.
+ */
 export function timelinesOf(e: Evidence): Array<{ entries: unknown[]; timeline: TimelineSpec }> {
   const parts: Array<{ entries: unknown[]; timeline: TimelineSpec }> = [];
-  if (e.timeline && Array.isArray(e.timeline.windows)) parts.push({ entries: e.entries ?? [], timeline: e.timeline });
+  if (e.timeline && Array.isArray(e.timeline.windows)) parts.push({ entries: uniqueEntries(e.entries), timeline: e.timeline });
   for (const item of Array.isArray(e.items) ? e.items : []) {
-    if (item && typeof item === 'object' && item.timeline && Array.isArray(item.timeline.windows)) parts.push({ entries: item.entries ?? [], timeline: item.timeline });
+    if (!item || typeof item !== 'object' || !item.timeline || !Array.isArray(item.timeline.windows)) continue;
+    parts.push({ entries: uniqueEntries(item.entries && item.entries.length > 0 ? item.entries : e.entries), timeline: item.timeline });
   }
   return parts;
 }
@@ -48,7 +65,6 @@ function evidenceBody(c: ClauseRecord): string {
     parts.push(`<h4>reproduce</h4>${pre(r.command)}`);
     if (r.seed !== undefined) parts.push(`<p>fast-check seed ${htmlEscape(r.seed)}${r.path !== undefined ? `, path ${htmlEscape(r.path)}` : ''}</p>`);
   }
-  for (const n of c.notExercisedReasons ?? []) parts.push(`<p class="reason">${htmlEscape(n)}</p>`);
   return parts.join('');
 }
 
@@ -56,7 +72,7 @@ function evidenceCell(c: ClauseRecord): string {
   const body = evidenceBody(c);
   if (body === '') return '';
   const timelines = c.evidence.reduce((n, e) => n + timelinesOf(e).length, 0);
-  const label = c.status === 'failed' ? 'evidence of the failure' : c.status === 'not-exercised' ? 'why not' : 'evidence';
+  const label = c.status === 'failed' ? 'evidence of the failure' : 'evidence';
   const badge = timelines > 0 ? ` <span class="badge tl-badge">timeline</span>` : '';
   return `<details class="evidence"><summary>${label}${badge}</summary><template>${body}</template></details>`;
 }
@@ -75,10 +91,12 @@ export function clauseRow(c: ClauseRecord, tests: Map<string, number>): string {
   const mark = c.expectedFailure ? ' <small>(expected failure)</small>' : '';
   const reading = c.reading ? `<details class="reading"><summary>reading</summary><p>${htmlEscape(c.reading)}</p></details>` : '';
   const evidence = evidenceCell(c);
+  // Why a clause was not exercised is short and wanted at a glance: in the row, not behind a click.
+  const why = (c.notExercisedReasons ?? []).map((n) => `<div class="why">not exercised: ${htmlEscape(n)}</div>`).join('');
   // The evidence gets a row of its own under the clause, the table's full width (timelines need it).
   return `<tr class="clause${evidence ? ' has-ev' : ''}" id="${htmlEscape(c.id)}" data-status="${c.status}" data-level="${c.level}" data-area="${htmlEscape(c.area)}" data-side="${htmlEscape(c.side)}">
 <td class="id"><a href="#${htmlEscape(c.id)}">${htmlEscape(c.id)}</a></td><td><span class="lv lv-${c.level}">${c.level}</span></td><td><span class="st s-${c.status}">${STATUS_LABEL[c.status] ?? c.status}</span>${mark}</td>
-<td class="text">${htmlEscape(c.text)}<div class="meta"><a class="section" href="${htmlEscape(sectionLink(c.section))}">contract §${htmlEscape(c.section)}</a> · ${htmlEscape(c.side)}</div>${reading}</td>
+<td class="text">${htmlEscape(c.text)}<div class="meta"><a class="section" href="${htmlEscape(sectionLink(c.section))}">contract §${htmlEscape(c.section)}</a> · ${htmlEscape(c.side)}</div>${why}${reading}</td>
 <td class="tests"><ul>${testItems}</ul></td></tr>${evidence ? `\n<tr class="ev-row" data-for="${htmlEscape(c.id)}"><td></td><td colspan="4" class="ev">${evidence}</td></tr>` : ''}`;
 }
 

@@ -35,10 +35,10 @@ export function attemptsOf(entries: unknown[]): Attempt[] {
   });
 }
 
-/** 5000 -> "5 s", 2300 -> "2.3 s", 1250 -> "1.25 s", 12345 -> "12.3 s". */
+/** 5000 -> "5 s", 2300 -> "2.3 s", 1250 -> "1.25 s", 10006 -> "10.01 s". */
 export function seconds(ms: number): string {
   const s = ms / 1000;
-  return `${Number(s.toFixed(Math.abs(s) >= 10 ? 1 : 2))} s`;
+  return `${Number(s.toFixed(Math.abs(s) >= 100 ? 1 : 2))} s`;
 }
 
 function about(w: TimelineWindow, scale: number | undefined): string {
@@ -108,7 +108,7 @@ export function renderTimeline(entries: unknown[], spec: TimelineSpec): string {
   const out: string[] = [];
   const step = niceStep(span);
   for (let t = 0; t <= span; t += step) {
-    const tick = step >= 1_000 ? `${t / 1000} s` : `${t} ms`;
+    const tick = span >= 2_000 ? `${t / 1000} s` : `${t} ms`;
     out.push(`<line class="tl-grid" x1="${x(t)}" x2="${x(t)}" y1="${TOP - 6}" y2="${height - 6}"/><text class="tl-tick" x="${x(t)}" y="${TOP - 10}">${tick}</text>`);
   }
   for (let n = 1; n <= lanes; n++) {

@@ -6,19 +6,30 @@ import type { JournalEntry } from '../../../mock-host/index.ts';
 import { redactText } from './redact.ts';
 
 export interface RequestEvidence { method: string; url: string; status: number; curl: string; operationId?: string; specValid?: boolean }
+/** arrivalMs and durationMs are on the harness's monotonic clock (DELIV-8 reading), for the report's timeline. */
 export interface EntrySummary {
   seq: number; method: string; path: string; event?: string; deliveryId?: string; attempt?: number;
-  arrival: string; signature: string; status?: number; outcome?: string; schemaValid?: boolean;
+  arrival: string; arrivalMs: number; durationMs?: number; signature: string; status?: number; outcome?: string; schemaValid?: boolean;
 }
-export interface EvidenceItem { sentence: string; seqs?: number[]; entries?: EntrySummary[]; requests?: RequestEvidence[] }
+/** Expected windows of a timing clause, drawn by the report against the entries (reports/model.ts TimelineSpec). */
+export interface TimelineSpec {
+  timeScale?: number;
+  windows: Array<{ attempt: number; from: 'previous-end' | 'start'; expectedMs: number; toleranceMs: number; contractMs?: number; label?: string }>;
+}
+export interface EvidenceItem { sentence: string; seqs?: number[]; entries?: EntrySummary[]; requests?: RequestEvidence[]; timeline?: TimelineSpec }
 export interface EvidenceLike { status: number; curl: string; method?: string; url?: string; operationId?: string; specCheck?: { valid: boolean } }
 
 export interface EvidenceLog {
-  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[] }): void;
+  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[]; timeline?: TimelineSpec }): void;
+}
+
+function monoMs(ns: string): number {
+  return Number(BigInt(ns) / 1000n) / 1000;
 }
 
 export function summarizeEntry(e: JournalEntry): EntrySummary {
-  const s: EntrySummary = { seq: e.seq, method: e.method, path: e.path, arrival: e.arrival.iso, signature: e.signature?.verdict ?? 'absent' };
+  const s: EntrySummary = { seq: e.seq, method: e.method, path: e.path, arrival: e.arrival.iso, arrivalMs: monoMs(e.arrival.monoNs), signature: e.signature?.verdict ?? 'absent' };
+  if (e.finished) s.durationMs = monoMs(e.finished.monoNs) - s.arrivalMs;
   if (e.event !== undefined) s.event = e.event;
   if (e.deliveryId !== undefined) s.deliveryId = e.deliveryId;
   if (e.attempt !== undefined) s.attempt = e.attempt;
@@ -40,8 +51,9 @@ export class EvidenceCollector implements EvidenceLog {
   readonly items: EvidenceItem[] = [];
   readonly requests: RequestEvidence[] = [];
 
-  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[] }): void {
+  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[]; timeline?: TimelineSpec }): void {
     const item: EvidenceItem = { sentence: redactText(e.sentence) };
+    if (e.timeline) item.timeline = e.timeline;
     const seqs = e.seqs ?? e.entries?.map((x) => x.seq);
     if (seqs) item.seqs = seqs;
     if (e.entries) item.entries = e.entries.map(summarizeEntry);
