@@ -18,10 +18,11 @@ button{font:inherit;color:inherit;cursor:pointer}
 .charts{display:grid;grid-template-columns:minmax(260px,1fr) minmax(360px,2fr);gap:16px;margin-bottom:16px}
 .chart{border:1px solid var(--line);border-radius:8px;padding:12px 14px;background:#fff}
 .areas .rows{display:grid;grid-template-columns:1fr 1fr;column-gap:20px}
-.bar-row{display:grid;grid-template-columns:100px 1fr 128px;align-items:center;gap:8px;margin:3px 0}
+.bar-row{display:grid;grid-template-columns:100px 1fr 150px;align-items:center;gap:8px;margin:3px 0}
 .bar-label{border:1px solid transparent;background:none;text-align:left;padding:1px 4px;border-radius:4px;font-weight:600;font-size:12px}
 .bar{display:flex;height:14px;background:var(--bg);border-radius:3px;overflow:hidden}.seg{height:100%}
 .bar-num{font-size:12px;color:var(--mute);white-space:nowrap}
+.legend{display:flex;flex-wrap:wrap;gap:14px;margin-top:14px;font-size:12px;color:var(--mute)}.hint{font-size:12px;color:var(--mute)}
 .b-passed{background:var(--pass)}.b-failed{background:var(--fail)}.b-not-exercised{background:var(--nx)}.b-unspecified{background:var(--un)}.b-not-in-run{background:var(--nir)}
 .filters{position:sticky;top:0;z-index:2;background:rgba(255,255,255,.96);backdrop-filter:blur(2px);display:flex;flex-wrap:wrap;gap:10px;align-items:center;padding:10px 0;border-bottom:1px solid var(--line)}
 .filters label{font-size:12px;color:var(--mute);display:flex;flex-direction:column;gap:2px}

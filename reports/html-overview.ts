@@ -21,8 +21,9 @@ function bar(filter: string, value: string, label: string, title: string, c: Cou
   const segs = BAR_STATUSES.filter((s) => c[s]! > 0)
     .map((s) => `<span class="seg b-${s}" style="width:${((c[s]! / max) * 100).toFixed(2)}%" title="${c[s]} ${STATUS_LABEL[s]}"></span>`).join('');
   const failed = c.failed! > 0 ? ` <b class="s-failed">${c.failed} failed</b>` : '';
+  const num = c.unspecified === c.total ? `${c.total} not shown` : `${c.passed}/${c.total} passed${failed}`;
   return `<div class="bar-row"><button type="button" class="bar-label" data-filter="${filter}" data-value="${htmlEscape(value)}" title="${htmlEscape(title)}">${htmlEscape(label)}</button>`
-    + `<div class="bar">${segs}</div><span class="bar-num">${c.passed}/${c.total} passed${failed}</span></div>`;
+    + `<div class="bar">${segs}</div><span class="bar-num">${num}</span></div>`;
 }
 
 export function overview(report: ConformanceReport, areaTitles: Record<string, string> = {}): string {
@@ -45,7 +46,9 @@ export function overview(report: ConformanceReport, areaTitles: Record<string, s
 <div class="totals">${totals}</div>${other}</div>
 </header>
 <section class="charts">
-<div class="chart"><h2>By level</h2><div class="rows">${levels.map((x) => bar('level', x.l, x.l, `${x.l} clauses`, x.c, levelMax)).join('')}</div></div>
+<div class="chart"><h2>By level</h2><div class="rows">${levels.map((x) => bar('level', x.l, x.l, `${x.l} clauses`, x.c, levelMax)).join('')}</div>
+<p class="legend">${BAR_STATUSES.map((st) => `<span><span class="dot b-${st}"></span>${STATUS_LABEL[st]}</span>`).join('')}</p>
+<p class="hint">A label or a count filters the table.</p></div>
 <div class="chart areas"><h2>By area</h2><div class="rows">${areas.map((x) => bar('area', x.a, x.a, areaTitles[x.a] ?? x.a, x.c, areaMax)).join('')}</div></div>
 </section>`;
 }

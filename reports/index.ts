@@ -11,11 +11,12 @@ export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproCo
 export { assertValidReport, reportProblems, conformanceSchema } from './validate.ts';
 export { renderJunit, xmlEscape } from './render-junit.ts';
 export { renderSummary, notInRunLines } from './render-summary.ts';
-export { renderHtml, htmlEscape } from './render-html.ts';
+export { renderHtml, htmlEscape, type RenderHtmlOptions } from './render-html.ts';
+export { renderTimeline, judgeWindows, attemptsOf, type WindowVerdict } from './render-timeline.ts';
 export { sectionLink, githubSlug, CONTRACT_SECTIONS } from './contract-sections.ts';
 export { writeReports, rerender, REPORT_FILES } from './write-reports.ts';
 export { readReport } from './render.ts';
-export { loadClauses, readClausesFile } from './load-clauses.ts';
+export { loadClauses, readClausesFile, contractAreaTitles } from './load-clauses.ts';
 export { loadExpectedOutcomes, parseExpectedOutcomes } from './expected.ts';
 export { applyGate, type GateOptions, type GateResult } from './gate.ts';
 export { countLine } from './count-results.ts';
