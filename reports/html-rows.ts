@@ -5,7 +5,7 @@
  */
 import type { ClauseRecord, ConformanceReport, Evidence, TimelineSpec } from './model.ts';
 import { sectionLink } from './contract-sections.ts';
-import { htmlEscape } from './html-escape.ts';
+import { htmlEscape, textEscape } from './html-escape.ts';
 import { renderTimeline } from './render-timeline.ts';
 
 export const STATUS_LABEL: Record<string, string> = {
@@ -13,7 +13,7 @@ export const STATUS_LABEL: Record<string, string> = {
 };
 
 function pre(value: unknown): string {
-  return `<pre>${htmlEscape(typeof value === 'string' ? value : JSON.stringify(value, null, 2))}</pre>`;
+  return `<pre>${textEscape(typeof value === 'string' ? value : JSON.stringify(value, null, 2))}</pre>`;
 }
 
 /** The evidence's entries, once each (the service suites' evidence repeats an entry every time a wait saw it). */
@@ -50,7 +50,8 @@ function evidenceHtml(e: Evidence): string {
   if (requests.length > 0) {
     parts.push(`<details class="sub"><summary>requests (${requests.length})</summary>${requests.map((r) => pre(r.curl ?? `${r.method ?? ''} ${r.url ?? ''} -> ${r.status ?? ''}`)).join('')}</details>`);
   }
-  if (e.entries && e.entries.length > 0) parts.push(`<details class="sub"><summary>journal entries (${e.entries.length})</summary>${pre(e.entries)}</details>`);
+  // One line per entry: compact for thousands of entries, and one entry reads as one line.
+  if (e.entries && e.entries.length > 0) parts.push(`<details class="sub"><summary>journal entries (${e.entries.length})</summary>${pre(e.entries.map((x) => JSON.stringify(x)).join('\n'))}</details>`);
   return parts.join('');
 }
 
