@@ -24,7 +24,7 @@ button{font:inherit;color:inherit;cursor:pointer}
 .bar-num{font-size:12px;color:var(--mute);white-space:nowrap}
 .legend{display:flex;flex-wrap:wrap;gap:14px;margin-top:14px;font-size:12px;color:var(--mute)}.hint{font-size:12px;color:var(--mute)}
 .b-passed{background:var(--pass)}.b-failed{background:var(--fail)}.b-not-exercised{background:var(--nx)}.b-unspecified{background:var(--un)}.b-not-in-run{background:var(--nir)}
-.filters{position:sticky;top:0;z-index:2;background:rgba(255,255,255,.96);backdrop-filter:blur(2px);display:flex;flex-wrap:wrap;gap:10px;align-items:center;padding:10px 0;border-bottom:1px solid var(--line)}
+.filters{position:sticky;top:0;z-index:2;background:#fff;display:flex;flex-wrap:wrap;gap:10px;align-items:center;padding:10px 0;border-bottom:1px solid var(--line)}
 .filters label{font-size:12px;color:var(--mute);display:flex;flex-direction:column;gap:2px}
 select,input[type=search]{font:inherit;font-size:13px;padding:4px 6px;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--ink)}
 .shown{margin-left:auto;color:var(--mute)}
@@ -70,5 +70,6 @@ if(!s)return;s.value=(s.value===v&&k!=='side')?'all':v;apply();document.getEleme
 function open(d){var t=d.querySelector(':scope>template');if(t){d.appendChild(t.content.cloneNode(true));t.remove();}}
 document.addEventListener('toggle',function(e){var d=e.target;if(d&&d.tagName==='DETAILS'&&d.open)open(d);},true);
 function reveal(){var id=decodeURIComponent(location.hash.slice(1));var r=id&&document.getElementById(id);if(r&&r.classList.contains('clause')&&r.hidden){ids.forEach(function(k){sel[k].value='all';});q.value='';apply();r.scrollIntoView();}}
+var fh=document.querySelector('.filters').offsetHeight;document.querySelectorAll('th').forEach(function(th){th.style.top=fh+'px';});
 window.addEventListener('hashchange',reveal);apply();reveal();
 })();`;
