@@ -4,10 +4,10 @@
  * `unobservable` note), unspecified when the contract says "not shown" (never asserted).
  */
 import type {
-  ClauseInput, ClauseLevel, ClauseRecord, ConformanceReport, ExpectedOutcomes,
+  ClauseInput, ClauseLevel, ClauseStatus, ClauseRecord, ConformanceReport, ExpectedOutcomes,
   StatusTotals, TestRecord,
 } from './model.ts';
-import { areaOf } from './model.ts';
+import { RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
 import { Redactor } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
 
@@ -17,6 +17,11 @@ export interface BuildInput {
   endedAt: string;
   targetDescription: string;
   projects: string[];
+  /**
+   * The sides the run tested. Default: the sides of the counted projects that had tests in the run
+   * (RUN_SIDE_OF_PROJECT), or every side of the clause list when no test ran at all.
+   */
+  sides?: string[];
   clauses: ClauseInput[];
   tests: TestRecord[];
   expected?: ExpectedOutcomes;
@@ -26,16 +31,23 @@ export interface BuildInput {
 }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
+const STATUSES: ClauseStatus[] = ['passed', 'failed', 'not-exercised', 'unspecified', 'not-in-run'];
 
-function emptyTotals(): StatusTotals {
-  return { passed: 0, failed: 0, 'not-exercised': 0, unspecified: 0 };
+export function emptyTotals(): StatusTotals {
+  return Object.fromEntries(STATUSES.map((s) => [s, 0])) as StatusTotals;
+}
+
+/** The sides a run tested, from the projects its tests belong to (a merged or combined run may have both). */
+export function runSides(projects: string[], clauses: ClauseInput[]): string[] {
+  const sides = [...new Set(projects.map((p) => RUN_SIDE_OF_PROJECT[p]).filter((s): s is string => s !== undefined))];
+  return sides.length > 0 ? sides : [...new Set(clauses.map((c) => c.side))];
 }
 
 function ran(t: TestRecord): boolean {
   return t.status !== 'skipped' && t.status !== 'not-run' && t.status !== 'interrupted';
 }
 
-function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext): ClauseRecord {
+function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext, sides: string[]): ClauseRecord {
   const record: ClauseRecord = {
     id: clause.id,
     area: areaOf(clause.id),
@@ -48,6 +60,10 @@ function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext):
     tests: citing.map((t) => ({ title: t.title, project: t.project, file: t.file, status: t.status })),
     evidence: [],
   };
+  if (!sides.includes(clause.side)) {
+    record.status = 'not-in-run';
+    return record;
+  }
   if (clause.level === 'UNSPECIFIED') {
     record.status = 'unspecified';
     return record;
@@ -97,7 +113,8 @@ export function buildReport(input: BuildInput): ConformanceReport {
   for (const t of counted) for (const id of t.clauses) byClause.set(id, [...(byClause.get(id) ?? []), t]);
 
   const repro = input.repro ?? {};
-  const records = input.clauses.map((c) => decide(c, byClause.get(c.id) ?? [], repro));
+  const sides = input.sides ?? runSides([...new Set(counted.map((t) => t.project))], input.clauses);
+  const records = input.clauses.map((c) => decide(c, byClause.get(c.id) ?? [], repro, sides));
   const stale = applyExpected(records, input.expected);
 
   const totals = { ...emptyTotals(), byLevel: Object.fromEntries(LEVELS.map((l) => [l, emptyTotals()])) as Record<ClauseLevel, StatusTotals> };
@@ -116,6 +133,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     endedAt: input.endedAt,
     target: { description: input.targetDescription },
     projects: input.projects,
+    sides,
     verdict,
     totals,
     staleExpectations: stale,

@@ -2,7 +2,8 @@
  * The clause reporter (issue 2 item 7, issue 7 item 1): reads each test's clause tags and writes
  * conformance.json, junit.xml, summary.md and clauses.html into outputDir (option) or
  * CCS_REPORT_DIR (default reports/out). Only the conformance projects (service, service-realtime,
- * host) count as evidence. Also re-run by `playwright merge-reports` over shard blobs.
+ * host) count as evidence. A tag or evidence `clause` naming no clause fails the run (check-clause-ids.ts).
+ * Also re-run by `playwright merge-reports` over shard blobs.
  *
  * Options: outputDir, projects (which projects count), clausesFile (a clause list other than
  * spec/clauses.yaml), expectedFile (expected-outcomes YAML; also env CCS_EXPECTED_FILE).
@@ -12,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { CONFORMANCE_PROJECTS, type ClauseInput, type TestRecord } from './model.ts';
+import { CONFORMANCE_PROJECTS } from './model.ts';
 import { buildReport } from './build-report.ts';
 import { toTestRecord } from './collect.ts';
 import { loadClauses } from './load-clauses.ts';
@@ -21,6 +22,7 @@ import { Redactor, loadSecrets } from '../spec/index.ts';
 import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';
+import { checkClauseIds } from './check-clause-ids.ts';
 
 export interface ClauseReporterOptions {
   outputDir?: string;
@@ -67,19 +69,6 @@ export default class ClauseReporter implements Reporter {
     return this.options.outputDir ?? process.env.CCS_REPORT_DIR ?? 'reports/out';
   }
 
-  /** A tag naming no clause of the list, or an UNSPECIFIED one, is a bug in the test: say so loudly. */
-  private warnAboutTags(tests: TestRecord[], clauses: ClauseInput[]): void {
-    const levels = new Map(clauses.map((c) => [c.id, c.level]));
-    const problems: string[] = [];
-    for (const t of tests) {
-      for (const id of t.clauses) {
-        if (!levels.has(id)) problems.push(`${t.file}: "${t.title}" cites ${id}, which is not a clause of the list`);
-        else if (levels.get(id) === 'UNSPECIFIED') problems.push(`${t.file}: "${t.title}" cites ${id}, which the contract marks "not shown" (never asserted)`);
-      }
-    }
-    if (problems.length > 0) process.stderr.write(`\n*** ccs-conformance clause reporter: clause tags to fix:\n  ${[...new Set(problems)].join('\n  ')}\n`);
-  }
-
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const outputDir = this.outputDir();
     try {
@@ -102,7 +91,13 @@ export default class ClauseReporter implements Reporter {
         redactor,
       });
       writeReports(report, outputDir, redactor);
-      this.warnAboutTags(tests.filter((t) => report.projects.includes(t.project)), clauses);
+      // Every test of the run, not only the counted projects: a wrong id in a self test is a bug too.
+      const ids = checkClauseIds(tests, clauses);
+      if (ids.warnings.length > 0) process.stderr.write(`\n*** ccs-conformance clause reporter: clause tags to fix:\n  ${ids.warnings.join('\n  ')}\n`);
+      if (ids.errors.length > 0) {
+        process.stderr.write(`\n*** ccs-conformance clause reporter: CLAUSE_UNKNOWN: ${ids.errors.length} clause id(s) name no clause; the run fails:\n  ${ids.errors.join('\n  ')}\n\n`);
+        return { status: 'failed' };
+      }
       return undefined;
     } catch (error) {
       // Loud, never silent: a report that cannot be written or does not match its schema fails the run.

@@ -1,13 +1,14 @@
 /**
  * The gate (issue 7 item 2) over a written report: MUST failed (or a stale expected failure) -> 1;
- * SHOULD failed -> warning; not-exercised allowed unless requireAll (then -> 1). Exit 2 is the
- * CLI's, for usage and configuration errors.
+ * SHOULD failed -> warning; not-exercised allowed unless requireAll (then -> 1). A clause of a side
+ * the run did not test (status not-in-run) never counts as not exercised. Exit 2 is the CLI's, for
+ * usage and configuration errors.
  */
 import type { ClauseRecord, ConformanceReport } from './model.ts';
 
 export interface GateOptions {
   requireAll?: boolean;
-  /** Sides whose clauses the run could exercise (service for `run`, host for `host`); default all. */
+  /** Sides whose clauses the run could exercise (service for `run`, host for `host`); default the report's `sides`. */
   sides?: string[];
   /** Restrict requireAll to these clauses (the --grep / --area selection). */
   selected?: (c: ClauseRecord) => boolean;
@@ -31,11 +32,13 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
   }
   if (report.verdict === 'fail' && errors.length === 0) errors.push('the report verdict is fail');
   if (options.requireAll) {
+    const sides = options.sides ?? report.sides;
     const missing = report.clauses.filter((c) =>
       c.status === 'not-exercised'
       // An unobservable clause can never be exercised from outside: requiring it would always fail.
       && !(c.notExercisedReasons ?? []).some((r) => r.startsWith('unobservable:'))
-      && (options.sides === undefined || options.sides.includes(c.side))
+      // A clause of a side not in the run has status not-in-run and is never counted here.
+      && sides.includes(c.side)
       && (options.selected === undefined || options.selected(c)));
     for (const c of missing) errors.push(`${c.level} ${c.id} not exercised (--require-all): ${(c.notExercisedReasons ?? []).join('; ')}`);
   }

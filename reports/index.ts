@@ -1,20 +1,22 @@
 /** The reports room: the clause reporter's pieces, renderers, the gate and the expected-outcomes file. */
 export type {
   ClauseLevel, ClauseStatus, ClauseInput, ClauseRecord, ConformanceReport, Evidence, ExpectedOutcomes,
-  Reproduction, StatusTotals, TestRecord, TestStatusName,
+  Reproduction, StatusTotals, TestRecord, TestStatusName, TimelineEntry, TimelineSpec, TimelineWindow,
 } from './model.ts';
-export { CONFORMANCE_PROJECTS, CLAUSE_TAG, areaOf } from './model.ts';
-export { buildReport, type BuildInput } from './build-report.ts';
+export { CONFORMANCE_PROJECTS, CLAUSE_TAG, RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
+export { buildReport, runSides, type BuildInput } from './build-report.ts';
+export { checkClauseIds, type ClauseIdProblems } from './check-clause-ids.ts';
 export { Redactor, REDACTED, loadSecrets } from '../spec/index.ts';
 export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproContext } from './repro.ts';
 export { assertValidReport, reportProblems, conformanceSchema } from './validate.ts';
 export { renderJunit, xmlEscape } from './render-junit.ts';
-export { renderSummary } from './render-summary.ts';
-export { renderHtml, htmlEscape } from './render-html.ts';
+export { renderSummary, notInRunLines } from './render-summary.ts';
+export { renderHtml, htmlEscape, type RenderHtmlOptions } from './render-html.ts';
+export { renderTimeline, judgeWindows, attemptsOf, type WindowVerdict } from './render-timeline.ts';
 export { sectionLink, githubSlug, CONTRACT_SECTIONS } from './contract-sections.ts';
 export { writeReports, rerender, REPORT_FILES } from './write-reports.ts';
 export { readReport } from './render.ts';
-export { loadClauses, readClausesFile } from './load-clauses.ts';
+export { loadClauses, readClausesFile, contractAreaTitles } from './load-clauses.ts';
 export { loadExpectedOutcomes, parseExpectedOutcomes } from './expected.ts';
 export { applyGate, type GateOptions, type GateResult } from './gate.ts';
 export { countLine } from './count-results.ts';

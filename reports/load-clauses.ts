@@ -39,3 +39,12 @@ export async function loadClauses(clausesFile?: string): Promise<{ clauses: Clau
     : readClausesFile(CLAUSES_YAML).areas;
   return { clauses: loaded.clauses.filter((c) => !c.retired).map(normalise), areas };
 }
+
+/** Area titles of spec/clauses.yaml ("DELIV: Delivery, timeouts and retries (6, 8)"); none when unreadable. */
+export function contractAreaTitles(): Record<string, string> {
+  try {
+    return readClausesFile(CLAUSES_YAML).areas;
+  } catch {
+    return {};
+  }
+}

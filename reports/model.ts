@@ -5,7 +5,11 @@
 import type { Evidence } from '../spec/index.ts';
 
 export type ClauseLevel = 'MUST' | 'SHOULD' | 'MAY' | 'UNSPECIFIED';
-export type ClauseStatus = 'passed' | 'failed' | 'not-exercised' | 'unspecified';
+/**
+ * not-in-run: a clause of a side the run did not test (a service run and the host clauses): kept in
+ * conformance.json so nothing is lost, but never "not exercised" (a gate's --require-all skips it).
+ */
+export type ClauseStatus = 'passed' | 'failed' | 'not-exercised' | 'unspecified' | 'not-in-run';
 export type TestStatusName = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted' | 'not-run';
 
 /** A clause as the reporter needs it (a subset of spec/index.ts Clause). */
@@ -21,6 +25,23 @@ export interface ClauseInput {
 
 /** What a test attached as `ccs-evidence`: the one definition is spec/evidence.ts. */
 export type { Evidence } from '../spec/index.ts';
+
+/**
+ * A journal entry summary as the timeline reads it: `arrivalMs` (harness monotonic clock, ms; else
+ * `arrival` as an ISO time), `durationMs` until the attempt ended (answer, reset or timeout), `attempt`.
+ */
+export interface TimelineEntry {
+  seq?: number;
+  attempt?: number;
+  arrival?: string;
+  arrivalMs?: number;
+  durationMs?: number;
+  status?: number;
+  outcome?: string;
+  event?: string;
+}
+
+export type { TimelineSpec, TimelineWindow } from '../spec/index.ts';
 
 /** One test as collected from Playwright (or built by hand in tests). */
 export interface TestRecord {
@@ -66,6 +87,9 @@ export interface ClauseRecord {
 
 export type StatusTotals = Record<ClauseStatus, number>;
 
+/** A clause's side in spec/clauses.yaml; a run's sides come from its projects (RUN_SIDE_OF_PROJECT). */
+export const RUN_SIDE_OF_PROJECT: Record<string, string> = { service: 'service', 'service-realtime': 'service', host: 'host' };
+
 export interface ConformanceReport {
   schemaVersion: 1;
   runId: string;
@@ -73,6 +97,8 @@ export interface ConformanceReport {
   endedAt: string;
   target: { description: string };
   projects: string[];
+  /** The sides this run tested; clauses of other sides are `not-in-run`. */
+  sides: string[];
   verdict: 'pass' | 'fail';
   totals: StatusTotals & { byLevel: Record<ClauseLevel, StatusTotals> };
   staleExpectations: string[];

@@ -1,5 +1,10 @@
-/** junit.xml: one test case per clause (suite "clauses") and one per test (suite "tests"), so CI test views show clauses (issue 7 item 1). */
+/**
+ * junit.xml: one test case per clause of the run's sides (suite "clauses") and one per test (suite
+ * "tests"), so CI test views show clauses (issue 7 item 1). The clauses of a side the run did not
+ * test are one skipped test case ("25 host clauses: not in this run"), not one each.
+ */
 import type { ConformanceReport } from './model.ts';
+import { notInRunLines } from './render-summary.ts';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 forbids (control characters but tab, LF, CR) are dropped: error text may hold ANSI escapes.
@@ -11,14 +16,17 @@ export function xmlEscape(s: string): string {
 
 export function renderJunit(report: ConformanceReport): string {
   const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const clauses = report.clauses.filter((c) => c.status !== 'not-in-run');
+  const other = notInRunLines(report);
+  const clauseCases = clauses.length + other.length;
   const clauseFailures = report.clauses.filter((c) => c.status === 'failed').length;
-  const clauseSkipped = report.clauses.filter((c) => c.status === 'not-exercised' || c.status === 'unspecified').length;
+  const clauseSkipped = clauses.filter((c) => c.status === 'not-exercised' || c.status === 'unspecified').length + other.length;
   const testFailures = report.tests.filter((t) => !t.ok && t.status !== 'skipped' && t.status !== 'not-run').length;
   const testSkipped = report.tests.filter((t) => t.status === 'skipped' || t.status === 'not-run').length;
-  lines.push(`<testsuites name="ccs-conformance" tests="${report.clauses.length + report.tests.length}" failures="${clauseFailures + testFailures}">`);
+  lines.push(`<testsuites name="ccs-conformance" tests="${clauseCases + report.tests.length}" failures="${clauseFailures + testFailures}">`);
 
-  lines.push(`  <testsuite name="clauses" tests="${report.clauses.length}" failures="${clauseFailures}" skipped="${clauseSkipped}" timestamp="${xmlEscape(report.startedAt)}">`);
-  for (const c of report.clauses) {
+  lines.push(`  <testsuite name="clauses" tests="${clauseCases}" failures="${clauseFailures}" skipped="${clauseSkipped}" timestamp="${xmlEscape(report.startedAt)}">`);
+  for (const c of clauses) {
     const name = xmlEscape(`${c.id} [${c.level}] ${c.text}`);
     const open = `    <testcase classname="clauses.${xmlEscape(c.area)}" name="${name}" time="0"`;
     if (c.status === 'failed') {
@@ -33,6 +41,9 @@ export function renderJunit(report: ConformanceReport): string {
       const note = c.expectedFailure ? `\n      <system-out>${xmlEscape(`expected failure: ${c.expectedFailure.reason}`)}</system-out>\n    </testcase>` : '';
       lines.push(note ? `${open}>${note}` : `${open}/>`);
     }
+  }
+  for (const line of other) {
+    lines.push(`    <testcase classname="clauses.not-in-run" name="${xmlEscape(line)}" time="0">`, `      <skipped message="${xmlEscape(line)}"/>`, '    </testcase>');
   }
   lines.push('  </testsuite>');
 

@@ -1,12 +1,20 @@
 /**
  * summary.md: short enough for a pull-request comment or a CI step summary (issue 7 item 1):
  * verdict, counts by level and status, failed MUST clauses first (one line each), then failed
- * SHOULD clauses as warnings.
+ * SHOULD clauses as warnings. Only the clauses of the run's sides are counted; the other side's
+ * clauses get one line ("25 host clauses: not in this run").
  */
 import type { ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport } from './model.ts';
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
 const STATUSES: ClauseStatus[] = ['passed', 'failed', 'not-exercised', 'unspecified'];
+
+/** "25 host clauses: not in this run", one line per side the run did not test. */
+export function notInRunLines(report: ConformanceReport): string[] {
+  const bySide = new Map<string, number>();
+  for (const c of report.clauses) if (c.status === 'not-in-run') bySide.set(c.side, (bySide.get(c.side) ?? 0) + 1);
+  return [...bySide].map(([side, n]) => `${n} ${side} clause${n === 1 ? '' : 's'}: not in this run`);
+}
 
 function oneLine(s: string, max = 160): string {
   const flat = s.replace(/\u001b\[[0-9;]*m/g, '').replace(/\s+/g, ' ').trim();
@@ -40,10 +48,12 @@ export function renderSummary(report: ConformanceReport): string {
     for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults));
     out.push('');
   }
-  out.push(`Target: ${md(report.target.description)} · run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
+  out.push(`Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
   out.push(`| level | ${STATUSES.join(' | ')} |`, `|---|${STATUSES.map(() => '---:').join('|')}|`);
   for (const l of LEVELS) out.push(`| ${l} | ${STATUSES.map((s) => report.totals.byLevel[l][s]).join(' | ')} |`);
   out.push(`| **all** | ${STATUSES.map((s) => `**${report.totals[s]}**`).join(' | ')} |`, '');
+  const other = notInRunLines(report);
+  if (other.length > 0) out.push(other.join(' · '), '');
   if (failedShould.length > 0) {
     out.push('## Warnings: failed SHOULD clauses', '');
     for (const c of failedShould) out.push(failedLine(c));

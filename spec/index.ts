@@ -18,4 +18,4 @@ export { schemaNodes, nodesWith, clauseReferences, compileDocumentSchemas, check
 export type { Located } from './walk.ts';
 export { REDACTED, SECRET_NAMES, Redactor, isSecretName, loadSecrets, processRedactor, registerSecret, redactText } from './redact.ts';
 export { EVIDENCE_ATTACHMENT } from './evidence.ts';
-export type { Evidence, EvidenceItem, RequestEvidence } from './evidence.ts';
+export type { Evidence, EvidenceItem, RequestEvidence, TimelineSpec, TimelineWindow } from './evidence.ts';

@@ -12,7 +12,7 @@ import { assertNothingArrives } from '../../mock-host/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { describe, header, payload } from './areas/journal.ts';
 import { isEvent, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
-import { durationMs, gapMs, toleranceFor, within } from './areas/times.ts';
+import { durationMs, gapMs, retryTimeline, toleranceFor, within } from './areas/times.ts';
 
 /** Harness slack on a loaded machine, as the fixtures' delivery window uses (target/timing.ts). */
 const HARNESS_SLACK_MS = 2_000;
@@ -52,12 +52,14 @@ function triggerRefusal(hostUrl: string, path: string): Promise<void> {
   });
 }
 
-scheduleTest('onComplete answered 503 is retried: 3 attempts numbered 1 to 3, about 5 s then 20 s apart, and nothing after the last (DELIV-4, DELIV-7, DELIV-8, HDR-4)', clauseTags('DELIV-4', 'DELIV-7', 'DELIV-8', 'HDR-4'), async ({ makeWorkspace, driver, host, timing }) => {
+scheduleTest('onComplete answered 503 is retried: 3 attempts numbered 1 to 3, about 5 s then 20 s apart, and nothing after the last (DELIV-4, DELIV-7, DELIV-8, HDR-4)', clauseTags('DELIV-4', 'DELIV-7', 'DELIV-8', 'HDR-4'), async ({ makeWorkspace, driver, host, timing, evidence }) => {
     test.setTimeout(timing.retryScheduleDeadlineMs() + timing.quietWindowMs() + timing.scaled(BACKOFF_2 + CONTRACT.requestTimeoutMs) + 30_000);
     const ws = await makeWorkspace({ facts: false });
     host.script({ id: uniqueId('503-always'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' });
     const endUserHandle = uniqueHandle('r503');
     await completeOne(ws, driver, endUserHandle);
+    // The report draws the attempts of this evidence against these windows.
+    evidence.add({ sentence: 'Expected: attempt 2 about 5 s and attempt 3 about 20 s after the previous attempt ended (DELIV-8).', timeline: retryTimeline(timing) });
     const first = await waitEvent(ws, 'onComplete', endUserHandle, 1);
     const attempts = await waitEvent(ws, 'onComplete', endUserHandle, 3, timing.retryScheduleDeadlineMs());
     expect(first.length, 'DELIV-4: attempt 1 arrived').toBe(1);
@@ -73,12 +75,13 @@ scheduleTest('onComplete answered 503 is retried: 3 attempts numbered 1 to 3, ab
       { windowMs: timing.scaled(BACKOFF_2) + toleranceFor(timing, BACKOFF_2) + HARNESS_SLACK_MS });
   });
 
-scheduleTest('an onComplete attempt held past the 10 s whole-request timeout fails at 10 s and is retried (DELIV-3, DELIV-6)', clauseTags('DELIV-3', 'DELIV-6'), async ({ makeWorkspace, driver, host, timing }) => {
+scheduleTest('an onComplete attempt held past the 10 s whole-request timeout fails at 10 s and is retried (DELIV-3, DELIV-6)', clauseTags('DELIV-3', 'DELIV-6'), async ({ makeWorkspace, driver, host, timing, evidence }) => {
     test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
     const ws = await makeWorkspace({ facts: false });
     host.script({ id: uniqueId('timeout-then-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'never' }, { action: 'respond', status: 200 }] });
     const endUserHandle = uniqueHandle('rtimeout');
     await completeOne(ws, driver, endUserHandle);
+    evidence.add({ sentence: 'Expected: attempt 1 given up at the 10 s timeout, attempt 2 about 5 s later (DELIV-3, DELIV-8).', timeline: retryTimeline(timing, { held: true, attempts: 2 }) });
     const attempts = await waitEvent(ws, 'onComplete', endUserHandle, 2, timing.retryScheduleDeadlineMs());
     expect(attempts.length, 'DELIV-6: onComplete was retried after a timeout').toBe(2);
     const held = within(timing, durationMs(attempts[0]!), CONTRACT.requestTimeoutMs);
@@ -120,7 +123,7 @@ scheduleTest('every attempt of one onComplete carries the same delivery id and t
   expect([...hashes], `DELIV-11: body bytes differ between attempts: ${attempts.map(describe).join(' | ')}`).toHaveLength(1);
 });
 
-scheduleTest('each onComplete retry is re-signed over the unchanged body with a fresh t (SIGN-5)', clauseTags('SIGN-5'), async ({ makeWorkspace, driver, host, timing }) => {
+scheduleTest('each onComplete retry is re-signed over the unchanged body with a fresh t (SIGN-5)', clauseTags('SIGN-5'), async ({ makeWorkspace, driver, host, timing, evidence }) => {
   test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
   const ws = await makeWorkspace({ facts: false, signing: { mode: 'hmac' } });
   host.script({ id: uniqueId('503-503-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }, { action: 'respond', status: 503 }, { action: 'respond', status: 200 }] });
@@ -128,6 +131,7 @@ scheduleTest('each onComplete retry is re-signed over the unchanged body with a 
   await completeOne(ws, driver, endUserHandle);
   // Attempts must arrive over a second apart for t to move: three at a small time scale, two at real time.
   const needed = timing.scaled(BACKOFF_1) >= 2_000 ? 2 : 3;
+  evidence.add({ sentence: `Expected ${needed} attempts on the retry schedule, each re-signed (SIGN-5).`, timeline: retryTimeline(timing, { attempts: needed }) });
   const attempts = await waitEvent(ws, 'onComplete', endUserHandle, needed, timing.retryScheduleDeadlineMs());
   const checks = attempts.map((e) => ({ e, v: checkHmac(e, [ws.signing.secret!]) }));
   for (const { e, v } of checks) expect(v.ok, `SIGN-5: attempt ${describe(e)}: ${v.reason}`).toBe(true);

@@ -10,7 +10,7 @@ import { CONTRACT } from '../../protocol/index.ts';
 import { waitForEntries } from '../../mock-host/index.ts';
 import { describe, header, payload } from './areas/journal.ts';
 import { runEveryEvent, uniqueHandle, uniqueId } from './areas/scenario.ts';
-import { durationMs, within } from './areas/times.ts';
+import { durationMs, timeoutTimeline, within } from './areas/times.ts';
 import { expectError } from './areas/errors.ts';
 import { holdsFor } from './areas/wait.ts';
 import { clauseTags } from '../../spec/index.ts';
@@ -94,7 +94,7 @@ test.describe('the fetch request', () => {
 });
 
 test.describe('timing and cache', () => {
-  test('the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)', { tag: clauseTags('FACTS-5') }, async ({ ws, driver, host, timing }) => {
+  test('the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)', { tag: clauseTags('FACTS-5') }, async ({ ws, driver, host, timing, evidence }) => {
     driver.requireCapability('facts');
     const h = uniqueHandle();
     scriptFacts(host, ws, h, [{ action: 'never' }]);
@@ -104,6 +104,7 @@ test.describe('timing and cache', () => {
     expect(typeof opened.conversationId, 'FACTS-5: the conversation started').toBe('number');
     await ws.waitForCallbacks({ predicate: (e) => payload(e).event === 'onStart' && payload(e).endUserHandle === h });
     const v = await waitForEntries(host.journal, { path: ws.factsPath!, endUserHandle: h, completed: true }, { count: 1, deadlineMs: timing.scaled(CONTRACT.factsTimeoutMs) + timing.deliveryDeadlineMs() });
+    evidence.add({ sentence: v.sentence, entries: v.entries, timeline: timeoutTimeline(timing, CONTRACT.factsTimeoutMs, 'the held GET was given up') });
     expect(v.ok, `FACTS-5: the service gave up the held GET: ${v.sentence}`).toBe(true);
     const held = within(timing, durationMs(v.entries[0]!), CONTRACT.factsTimeoutMs);
     expect(held.ok, `FACTS-5: the fetch timed out after 10 s: ${held.sentence}`).toBe(true);

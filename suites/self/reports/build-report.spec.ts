@@ -25,8 +25,10 @@ test('a clause passes when every test citing it passed, and only conformance pro
   expect(by['FOO-1']?.status).toBe('passed');
   expect(by['FOO-1']?.evidence).toEqual([{ sentence: 'a saw it' }]);
   expect(by['FOO-2']?.status).toBe('passed');
-  // BAR-4 is cited only by self and mutants tests: not conformance evidence.
-  expect(by['BAR-4']?.status).toBe('not-exercised');
+  // BAR-4 is cited only by self and mutants tests: not conformance evidence; and it is a host
+  // clause in a service run.
+  expect(by['BAR-4']?.status).toBe('not-in-run');
+  expect(r.sides).toEqual(['service']);
   expect(r.tests.map((x) => x.title)).toEqual(['a', 'b', 'c', 'd']);
   expect(r.verdict).toBe('pass');
   assertValidReport(r);
@@ -130,7 +132,8 @@ test('summary.md gives the verdict, counts by level and status, the failed MUST 
   const firstItem = lines.find((l) => l.startsWith('- '));
   expect(firstItem).toContain('**FOO-2**');
   expect(firstItem).toContain('must broke second line');
-  expect(md).toContain('| MUST | 0 | 1 | 4 | 0 |');
+  expect(md).toContain('| MUST | 0 | 1 | 3 | 0 |');
+  expect(md).toContain('1 host clause: not in this run');
   expect(md.indexOf('Warnings: failed SHOULD clauses')).toBeGreaterThan(md.indexOf('FOO-2'));
   expect(md).toContain('**FOO-3**');
 });

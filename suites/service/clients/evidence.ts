@@ -3,21 +3,27 @@
  * (the one Evidence type of spec/evidence.ts; secrets redacted by spec/redact.ts).
  */
 import type { JournalEntry } from '../../../mock-host/index.ts';
-import { redactText, type Evidence, type EvidenceItem, type RequestEvidence } from '../../../spec/index.ts';
+import { redactText, type Evidence, type EvidenceItem, type RequestEvidence, type TimelineSpec } from '../../../spec/index.ts';
 
 /** A journal entry as evidence shows it (Evidence.entries). */
 export interface EntrySummary {
   seq: number; method: string; path: string; event?: string; deliveryId?: string; attempt?: number;
-  arrival: string; signature: string; status?: number; outcome?: string; schemaValid?: boolean;
+  arrival: string; arrivalMs: number; durationMs?: number; signature: string; status?: number; outcome?: string; schemaValid?: boolean;
 }
+export type { TimelineSpec };
 export interface EvidenceLike { status: number; curl: string; method?: string; url?: string; operationId?: string; specCheck?: { valid: boolean } }
 
 export interface EvidenceLog {
-  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[] }): void;
+  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[]; timeline?: TimelineSpec }): void;
+}
+
+function monoMs(ns: string): number {
+  return Number(BigInt(ns) / 1000n) / 1000;
 }
 
 export function summarizeEntry(e: JournalEntry): EntrySummary {
-  const s: EntrySummary = { seq: e.seq, method: e.method, path: e.path, arrival: e.arrival.iso, signature: e.signature?.verdict ?? 'absent' };
+  const s: EntrySummary = { seq: e.seq, method: e.method, path: e.path, arrival: e.arrival.iso, arrivalMs: monoMs(e.arrival.monoNs), signature: e.signature?.verdict ?? 'absent' };
+  if (e.finished) s.durationMs = monoMs(e.finished.monoNs) - s.arrivalMs;
   if (e.event !== undefined) s.event = e.event;
   if (e.deliveryId !== undefined) s.deliveryId = e.deliveryId;
   if (e.attempt !== undefined) s.attempt = e.attempt;
@@ -39,8 +45,9 @@ export class EvidenceCollector implements EvidenceLog {
   readonly items: EvidenceItem[] = [];
   readonly requests: RequestEvidence[] = [];
 
-  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[] }): void {
+  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[]; timeline?: TimelineSpec }): void {
     const item: EvidenceItem = { sentence: redactText(e.sentence) };
+    if (e.timeline) item.timeline = e.timeline;
     const seqs = e.seqs ?? e.entries?.map((x) => x.seq);
     if (seqs) item.seqs = seqs;
     if (e.entries) item.entries = e.entries.map(summarizeEntry);

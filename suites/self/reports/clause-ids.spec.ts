@@ -1,0 +1,58 @@
+/**
+ * Clause ids are checked: a tag or an evidence `clause` naming no clause fails the run with a message
+ * naming the test and the id. Pure check, then the real clause reporter in a child Playwright run.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test, expect } from '@playwright/test';
+import { checkClauseIds } from '../../../reports/index.ts';
+import { CLAUSES, t } from './helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CONFIG = fileURLToPath(new URL('./fixtures/playwright.config.ts', import.meta.url));
+
+test('a tag or an evidence clause naming no clause is an error naming the test and the id; UNSPECIFIED only warns', () => {
+  const r = checkClauseIds([
+    t({ title: 'good', clauses: ['FOO-1'], evidence: [{ sentence: 's', clause: 'FOO-1' }] }),
+    t({ title: 'typo', file: 'suites/service/x.spec.ts', line: 12, clauses: ['FOO-11'] }),
+    t({ title: 'bad evidence', line: 20, clauses: ['FOO-2'], evidence: [{ sentence: 's', items: [{ sentence: 'i', clause: 'NOPE-1' }] }] }),
+    t({ title: 'not shown', clauses: ['UNSPEC-1'] }),
+  ], CLAUSES);
+  expect(r.errors).toEqual([
+    'suites/service/x.spec.ts:12 "typo" has the tag @FOO-11, which names no clause of spec/clauses.yaml',
+    'suites/service/x.spec.ts:20 "bad evidence" attached evidence for clause "NOPE-1", which names no clause of spec/clauses.yaml',
+  ]);
+  expect(r.warnings).toHaveLength(1);
+  expect(r.warnings[0]).toContain('UNSPEC-1');
+});
+
+test('the clause reporter fails a run whose test cites an unknown clause id, naming the test and the id', async () => {
+  test.setTimeout(120_000);
+  const out = mkdtempSync(join(tmpdir(), 'ccs-ids-'));
+  try {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!/^(TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|PLAYWRIGHT_|PW_|CCS_)/.test(k)) env[k] = v;
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', CONFIG], {
+      cwd: ROOT, env: { ...env, CCS_REPORT_DIR: out }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`child run did not finish in 100 s\n${stderr}`)); }, 100_000);
+      child.on('exit', (c) => { clearTimeout(timer); resolve(c); });
+    });
+    // Both tests themselves pass: only the wrong ids fail the run.
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain('CLAUSE_UNKNOWN');
+    expect(stderr).toContain('"cites a clause id with a typo (FOO-11)" has the tag @FOO-11, which names no clause');
+    expect(stderr).toContain('attached evidence for clause "BAZ-9", which names no clause');
+    // The report is still written: the failure is about the tests, not the report.
+    expect(JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')).verdict).toBe('pass');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
