@@ -4,7 +4,7 @@
 export interface DriverCapabilities {
   driverVersion: '1';
   timeScale: number;
-  capabilities: ('workspaces' | 'sandbox' | 'signing-none' | 'signing-hmac' | 'signing-hmac-rotation' | 'signing-jwks' | 'conversations' | 'turns' | 'complete' | 'delete' | 'bulk-delete' | 'interrupt' | 'idle-sweep' | 'tool-call' | 'migration-hold' | 'seed-records' | 'facts' | 'facts-observation' | 'opener-language' | 'clock-advance' | 'service-log' | 'upload')[];
+  capabilities: ('workspaces' | 'sandbox' | 'signing-none' | 'signing-hmac' | 'signing-hmac-rotation' | 'signing-jwks' | 'conversations' | 'turns' | 'complete' | 'delete' | 'bulk-delete' | 'interrupt' | 'idle-sweep' | 'tool-call' | 'migration-hold' | 'seed-records' | 'facts' | 'facts-observation' | 'opener-language' | 'clock-advance' | 'service-log' | 'upload' | 'outage' | 'listen-pipe')[];
   jwksUrl: string;
 }
 
@@ -231,6 +231,26 @@ export interface DriverSetMigrationHoldRequest {
 export type DriverSetMigrationHoldResponse = {
   [key: string]: unknown;
 };
+
+/** Body of POST setListenPipe. */
+export interface DriverSetListenPipeRequest {
+  forwardTo: string | null;
+}
+
+/** Answer 200 of setListenPipe. */
+export interface DriverSetListenPipeResponse {
+  forwardTo: string | null;
+}
+
+/** Body of POST setOutage. */
+export interface DriverSetOutageRequest {
+  status: 500 | 503 | null;
+}
+
+/** Answer 200 of setOutage. */
+export interface DriverSetOutageResponse {
+  status: 500 | 503 | null;
+}
 
 /** Body of POST seedRecords. */
 export interface DriverSeedRecordsRequest {
