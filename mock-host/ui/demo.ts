@@ -62,8 +62,13 @@ export async function postDemoTraffic(base: string, timeScale: number): Promise<
   await callback(base, lifecycle('config.saved', 5120, user, { serviceKey: 'sp-9f2c', changedFields: ['address.city', 'address.zip'], callbackStatus: 'PENDING' }));
   await callback(base, lifecycle('config.saved', 5121, 'user-0815', { serviceKey: 'sp-77aa', changedFields: ['carrier'], callbackStatus: 'PENDING' }), { secret: 'a-rotated-away-secret' });
   await callback(base, lifecycle('onSessionTimeout', 5119, 'user-0815', { serviceKeys: [] }));
+  await callback(base, lifecycle('onStart', 5122, 'user-2024', { serviceKeys: [] }));
+  await callback(base, lifecycle('onComplete', 5122, 'user-2024', { serviceKeys: ['sp-1c3e', 'sp-1c3f'], path: '/hooks' }), { attempt: 1 });
+  await callback(base, lifecycle('config.deleted', 5123, 'user-2024', { serviceKey: 'sp-0a11' }));
+  // a body the schema refuses: serviceKeys must be an array (2.2)
+  await callback(base, lifecycle('onSessionInterrupted', 5124, 'user-3141', { serviceKeys: 'none' }));
   const complete = lifecycle('onComplete', 5120, user, { serviceKeys: ['sp-9f2c'], path: '/hooks' });
-  // the service's back-off: the first two attempts are answered 503 by the script
+  // the service's back-off: the first two attempts of lc-5120 are answered 503 by the script
   await callback(base, complete, { attempt: 1 });
   await wait(5000);
   await callback(base, complete, { attempt: 2 });

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       { kind: 'lifecycle', path: '/hooks', signing },
       { kind: 'facts', path: '/facts', signing, defaultFacts: { preferredLanguages: ['German', 'English'], country: 'DE', plan: 'business' } },
     ],
-    scripts: [{ id: 'fail-twice', match: { event: 'onComplete', attempt: [1, 2] }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' }],
+    scripts: [{ id: 'fail-twice', match: { deliveryId: 'lc-5120-onComplete', attempt: [1, 2] }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' }],
   });
   const browser = await launchChromium();
   try {

@@ -26,11 +26,13 @@ const list = new GroupList({
     $('stat-groups').textContent = String(res.total);
     $('stat-dropped').hidden = !res.dropped;
     $('stat-dropped').firstElementChild.textContent = String(res.dropped);
-    // the selected delivery follows its new attempts
+    // the selected delivery follows its new attempts and their answers
     const fresh = res.groups.find((g) => g.key === state.selected?.key);
-    if (fresh && fresh.lastSeq !== state.selected.lastSeq) select(fresh);
+    if (fresh && version(fresh) !== version(state.selected)) select(fresh);
   },
 });
+
+const version = (g) => `${g.lastSeq}:${g.attempts.map((a) => `${a.status}/${a.endMs}`).join()}`;
 
 function select(g) {
   state.selected = g;

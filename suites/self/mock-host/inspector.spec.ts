@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { test, expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../../mock-host/index.ts';
 import { launchChromium } from '../../../mock-host/ui/browser.ts';
@@ -284,4 +284,30 @@ test('the event stream sends one event per journal change and ends when the host
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([ended, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the stream outlived the host by 5 s')), 5000)))]);
   clearTimeout(timer);
+});
+
+test('a client that does not read the event stream is skipped past a bound, then told to resync', async () => {
+  test.setTimeout(120_000);
+  const h = await startHost();
+  await postSigned(h, lcBody('onStart', 38));
+  const [seed] = await h.journal.waitFor({ completed: true }, { timeoutMs: 5000 });
+  const socket = connect({ host: '127.0.0.1', port: h.port });
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (c: string) => (text += c));
+  await new Promise<void>((r) => socket.once('connect', () => r()));
+  socket.write(`GET /__admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  await expect.poll(() => text, WAIT).toContain('event: hello');
+  socket.pause(); // a page that stopped reading: the host must not buffer every event for it
+  const changes = 150_000; // about 25 MB of events, far past what the sockets hold
+  for (let i = 0; i < changes; i++) {
+    const seq = h.journal.allocateSeq();
+    h.journal.add({ ...seed!, seq, id: `${seed!.id.split('-')[0]}-${seq}` });
+  }
+  text = '';
+  socket.resume();
+  await expect.poll(() => text.includes('event: resync'), { timeout: 60_000 }).toBe(true);
+  const arrived = text.split('event: arrived').length - 1;
+  expect(arrived, 'events were skipped, not buffered').toBeLessThan(changes);
+  socket.destroy();
 });
