@@ -11,6 +11,7 @@ import { explainScript } from './scripts/explain.ts';
 import type { EntryFilter, EntryKind, JournalEntry, RouteConfig } from './types.ts';
 import type { MockHost } from './server.ts';
 import { broadcast, registerEvents } from './ui/events.ts';
+import { GroupIndex } from './ui/group-index.ts';
 import { ReplayLog } from './ui/replay.ts';
 import { registerInspector } from './ui/routes.ts';
 
@@ -47,8 +48,10 @@ function bodyText(body: unknown): string {
 export function registerAdmin(app: FastifyInstance, host: MockHost): void {
   // the live inspector: GET /__admin/events (SSE), /__admin/ui, POST /__admin/replay/:id
   const replays = new ReplayLog();
+  const groups = new GroupIndex(host.journal);
+  app.addHook('onClose', async () => groups.close());
   registerEvents(app, host);
-  registerInspector(app, host, replays);
+  registerInspector(app, host, replays, groups);
 
   app.get('/__admin/journal', async (req) => {
     const q = req.query as Record<string, unknown>;
@@ -88,6 +91,7 @@ export function registerAdmin(app: FastifyInstance, host: MockHost): void {
   app.post('/__admin/reset', async () => {
     host.reset();
     replays.clear();
+    groups.reset();
     broadcast(host, 'reset', {});
     return { reset: true };
   });

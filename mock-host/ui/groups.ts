@@ -1,7 +1,6 @@
 /**
- * The inspector's view of the journal: one row per delivery id (every attempt of one delivery
- * shares it, DELIV-11), or one row per request without one, newest activity first, filtered and
- * paged so that a page never holds more than it shows (a journal of 100,000 entries stays cheap).
+ * The inspector's rows: one per delivery id (every attempt of one delivery shares it, DELIV-11),
+ * or one per request without one; what a row says of each attempt; the filters.
  */
 import type { JournalEntry, SignatureVerdictName } from '../types.ts';
 
@@ -102,7 +101,7 @@ function includes(value: string | undefined, needle: string | undefined): boolea
   return needle === undefined || (value !== undefined && value.includes(needle));
 }
 
-function entryMatches(e: JournalEntry, q: GroupQuery): boolean {
+export function entryMatches(e: JournalEntry, q: GroupQuery): boolean {
   if (q.event !== undefined && (q.event === '(none)' ? e.event !== undefined : e.event !== q.event)) return false;
   if (!includes(e.deliveryId, q.deliveryId)) return false;
   if (!includes(e.endUserHandle, q.endUserHandle)) return false;
@@ -110,38 +109,15 @@ function entryMatches(e: JournalEntry, q: GroupQuery): boolean {
   return true;
 }
 
-/**
- * Groups the entries, keeps the groups with at least one matching entry (a filter shows whole
- * deliveries, so the timeline keeps every attempt), newest activity first, and cuts one page.
- */
-export function groupPage(entries: readonly JournalEntry[], q: GroupQuery): { total: number; groups: Group[] } {
-  interface Acc { list: JournalEntry[]; count: number; matched: boolean; lastSeq: number }
-  const byKey = new Map<string, Acc>();
-  for (const e of entries) {
-    const key = e.deliveryId !== undefined ? `d:${e.deliveryId}` : `s:${e.seq}`;
-    let g = byKey.get(key);
-    if (!g) {
-      g = { list: [], count: 0, matched: false, lastSeq: e.seq };
-      byKey.set(key, g);
-    }
-    if (g.list.length < MAX_ATTEMPTS) g.list.push(e);
-    g.count++;
-    g.lastSeq = e.seq;
-    if (!g.matched && entryMatches(e, q)) g.matched = true;
-  }
-  const kept: Array<[string, Acc]> = [];
-  for (const [key, g] of byKey) if (g.matched) kept.push([key, g]);
-  kept.sort((a, b) => b[1].lastSeq - a[1].lastSeq);
-  const slice = kept.slice(q.offset, q.offset + Math.min(q.limit, MAX_PAGE));
-  const groups = slice.map(([key, g]): Group => {
-    const first = g.list[0]!;
-    const out: Group = { key, attempts: g.list.map(summarizeAttempt), count: g.count, lastSeq: g.lastSeq };
-    if (first.deliveryId !== undefined) out.deliveryId = first.deliveryId;
-    const event = g.list.find((e) => e.event !== undefined)?.event;
-    if (event !== undefined) out.event = event;
-    const user = g.list.find((e) => e.endUserHandle !== undefined)?.endUserHandle;
-    if (user !== undefined) out.endUserHandle = user;
-    return out;
-  });
-  return { total: kept.length, groups };
+/** One row of the list, built from the entries of one delivery id (arrival order). */
+export function groupOf(key: string, list: readonly JournalEntry[]): Group {
+  const shown = list.slice(0, MAX_ATTEMPTS);
+  const first = shown[0]!;
+  const out: Group = { key, attempts: shown.map(summarizeAttempt), count: list.length, lastSeq: list[list.length - 1]!.seq };
+  if (first.deliveryId !== undefined) out.deliveryId = first.deliveryId;
+  const event = list.find((e) => e.event !== undefined)?.event;
+  if (event !== undefined) out.event = event;
+  const user = list.find((e) => e.endUserHandle !== undefined)?.endUserHandle;
+  if (user !== undefined) out.endUserHandle = user;
+  return out;
 }

@@ -10,7 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockHost } from '../server.ts';
 import type { JournalEntry } from '../types.ts';
 import { curlLine } from './curl.ts';
-import { groupPage, MAX_PAGE, type GroupQuery } from './groups.ts';
+import { GroupIndex } from './group-index.ts';
+import { MAX_PAGE, type GroupQuery } from './groups.ts';
 import { replay, ReplayLog, safeTarget } from './replay.ts';
 
 const PAGE_FILES: Record<string, string> = {
@@ -62,7 +63,7 @@ function notFound(reply: FastifyReply, id: string): FastifyReply {
   return reply.code(404).send({ error: 'MOCKHOST_ENTRY_UNKNOWN', message: `no journal entry ${id} (never recorded, dropped or reset)` });
 }
 
-export function registerInspector(app: FastifyInstance, host: MockHost, replays: ReplayLog): void {
+export function registerInspector(app: FastifyInstance, host: MockHost, replays: ReplayLog, index: GroupIndex): void {
   const cache = new Map<string, Buffer>();
   const serve = (name: string) => async (_req: FastifyRequest, reply: FastifyReply) => {
     let body = cache.get(name);
@@ -86,9 +87,7 @@ export function registerInspector(app: FastifyInstance, host: MockHost, replays:
 
   app.get('/__admin/groups', async (req) => {
     const q = queryOf(req.query as Record<string, unknown>);
-    const entries = host.journal.entries();
-    const page = groupPage(entries, q);
-    return { ...page, offset: q.offset, journalSize: entries.length, dropped: host.journal.dropped };
+    return { ...index.page(q), offset: q.offset, dropped: host.journal.dropped };
   });
 
   app.get('/__admin/entries/:id', async (req, reply) => {
