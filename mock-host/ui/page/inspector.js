@@ -5,8 +5,10 @@ import { getJson } from './dom.js';
 import { GroupList } from './list.js';
 import { renderDetail } from './detail.js';
 
+// a refresh waits at least this long, and longer when the host is slow to answer (a busy host
+// is not asked for pages faster than it can serve them)
 const REFRESH_MS = 200;
-const state = { config: { timeScale: 1, timeScaleKnown: false, forwardTo: null }, filters: {}, selected: undefined, timer: 0 };
+const state = { config: { timeScale: 1, timeScaleKnown: false, forwardTo: null }, filters: {}, selected: undefined, timer: 0, lastFetchMs: 0 };
 const $ = (id) => document.getElementById(id);
 
 function query(offset, limit) {
@@ -19,7 +21,14 @@ const list = new GroupList({
   container: $('list'),
   spacer: $('list-spacer'),
   empty: $('list-empty'),
-  fetchPage: (offset, limit) => getJson(query(offset, limit)),
+  fetchPage: async (offset, limit) => {
+    const started = performance.now();
+    try {
+      return await getJson(query(offset, limit));
+    } finally {
+      state.lastFetchMs = performance.now() - started;
+    }
+  },
   onSelect: (g) => select(g),
   onTotal: (res) => {
     $('stat-requests').textContent = String(res.journalSize);
@@ -46,7 +55,7 @@ function refreshSoon() {
   state.timer = setTimeout(() => {
     state.timer = 0;
     list.invalidate();
-  }, REFRESH_MS);
+  }, Math.max(REFRESH_MS, 4 * state.lastFetchMs));
 }
 
 function readFilters() {

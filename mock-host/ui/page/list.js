@@ -111,7 +111,7 @@ export class GroupList {
           g.endUserHandle ? h('span', { class: 'user', text: g.endUserHandle }) : null,
           h('span', { class: 'mono', text: `${a0.method} ${a0.path}` }))),
       h('div', { class: 'strip' },
-        timeline(g, this.scale, { width: 260, compact: true }),
+        timeline(g, this.scale, { width: 230, compact: true }),
         h('div', { class: 'muted small' }, `${g.count} attempt${g.count === 1 ? '' : 's'}`, gapText ? ` · gaps ${gapText}` : '')),
       h('div', { class: 'verdicts' },
         [...sigs].map((v) => h('span', { class: `chip sig sig-${v}`, text: `sig ${v}` })),

@@ -88,7 +88,10 @@ export function timeline(group, scale, { width, compact }) {
     svg.append(s('rect', { class: `bar ${cls}`, x: x1, y: y - (compact ? 4 : 6), width: x2 - x1, height: compact ? 8 : 12, rx: compact ? 4 : 6, 'data-attempt': i + 1 }));
     svg.append(s('circle', { class: `mark ${cls} sig-${a.signature}`, cx: x1, cy: y, r: compact ? 5 : 7, 'data-attempt': i + 1 }, s('title', { text: `attempt ${a.attempt ?? i + 1}: ${a.status ?? a.fault ?? 'pending'}, signature ${a.signature}` })));
     if (!compact) {
-      const label = `${a.fault ? a.fault : a.status ?? '…'}${a.endMs !== undefined ? ` · ${fmtMs(a.endMs - a.arrivalMs)}` : ''}`;
+      // an attempt outside its window is named so (DELIV-8 reading: 25% tolerance by default)
+      const w = wins.find((v) => v.attempt === i + 1);
+      const off = w && (a.arrivalMs < w.lo ? ' · early' : a.arrivalMs > w.hi ? ' · late' : '');
+      const label = `${a.fault ? a.fault : a.status ?? '…'}${a.endMs !== undefined ? ` · ${fmtMs(a.endMs - a.arrivalMs)}` : ''}${off || ''}`;
       // near the right edge the label goes before the mark
       const right = x2 + 90 < width;
       svg.append(s('text', { class: 'bar-label', x: right ? x2 + 6 : x1 - 10, y: y + 4, 'text-anchor': right ? 'start' : 'end', text: label }));
