@@ -75,7 +75,12 @@ function listen() {
     mark('live');
     refreshSoon();
   });
-  for (const kind of ['arrived', 'completed', 'dropped', 'resync', 'reset']) es.addEventListener(kind, refreshSoon);
+  for (const kind of ['arrived', 'completed', 'dropped', 'resync']) es.addEventListener(kind, refreshSoon);
+  es.addEventListener('reset', () => {
+    state.selected = undefined;
+    $('detail').replaceChildren(Object.assign(document.createElement('div'), { className: 'empty', textContent: 'The journal was reset.' }));
+    refreshSoon();
+  });
   es.onerror = () => mark(es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting');
 }
 

@@ -77,6 +77,12 @@ test('a callback posted after the page opened appears live, and no configured se
   await shot(page, testInfo, 'live arrival');
   const everything = [await page.content(), ...bodies].join('\n');
   expect(everything.includes(TEST_ONLY_SECRET), 'the HMAC secret is never sent to the page').toBe(false);
+  // a reset over the admin API empties the page too
+  expect((await send(h.url, { method: 'POST', path: '/__admin/reset' })).status).toBe(200);
+  await expect(page.locator('.row')).toHaveCount(0, WAIT);
+  await expect(page.locator('#detail')).toHaveText('The journal was reset.');
+  await postSigned(h, lcBody('onStart', 39));
+  await expect(row(page, 'lc-39-onStart')).toBeVisible(WAIT);
   await page.close();
 });
 
@@ -100,6 +106,8 @@ test('three attempts of one delivery id are one row and one timeline against the
   // DELIV-8: a window before attempt 2 and one before attempt 3, scaled by 0.1
   await expect(page.locator('#detail .chart rect.win')).toHaveCount(2);
   await expect(page.locator('#detail .chart .win-label')).toHaveText(['≈500 ms before #2', '≈2.00 s before #3']);
+  // sent back to back, the retries came before their windows, and the chart says so
+  await expect(page.locator('#detail .chart .bar-label')).toHaveText([/^503 · /, /^503 · .* · early$/, /^200 · .* · early$/]);
   await expect(page.locator('#detail article.card').nth(0)).toContainText('fail-twice step 1');
   await expect(page.locator('#detail article.card').nth(2).locator('.chip.status')).toHaveText('200');
   await shot(page, testInfo, 'three attempts on the timeline');
