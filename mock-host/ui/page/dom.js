@@ -1,4 +1,4 @@
-// Small DOM helpers. Every value from a request goes in as text, never as markup:
+// Small DOM functions. Every value from a request goes in as text, never as markup:
 // bodies and headers are whatever the sender chose.
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);

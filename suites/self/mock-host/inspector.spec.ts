@@ -140,9 +140,12 @@ test('copy as curl gives a sh line that re-sends the same bytes, headers and a s
   const h = await startHost();
   const page = await openPage(h);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url });
-  // quotes, a backslash and non-ASCII text: the line must carry them byte for byte
-  const body = lcBody('config.saved', 34, { endUserHandle: "o'brien \\ zürich" });
+  // quotes, a backslash, markup and non-ASCII text: the line must carry them byte for byte,
+  // and the page must show the markup as text
+  const body = lcBody('config.saved', 34, { endUserHandle: "o'brien \\ zürich <img src=x>" });
   await postSigned(h, body);
+  await expect(row(page, 'lc-34-config.saved').locator('.user')).toHaveText("o'brien \\ zürich <img src=x>", WAIT);
+  await expect(page.locator('img')).toHaveCount(0);
   await row(page, 'lc-34-config.saved').click();
   await page.locator('#detail button[data-action="curl"]').click();
   const shown = page.locator('#detail pre.curl');
