@@ -1,6 +1,7 @@
 /**
  * The admin HTTP API under /__admin/: read the journal (JSON, JSON Lines, deliveries), load and
- * clear scripts (JSON or YAML), add routes, reset. Admin requests are never journaled.
+ * clear scripts (JSON or YAML), add routes, reset; the inspector page, its event stream and replay
+ * (ui/). Admin requests are never journaled.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isCcsError } from '../spec/index.ts';
@@ -9,6 +10,10 @@ import { parseScripts } from './scripts/definitions.ts';
 import { explainScript } from './scripts/explain.ts';
 import type { EntryFilter, EntryKind, JournalEntry, RouteConfig } from './types.ts';
 import type { MockHost } from './server.ts';
+import { broadcast, registerEvents } from './ui/events.ts';
+import { GroupIndex } from './ui/group-index.ts';
+import { ReplayLog } from './ui/replay.ts';
+import { registerInspector } from './ui/routes.ts';
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -41,6 +46,13 @@ function bodyText(body: unknown): string {
 }
 
 export function registerAdmin(app: FastifyInstance, host: MockHost): void {
+  // the live inspector: GET /__admin/events (SSE), /__admin/ui, POST /__admin/replay/:id
+  const replays = new ReplayLog();
+  const groups = new GroupIndex(host.journal);
+  app.addHook('onClose', async () => groups.close());
+  registerEvents(app, host);
+  registerInspector(app, host, replays, groups);
+
   app.get('/__admin/journal', async (req) => {
     const q = req.query as Record<string, unknown>;
     return { entries: select(host, q), dropped: host.journal.dropped };
@@ -78,6 +90,9 @@ export function registerAdmin(app: FastifyInstance, host: MockHost): void {
 
   app.post('/__admin/reset', async () => {
     host.reset();
+    replays.clear();
+    groups.reset();
+    broadcast(host, 'reset', {});
     return { reset: true };
   });
 

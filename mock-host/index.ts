@@ -4,6 +4,7 @@
  */
 export { MockHost } from './server.ts';
 export { JournalStore, matchesFilter, describeFilter, summarizeEntry } from './journal.ts';
+export type { JournalChange } from './journal.ts';
 export { validateScripts, parseScripts, STEP_ACTIONS } from './scripts/definitions.ts';
 export type {
   ResponseScript,

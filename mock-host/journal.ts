@@ -43,12 +43,19 @@ export function summarizeEntry(e: JournalEntry): string {
 
 type Listener = (e: JournalEntry, phase: EntryPhase) => void;
 
+/** A change to the journal, as told to subscribers: an entry arrived, completed, or was dropped. */
+export interface JournalChange {
+  kind: 'arrived' | 'completed' | 'dropped';
+  entry: JournalEntry;
+}
+
 export class JournalStore implements Journal {
   private list: JournalEntry[] = [];
   private head = 0; // index of the first live entry in `list` (cheap drop of the oldest)
   private droppedCount = 0;
   private nextSeq = 1;
   private listeners = new Set<Listener>();
+  private subscribers = new Set<(change: JournalChange) => void>();
   private readonly maxEntries: number;
 
   constructor(o: { maxEntries?: number } = {}) {
@@ -70,8 +77,10 @@ export class JournalStore implements Journal {
   add(e: JournalEntry): void {
     this.list.push(e);
     if (this.size > this.maxEntries) {
+      const old = this.list[this.head]!;
       this.head++;
       this.droppedCount++;
+      this.tell({ kind: 'dropped', entry: old });
       if (this.head > 1024 && this.head > this.list.length / 2) {
         this.list = this.list.slice(this.head);
         this.head = 0;
@@ -81,6 +90,8 @@ export class JournalStore implements Journal {
   }
 
   emit(e: JournalEntry, phase: EntryPhase): void {
+    if (phase === 'arrival') this.tell({ kind: 'arrived', entry: e });
+    else if (phase === 'finished') this.tell({ kind: 'completed', entry: e });
     for (const l of this.listeners) {
       try {
         l(e, phase);
@@ -118,6 +129,22 @@ export class JournalStore implements Journal {
       else map.set(e.deliveryId, [e]);
     }
     return map;
+  }
+
+  /** Tells the listener of every change from now on; returns the unsubscribe function. */
+  subscribe(listener: (change: JournalChange) => void): () => void {
+    this.subscribers.add(listener);
+    return () => this.subscribers.delete(listener);
+  }
+
+  private tell(change: JournalChange): void {
+    for (const l of this.subscribers) {
+      try {
+        l(change);
+      } catch {
+        // a subscriber's bug must never stall the host
+      }
+    }
   }
 
   onEntry(listener: Listener): () => void {

@@ -134,6 +134,16 @@ export class MockHost {
     return `http://${h}:${this._port}`;
   }
 
+  /** Where unscripted requests are relayed (--forward-to), if anywhere. */
+  get forwardTo(): string | undefined {
+    return this.opts.forwardTo;
+  }
+
+  /** The service's time scale, when the host was told one. */
+  get timeScale(): number | undefined {
+    return this.opts.timeScale;
+  }
+
   addRoute(r: RouteConfig): void {
     const config = validateRoute(r);
     const signing = config.signing ?? this.opts.signing;

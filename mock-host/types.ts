@@ -34,6 +34,8 @@ export interface MockHostOptions {
   maxEntries?: number;
   scripts?: ResponseScript[];
   forwardTo?: string;
+  /** The time scale of the service under test, if known: the inspector scales the contract's windows by it. */
+  timeScale?: number;
   maxHeaderSize?: number;
   /** Host-wide signing used by routes that do not set their own. */
   signing?: SigningConfig;

@@ -23,11 +23,13 @@ Options:
   --script FILE            response scripts (JSON or YAML)
   --enforce                answer 401 when signature verification fails
   --forward-to URL         relay each request (same method, path, headers, body bytes) to a local app
+  --time-scale X           the service's time scale: the inspector scales the contract's windows by it
   --max-entries N          keep at most N journal entries (default: all)
   --body-limit BYTES       largest body accepted (default 1048576; larger ones get 413)
   --quiet                  print only the start line
   -h, --help               this text
 
+Inspector: a live page at /__admin/ui (events: GET /__admin/events; replay: POST /__admin/replay/:id).
 Admin API: GET /__admin/journal[?path=&event=&deliveryId=&kind=&since=], GET /__admin/journal.jsonl,
 GET /__admin/deliveries, POST|DELETE /__admin/scripts, POST /__admin/reset, POST /__admin/routes.
 `;
@@ -76,6 +78,7 @@ export async function run(argv: string[]): Promise<number> {
         enforce: { type: 'boolean' },
         'forward-to': { type: 'string' },
         'max-entries': { type: 'string' },
+        'time-scale': { type: 'string' },
         'body-limit': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -124,6 +127,11 @@ export async function run(argv: string[]): Promise<number> {
     if (typeof values.host === 'string') options.host = values.host;
     const maxEntries = int('max-entries', values['max-entries'] as string | undefined, 1);
     if (maxEntries !== undefined) options.maxEntries = maxEntries;
+    if (typeof values['time-scale'] === 'string') {
+      const scale = Number(values['time-scale']);
+      if (!Number.isFinite(scale) || scale <= 0) throw new Error(`--time-scale must be a number > 0, got "${values['time-scale']}"`);
+      options.timeScale = scale;
+    }
     const bodyLimit = int('body-limit', values['body-limit'] as string | undefined, 1);
     if (bodyLimit !== undefined) options.bodyLimit = bodyLimit;
     if (typeof values['forward-to'] === 'string') {
@@ -155,6 +163,7 @@ export async function run(argv: string[]): Promise<number> {
   const signingMode = options.signing?.mode ?? 'not configured, signatures recorded but not verified';
   process.stdout.write(`mock host listening on ${host.url} (routes: ${routeText}; signing: ${signingMode}${options.enforce ? ', enforced' : ''}${options.forwardTo ? `; forwarding to ${options.forwardTo}` : ''})\n`);
   process.stdout.write(`journal: ${host.url}/__admin/journal\n`);
+  process.stdout.write(`inspector: ${host.url}/__admin/ui\n`);
   if (!values.quiet) {
     host.journal.onEntry((e, phase) => {
       if (phase === 'body') process.stdout.write(arrivalLine(e) + '\n');
