@@ -21,6 +21,7 @@ import { Redactor, loadSecrets } from './redact.ts';
 import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';
+import { clauseCatalogueVersion, harnessVersion } from '../spec/index.ts';
 
 export interface ClauseReporterOptions {
   outputDir?: string;
@@ -99,6 +100,7 @@ export default class ClauseReporter implements Reporter {
         ...(expected ? { expected } : {}),
         repro: reproContextFromEnv(),
         seededFaults: seededFaultsFromEnv(),
+        versions: { harness: harnessVersion(), clauses: clauseCatalogueVersion(this.options.clausesFile) },
         redactor,
       });
       writeReports(report, outputDir, redactor);

@@ -6,13 +6,15 @@
 import { defineConfig } from '@playwright/test';
 
 const outDir = process.env.CCS_REPORT_DIR ?? 'reports/out';
+// Compiled JavaScript in the published package, TypeScript in the clone.
+const ext = import.meta.url.endsWith('.js') ? '.js' : '.ts';
 
 export default defineConfig({
   testDir: '..',
   reporter: [
     [process.env.CCS_REPORTER && process.env.CCS_REPORTER !== 'progress' ? process.env.CCS_REPORTER : 'line'],
     ['json', { outputFile: `${outDir}/results.json` }],
-    ['./clause-reporter.ts', { outputDir: outDir }],
+    [`./clause-reporter${ext}`, { outputDir: outDir }],
     ['html', { outputFolder: `${outDir}/playwright-html`, open: 'never' }],
   ],
 });

@@ -77,6 +77,8 @@ export interface ConformanceReport {
   startedAt: string;
   endedAt: string;
   target: { description: string };
+  /** What ran: the harness package's version and the clause catalogue's (spec/clauses.yaml `version:`). */
+  versions?: { harness: string; clauses: string };
   projects: string[];
   verdict: 'pass' | 'fail';
   totals: StatusTotals & { byLevel: Record<ClauseLevel, StatusTotals> };

@@ -3,6 +3,7 @@ export { CcsError, isCcsError } from './errors.ts';
 export type { Level, Side, Clause, ValidationResult, Spec } from './types.ts';
 export { loadSpec } from './loader.ts';
 export { specPath } from './paths.ts';
+export { harnessVersion, clauseCatalogueVersion } from './version.ts';
 export { LEVELS, SIDES, CLAUSE_ID } from './documents.ts';
 export { schemaNodes, nodesWith, clauseReferences, compileDocumentSchemas, checkExamples } from './walk.ts';
 export type { Located } from './walk.ts';

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { isCcsError } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, readReport, writeReports } from '../../reports/index.ts';
 import { bool, helpText, list, parseArgs, str, usageError, type FlagSpec } from '../args.ts';
-import { childEnv, PACKAGE_ROOT, runPlaywright } from '../paths.ts';
+import { childEnv, OWN_EXT, PACKAGE_ROOT, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
 
 export const REPORT_FLAGS: FlagSpec[] = [
@@ -77,7 +77,7 @@ async function merge(dirs: string[], p: ReturnType<typeof parseArgs>): Promise<n
   try {
     for (const b of blobs) copyFileSync(b, join(work, basename(b)));
     rmSync(join(reportDir, 'conformance.json'), { force: true });
-    const config = process.env.CCS_MERGE_CONFIG ?? join(PACKAGE_ROOT, 'reports', 'merge.config.ts');
+    const config = process.env.CCS_MERGE_CONFIG ?? join(PACKAGE_ROOT, 'reports', `merge.config.${OWN_EXT}`);
     const code = await runPlaywright(['merge-reports', '--config', config, work], childEnv({
       ...runContext(dirs.map((d) => resolve(d))),
       CCS_REPORT_DIR: reportDir,

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isCcsError } from '../../spec/index.ts';
+import { FAULTS } from '../../reference-service/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
 import { bool, helpText, integer, list, parseArgs, positiveInt, positiveNumber, shard, str, usageError, type FlagSpec } from '../args.ts';
 import { checkTarget } from '../target.ts';
@@ -43,16 +44,6 @@ export const RUN_HELP = helpText(
 function fail2(message: string): number {
   process.stderr.write(`ccs-conformance run: ${message}\n`);
   return 2;
-}
-
-/** Seeded fault names of the embedded reference (reference-service FAULTS), when that room is built. */
-async function knownFaults(): Promise<Array<{ name: string; clause: string }> | undefined> {
-  try {
-    const mod = (await import(new URL('../../reference-service/index.ts', import.meta.url).href)) as { FAULTS?: Array<{ name: string; clause: string }> };
-    return Array.isArray(mod.FAULTS) ? mod.FAULTS.map((f) => ({ name: f.name, clause: f.clause })) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Env the merged report needs and blobs do not carry: target description and reproduction flags. */
@@ -93,9 +84,9 @@ export async function run(argv: string[]): Promise<number> {
     for (const a of areas) if (!areaIds.has(a)) throw usageError(`--area ${a}: unknown area (known: ${[...areaIds].join(', ')})`);
     let faultClauses: string | undefined;
     if (faults.length > 0 && !configOverride) {
-      const known = await knownFaults();
-      for (const f of faults) if (known && !known.some((k) => k.name === f)) throw usageError(`--fault ${f}: not a seeded fault of the reference service (known: ${known.map((k) => k.name).join(', ')})`);
-      faultClauses = known?.filter((k) => faults.includes(k.name)).map((k) => `${k.name}:${k.clause}`).join(',');
+      const known = FAULTS.map((f) => ({ name: f.name, clause: f.clause }));
+      for (const f of faults) if (!known.some((k) => k.name === f)) throw usageError(`--fault ${f}: not a seeded fault of the reference service (known: ${known.map((k) => k.name).join(', ')})`);
+      faultClauses = known.filter((k) => faults.includes(k.name)).map((k) => `${k.name}:${k.clause}`).join(',');
     }
     const expectedFile = str(p, 'expected') ? resolve(str(p, 'expected') as string) : undefined;
     if (expectedFile) loadExpectedOutcomes(expectedFile, ids); // exit 2 now, not after the run
