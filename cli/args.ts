@@ -100,3 +100,28 @@ export function shard(value: string | undefined): { current: number; total: numb
   if (!m || Number(m[1]) > Number(m[2])) throw usageError(`--shard must be i/n with 1 <= i <= n (e.g. 2/4), got '${value}'`);
   return { current: Number(m[1]), total: Number(m[2]) };
 }
+
+/** A --grep that looks like a clause id (DELIV-4, HOST-13); anything else is free text for test titles. */
+export const CLAUSE_ID_SHAPE = /^[A-Z]+-\d+$/;
+
+/**
+ * The --grep values as one Playwright --grep pattern: a clause id selects the tests tagged with it
+ * and must name a clause of the catalogue (a typo would otherwise select nothing and pass); free
+ * text matches test titles as given.
+ */
+export function grepPattern(greps: string[], knownIds: ReadonlySet<string>, example: string): string | undefined {
+  for (const g of greps) {
+    if (g.trim() === '') throw usageError('--grep needs a clause id or a text');
+    if (CLAUSE_ID_SHAPE.test(g) && !knownIds.has(g)) throw usageError(`--grep ${g}: not a clause id of spec/clauses.yaml (e.g. ${example})`);
+  }
+  if (greps.length === 0) return undefined;
+  return greps.map((g) => (CLAUSE_ID_SHAPE.test(g) ? `@${g}\\b` : g)).join('|');
+}
+
+/** --time-scale X: the target schema's range, 0 < X <= 1 (1 is the contract's own clock). */
+export function timeScale(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) throw usageError(`--time-scale must be a number with 0 < X <= 1 (e.g. 0.1), got '${value}'`);
+  return n;
+}
