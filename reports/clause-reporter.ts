@@ -21,7 +21,7 @@ import { Redactor, loadSecrets } from './redact.ts';
 import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';
-import { clauseCatalogueVersion, harnessVersion } from '../spec/index.ts';
+import { clauseCatalogueVersion, harnessVersion, readSettings } from '../spec/index.ts';
 
 export interface ClauseReporterOptions {
   outputDir?: string;
@@ -65,7 +65,7 @@ export default class ClauseReporter implements Reporter {
   }
 
   private outputDir(): string {
-    return this.options.outputDir ?? process.env.CCS_REPORT_DIR ?? 'reports/out';
+    return this.options.outputDir ?? readSettings().reportDir;
   }
 
   /** A tag naming no clause of the list, or an UNSPECIFIED one, is a bug in the test: say so loudly. */
@@ -85,15 +85,15 @@ export default class ClauseReporter implements Reporter {
     const outputDir = this.outputDir();
     try {
       const { clauses } = await loadClauses(this.options.clausesFile);
-      const expectedFile = this.options.expectedFile ?? process.env.CCS_EXPECTED_FILE;
+      const expectedFile = this.options.expectedFile ?? readSettings().expectedFile;
       const expected = expectedFile ? loadExpectedOutcomes(expectedFile, new Set(clauses.map((c) => c.id))) : undefined;
       const tests = (this.suite?.allTests() ?? []).map((t) => toTestRecord(t, this.results.get(t.id) ?? t.results.at(-1), this.rootDir));
       const redactor = new Redactor(loadSecrets());
       const report = buildReport({
-        runId: process.env.CCS_RUN_ID ?? randomUUID(),
+        runId: readSettings().runId ?? randomUUID(),
         startedAt: this.startedAt.toISOString(),
         endedAt: new Date().toISOString(),
-        targetDescription: process.env.CCS_TARGET_DESCRIPTION || DEFAULT_TARGET_DESCRIPTION,
+        targetDescription: readSettings().targetDescription || DEFAULT_TARGET_DESCRIPTION,
         projects: this.options.projects ?? [...CONFORMANCE_PROJECTS],
         clauses,
         tests,

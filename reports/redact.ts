@@ -7,6 +7,7 @@
  *  3. header lines inside strings (curl lines, error text) "Authorization: ..." are cut.
  */
 import { readFileSync } from 'node:fs';
+import { readSettings } from '../spec/index.ts';
 
 export const REDACTED = '[REDACTED]';
 
@@ -14,7 +15,7 @@ const SECRET_KEY = /^(secret|secrets|hmacsecret|apikey|api_key|bearertoken|priva
 const HEADER_IN_TEXT = /\b(authorization|x-api-key)(["']?\s*[:=]\s*["']?)(?:Bearer\s+|Basic\s+)?[^\s'",}]+/gi;
 
 /** Reads the secret list named by CCS_SECRETS_FILE; a missing file is an empty list. */
-export function loadSecrets(file: string | undefined = process.env.CCS_SECRETS_FILE): string[] {
+export function loadSecrets(file: string | undefined = readSettings().secretsFile): string[] {
   if (!file) return [];
   let text: string;
   try {

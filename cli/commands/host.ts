@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify as toYaml } from 'yaml';
-import { isCcsError } from '../../spec/index.ts';
+import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
 import { loadHostTarget, HOST_FAULTS, type HostTarget } from '../../suites/host/index.ts';
 import { bool, grepPattern, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
@@ -91,8 +91,9 @@ export async function run(argv: string[]): Promise<number> {
     const servicePort = servicePortFlag === '0' ? 0 : positiveInt(servicePortFlag, 'service-port');
     const workers = positiveInt(str(p, 'workers'), 'workers');
     const greps = list(p, 'grep');
-    const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
-    const grep = grepPattern(greps, new Set((await loadClauses(process.env.CCS_CLAUSES_FILE)).clauses.map((c) => c.id)), 'HOST-8');
+    const settings = readSettings();
+    const reportDir = reportDirFrom(str(p, 'report-dir'));
+    const grep = grepPattern(greps, new Set((await loadClauses(settings.clausesFile)).clauses.map((c) => c.id)), 'HOST-8');
     if (targetArg && baseUrl) throw usageError('give either --target FILE or --base-url, not both');
     if ((targetArg || baseUrl) && fault) throw usageError('--fault applies to the reference host receiver only; drop --target/--base-url or --fault');
     if (fault && !HOST_FAULTS.some((f) => f.name === fault)) throw usageError(`--fault ${fault}: not a faulty variant of the reference receiver (known: ${HOST_FAULTS.map((f) => f.name).join(', ')})`);
@@ -104,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       CCS_REPORT_DIR: reportDir,
       CCS_HOST_FAULT: fault,
       CCS_HOST_TARGET: undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS,
+      CCS_WORKERS: workers !== undefined ? String(workers) : settings.workers?.toString(),
     };
     let file: string | undefined;
     if (targetArg) file = resolve(targetArg);
@@ -118,12 +119,12 @@ export async function run(argv: string[]): Promise<number> {
       const port = servicePort ?? target.servicePort ?? DEFAULT_SERVICE_PORT;
       tmp ??= mkdtempSync(join(tmpdir(), 'ccs-host-'));
       const secretsFile = join(tmp, 'secrets');
-      writeFileSync(secretsFile, [...loadSecrets(process.env.CCS_SECRETS_FILE), ...secretsOf(target)].join('\n') + '\n', { mode: 0o600 });
+      writeFileSync(secretsFile, [...loadSecrets(settings.secretsFile), ...secretsOf(target)].join('\n') + '\n', { mode: 0o600 });
       Object.assign(env, {
         CCS_HOST_TARGET: file,
         CCS_SERVICE_PORT: String(port),
         CCS_SECRETS_FILE: secretsFile,
-        CCS_TARGET_DESCRIPTION: process.env.CCS_TARGET_DESCRIPTION || `host receiver ${target.description}`,
+        CCS_TARGET_DESCRIPTION: settings.targetDescription || `host receiver ${target.description}`,
         // One service side on one fixed port: one worker.
         CCS_WORKERS: '1',
       });

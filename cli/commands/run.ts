@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isCcsError } from '../../spec/index.ts';
+import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { FAULTS } from '../../reference-service/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
 import { bool, grepPattern, helpText, integer, list, parseArgs, positiveInt, shard, str, timeScale as parseTimeScale, usageError, type FlagSpec } from '../args.ts';
@@ -71,13 +71,14 @@ export async function run(argv: string[]): Promise<number> {
     const workers = positiveInt(str(p, 'workers'), 'workers');
     const timeScale = parseTimeScale(str(p, 'time-scale'));
     const shardSpec = shard(str(p, 'shard'));
-    const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
+    const settings = readSettings();
+    const reportDir = reportDirFrom(str(p, 'report-dir'));
     // Test hook: the CLI's self-tests run a tiny suite (suites/self/cli/fixtures) instead of the service suites.
-    const configOverride = process.env.CCS_RUN_CONFIG ? resolve(process.env.CCS_RUN_CONFIG) : undefined;
+    const configOverride = settings.runConfig ? resolve(settings.runConfig) : undefined;
 
     if (target && faults.length > 0) throw usageError('--fault applies to the embedded reference service only; drop --target or --fault');
     if (target && timeScale !== undefined) throw usageError('--time-scale applies to the embedded reference service only (a target declares its own)');
-    const { clauses, areas: knownAreas } = await loadClauses(process.env.CCS_CLAUSES_FILE);
+    const { clauses, areas: knownAreas } = await loadClauses(settings.clausesFile);
     const ids = new Set(clauses.map((c) => c.id));
     const grep = grepPattern(greps, ids, 'DELIV-4');
     const areaIds = new Set([...Object.keys(knownAreas), ...clauses.map((c) => c.id.replace(/-\d+$/, ''))]);
@@ -96,8 +97,8 @@ export async function run(argv: string[]): Promise<number> {
       CCS_FAULTS: faults.length > 0 ? faults.join(',') : undefined,
       CCS_FAULT_CLAUSES: faultClauses || undefined,
       CCS_SEED: seed !== undefined ? String(seed) : undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS,
-      CCS_TIME_SCALE: timeScale !== undefined ? String(timeScale) : process.env.CCS_TIME_SCALE,
+      CCS_WORKERS: workers !== undefined ? String(workers) : settings.workers?.toString(),
+      CCS_TIME_SCALE: timeScale !== undefined ? String(timeScale) : settings.timeScale,
       CCS_EXPECTED_FILE: expectedFile,
       CCS_REPORTER: str(p, 'reporter') ?? 'progress',
       CCS_SHARD: shardSpec ? `${shardSpec.current}/${shardSpec.total}` : undefined,
@@ -107,11 +108,11 @@ export async function run(argv: string[]): Promise<number> {
       const checked = await checkTarget(file); // throws TARGET_FIELD_INVALID naming the field
       env.CCS_TARGET = file;
       env.CCS_TARGET_ARG = target;
-      env.CCS_TARGET_DESCRIPTION = process.env.CCS_TARGET_DESCRIPTION || checked.description;
+      env.CCS_TARGET_DESCRIPTION = settings.targetDescription || checked.description;
       secretsDir = mkdtempSync(join(tmpdir(), 'ccs-secrets-'));
       const secretsFile = join(secretsDir, 'secrets');
       // Keep any secrets list the caller already passes (CCS_SECRETS_FILE) and add the target's.
-      const secrets = [...loadSecrets(process.env.CCS_SECRETS_FILE), ...checked.secrets];
+      const secrets = [...loadSecrets(settings.secretsFile), ...checked.secrets];
       writeFileSync(secretsFile, secrets.join('\n') + '\n', { mode: 0o600 });
       env.CCS_SECRETS_FILE = secretsFile;
     } else {
