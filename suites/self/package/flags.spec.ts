@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, FIXTURES } from '../cli/helpers.ts';
@@ -23,6 +23,7 @@ test('run --grep with free text selects tests by title and is not refused', asyn
   const r = await cli(['run', '--grep', 'synthetic SHOULD rule', '--report-dir', reportDir, '--reporter', 'list'], { CCS_RUN_CONFIG: join(FIXTURES, 'playwright.config.ts') });
   const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { stats: { expected: number; unexpected: number } };
   expect(r.stderr).not.toMatch(/--grep/);
+  rmSync(reportDir, { recursive: true, force: true });
   expect(results.stats.expected + results.stats.unexpected, r.stdout).toBe(1);
 });
 

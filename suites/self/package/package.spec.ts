@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exec, filesUnder, packAndInstall, userEnv, type Packed } from './tarball.ts';
 
@@ -17,6 +17,10 @@ let packed: Packed;
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   packed = await packAndInstall();
+});
+
+test.afterAll(() => {
+  if (packed) rmSync(packed.work, { recursive: true, force: true });
 });
 
 const PRIVATE_MATERIAL = [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, /"d"\s*:\s*"[A-Za-z0-9_-]{20,}"/, /test-only-hmac-secret/];

@@ -40,7 +40,7 @@ export function exec(command: string, args: string[], o: { cwd: string; deadline
   });
 }
 
-export interface Packed { tarball: string; size: number; files: string[]; project: string }
+export interface Packed { work: string; tarball: string; size: number; files: string[]; project: string }
 
 /** Packs once and installs the tarball into a new empty project. */
 export async function packAndInstall(): Promise<Packed> {
@@ -55,7 +55,7 @@ export async function packAndInstall(): Promise<Packed> {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true }, null, 2));
   const install = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, deadlineMs: 180_000 });
   if (install.code !== 0) throw new Error(`npm install of the tarball exited ${install.code}\n${install.stderr}`);
-  return { tarball, size: info!.size, files: info!.files.map((f) => f.path), project };
+  return { work, tarball, size: info!.size, files: info!.files.map((f) => f.path), project };
 }
 
 /** Every file below dir, relative to it. */

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyCallback, verifyFactsRequest, type VerifierConfig } from '../../../protocol/index.ts';
@@ -30,7 +30,8 @@ function configFor(file: VectorFile, v: Vector): VerifierConfig {
 }
 
 test('every known-answer vector gets the verdict the exported verifier gives, HMAC and JWS (HOST-3, HOST-4, HOST-5, HOST-6, HOST-8, HOST-9, HOST-10)', async () => {
-  const { files } = await writeVectors();
+  const { dir, files } = await writeVectors();
+  rmSync(dir, { recursive: true, force: true });
   const clauseIds = new Set(loadSpec().clauses.map((c) => c.id));
   const kinds = new Set<string>();
   const wrong: string[] = [];
@@ -58,5 +59,6 @@ test('every known-answer vector gets the verdict the exported verifier gives, HM
 
 test('the vectors are the same bytes on every run: fixed timestamps and fixture keys (HOST-5)', async () => {
   const [a, b] = await Promise.all([writeVectors(), writeVectors()]);
+  for (const d of [a.dir, b.dir]) rmSync(d, { recursive: true, force: true });
   expect(a.files).toEqual(b.files);
 });
