@@ -52,7 +52,9 @@ test('npx ccs-conformance run --grep EVT-1 passes against the embedded reference
   expect(report.verdict).toBe('pass');
   const pkg = JSON.parse(readFileSync(join(packed.project, 'node_modules', 'ccs-conformance', 'package.json'), 'utf8')) as { version: string };
   expect(report.versions).toEqual({ harness: pkg.version, clauses: expect.any(String) });
-  expect(existsSync(join(packed.project, 'node_modules', 'ccs-conformance', 'reports')), 'nothing written into the package').toBe(false);
+  for (const inside of ['reports', join('dist', 'reports', 'out'), 'test-results']) {
+    expect(existsSync(join(packed.project, 'node_modules', 'ccs-conformance', inside)), `nothing written into the package (${inside})`).toBe(false);
+  }
   expect(existsSync(join(packed.project, 'node_modules', 'ccs-conformance', 'dist', 'test-results')), 'no test results in the package').toBe(false);
 });
 
