@@ -78,6 +78,7 @@ test('the verifier imports in plain ESM and CommonJS, no loader, and verifies a 
     lang === 'esm' ? "import { MockHost } from 'ccs-conformance/mock-host';" : "const { MockHost } = require('ccs-conformance/mock-host');",
     lang === 'esm' ? "import { readFileSync } from 'node:fs';" : "const { readFileSync } = require('node:fs');",
     "for (const f of [verifyFactsRequest, JwksCache, DeliveryDeduper, MockHost]) if (typeof f !== 'function') throw new Error('missing export');",
+    lang === 'cjs' ? "JSON.parse(readFileSync(require.resolve('ccs-conformance/conformance.schema.json'), 'utf8'));" : '',
     "const file = JSON.parse(readFileSync('vectors/hmac.json', 'utf8'));",
     "const v = file.vectors[0];",
     "verifyCallback({ headers: { 'x-service-signature': v.header }, rawBody: Buffer.from(v.body, 'utf8'), config: { mode: 'hmac', secrets: v.secrets.map((n) => file.secrets[n]) }, now: v.now })",

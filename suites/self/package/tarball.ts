@@ -17,7 +17,8 @@ export interface Ran { code: number | null; stdout: string; stderr: string }
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|PLAYWRIGHT_|PW_|CCS_|npm_)/i.test(k)) continue;
+    // npm's own config (npm_config_*: cache, registry) stays: the install must find the same cache.
+    if (/^(TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|PLAYWRIGHT_|PW_|CCS_|npm_lifecycle_|npm_package_)/.test(k)) continue;
     env[k] = v;
   }
   return { ...env, ...extra };
