@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { DEFAULT_REPORT_DIR, readSettings } from './spec/settings.ts';
 
 /**
  * One Playwright run holds every suite, split in projects:
@@ -10,7 +11,11 @@ import { defineConfig } from '@playwright/test';
  *   mutants-run, mutants  the mutation matrix: one child run with a project per seeded fault, then a verdict test per fault
  * The CLI selects projects with --project; `npm test` runs them all.
  */
-const outDir = process.env.CCS_REPORT_DIR ?? 'reports/out';
+const settings = readSettings();
+const outDir = settings.reportDir;
+// From the published package this config is compiled JavaScript (dist/playwright.config.js) and so
+// are the reporters beside it.
+const ext = import.meta.url.endsWith('.js') ? '.js' : '.ts';
 
 export default defineConfig({
   timeout: 60_000,
@@ -18,22 +23,24 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: process.env.CCS_WORKERS ? Number(process.env.CCS_WORKERS) : 2,
+  workers: settings.workers ?? 2,
   reporter: [
     // Console: CCS_REPORTER (set by `ccs-conformance run --reporter`, default there 'progress': a line per
     // clause area), else dot on CI and list elsewhere. The files below are written whatever it is.
-    ...(process.env.CCS_REPORTER ?? (process.env.CI ? 'dot' : 'list')).split(',').map(
-      (r): [string] => [r === 'progress' ? './reports/progress-reporter.ts' : r],
+    ...(settings.reporter ?? (process.env.CI ? 'dot' : 'list')).split(',').map(
+      (r): [string] => [r === 'progress' ? `./reports/progress-reporter${ext}` : r],
     ),
     ['json', { outputFile: `${outDir}/results.json` }],
-    ['./reports/clause-reporter.ts', { outputDir: outDir }],
+    [`./reports/clause-reporter${ext}`, { outputDir: outDir }],
     ['html', { outputFolder: `${outDir}/playwright-html`, open: 'never' }],
     // `ccs-conformance run --shard i/n` sets CCS_SHARD: each shard writes a blob for `report --merge`.
-    ...(process.env.CCS_SHARD
-      ? [['blob', { outputDir: `${outDir}/blob`, fileName: `report-${process.env.CCS_SHARD.replace('/', '-of-')}.zip` }] as [string, unknown]]
+    ...(settings.shard
+      ? [['blob', { outputDir: `${outDir}/blob`, fileName: `report-${settings.shard.replace('/', '-of-')}.zip` }] as [string, unknown]]
       : []),
   ],
-  outputDir: 'test-results',
+  // Under the CLI (which always sets CCS_REPORT_DIR, in the user's directory) the artefacts go beside
+  // the reports, never into the installed package's folder.
+  outputDir: outDir === DEFAULT_REPORT_DIR ? 'test-results' : `${outDir}/test-results`,
   projects: [
     { name: 'self', testDir: 'suites/self' },
     { name: 'service', testDir: 'suites/service', grepInvert: /@realtime/ },
@@ -41,7 +48,7 @@ export default defineConfig({
     { name: 'host', testDir: 'suites/host' },
     // Last: the matrix's child run would otherwise share the machine's two cores with the
     // timing-sensitive suites. Its clean runs are the service and host projects themselves.
-    { name: 'mutants-run', testDir: 'suites/mutants', testMatch: /run\.setup\.ts$/, dependencies: ['self', 'service', 'service-realtime', 'host'] },
-    { name: 'mutants', testDir: 'suites/mutants', testMatch: /\.spec\.ts$/, dependencies: ['mutants-run'] },
+    { name: 'mutants-run', testDir: 'suites/mutants', testMatch: /run\.setup\.[jt]s$/, dependencies: ['self', 'service', 'service-realtime', 'host'] },
+    { name: 'mutants', testDir: 'suites/mutants', testMatch: /\.spec\.[jt]s$/, dependencies: ['mutants-run'] },
   ],
 });

@@ -1,13 +1,16 @@
 /**
- * A small strict flag parser for the subcommands: unknown flags, missing values and bad values are
- * usage errors (CcsError CLI_USAGE, exit 2) naming the flag.
+ * The one flag parser of every subcommand: node:util's parseArgs (strict), described by FlagSpec
+ * lists so the help text comes from the same table. Unknown flags, missing values, bad values and a
+ * single-valued flag given twice are usage errors (CcsError CLI_USAGE, exit 2) naming the flag.
  */
+import { parseArgs as parseNodeArgs } from 'node:util';
 import { CcsError } from '../spec/index.ts';
 
 export interface FlagSpec {
   name: string;
   /** 'boolean' takes no value; 'string' one; 'list' may repeat. */
   kind: 'boolean' | 'string' | 'list';
+  short?: string;
   value?: string;
   help: string;
 }
@@ -18,40 +21,50 @@ export function usageError(message: string): CcsError {
   return new CcsError('CLI_USAGE', message);
 }
 
+/** node:util's messages, in the words the commands have always used (they name the flag). */
+function translate(error: NodeJS.ErrnoException, specs: FlagSpec[]): CcsError {
+  const message = error.message;
+  const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return usageError(`unknown flag '${flag ?? message}'`);
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return usageError(`unexpected argument '${/'([^']*)'/.exec(message)?.[1] ?? message}'`);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const spec = specs.find((s) => `--${s.name}` === flag || (s.short && `-${s.short}` === flag));
+      if (spec?.kind === 'boolean') return usageError(`flag '--${spec.name}' takes no value`);
+      return usageError(`flag '${spec ? `--${spec.name}` : flag}' needs a value (${spec?.value ?? 'VALUE'})`);
+    }
+    default:
+      return usageError(message);
+  }
+}
+
 export function parseArgs(argv: string[], specs: FlagSpec[], opts: { positionals?: boolean } = {}): Parsed {
-  const byName = new Map(specs.map((s) => [s.name, s]));
-  const flags: Parsed['flags'] = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (!arg.startsWith('--')) {
-      if (!opts.positionals) throw usageError(`unexpected argument '${arg}'`);
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-    const spec = byName.get(name);
-    if (!spec) throw usageError(`unknown flag '--${name}'`);
-    if (spec.kind === 'boolean') {
-      if (eq > 0) throw usageError(`flag '--${name}' takes no value`);
-      flags[name] = true;
-      continue;
-    }
-    let value: string | undefined;
-    if (eq > 0) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw usageError(`flag '--${name}' needs a value (${spec.value ?? 'VALUE'})`);
-      i++;
-    }
-    if (spec.kind === 'list') flags[name] = [...((flags[name] as string[] | undefined) ?? []), value];
-    else {
-      if (flags[name] !== undefined) throw usageError(`flag '--${name}' given twice`);
-      flags[name] = value;
+  const options = Object.fromEntries(specs.map((s) => [s.name, {
+    type: s.kind === 'boolean' ? 'boolean' as const : 'string' as const,
+    ...(s.kind === 'list' ? { multiple: true } : {}),
+    ...(s.short ? { short: s.short } : {}),
+  }]));
+  let parsed: ReturnType<typeof parseNodeArgs>;
+  try {
+    parsed = parseNodeArgs({ args: argv, options, strict: true, allowPositionals: opts.positionals === true, tokens: true });
+  } catch (error) {
+    throw translate(error as NodeJS.ErrnoException, specs);
+  }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option') continue;
+    const spec = specs.find((s) => s.name === token.name);
+    if (spec?.kind === 'string' && seen.has(token.name)) throw usageError(`flag '--${token.name}' given twice`);
+    seen.add(token.name);
+    // A value that looks like another flag (--target --grep) is a forgotten value, as node:util
+    // says for inline-less values; '--x=--y' stays allowed.
+    if (spec && spec.kind !== 'boolean' && token.inlineValue === false && typeof token.value === 'string' && token.value.startsWith('--')) {
+      throw usageError(`flag '--${spec.name}' needs a value (${spec.value ?? 'VALUE'})`);
     }
   }
-  return { flags, positionals };
+  return { flags: parsed.values as Parsed['flags'], positionals: parsed.positionals };
 }
 
 export function helpText(usage: string, description: string, specs: FlagSpec[], footer: string[] = []): string {
@@ -99,4 +112,29 @@ export function shard(value: string | undefined): { current: number; total: numb
   const m = /^([1-9]\d*)\/([1-9]\d*)$/.exec(value);
   if (!m || Number(m[1]) > Number(m[2])) throw usageError(`--shard must be i/n with 1 <= i <= n (e.g. 2/4), got '${value}'`);
   return { current: Number(m[1]), total: Number(m[2]) };
+}
+
+/** A --grep that looks like a clause id (DELIV-4, HOST-13); anything else is free text for test titles. */
+export const CLAUSE_ID_SHAPE = /^[A-Z]+-\d+$/;
+
+/**
+ * The --grep values as one Playwright --grep pattern: a clause id selects the tests tagged with it
+ * and must name a clause of the catalogue (a typo would otherwise select nothing and pass); free
+ * text matches test titles as given.
+ */
+export function grepPattern(greps: string[], knownIds: ReadonlySet<string>, example: string): string | undefined {
+  for (const g of greps) {
+    if (g.trim() === '') throw usageError('--grep needs a clause id or a text');
+    if (CLAUSE_ID_SHAPE.test(g) && !knownIds.has(g)) throw usageError(`--grep ${g}: not a clause id of spec/clauses.yaml (e.g. ${example})`);
+  }
+  if (greps.length === 0) return undefined;
+  return greps.map((g) => (CLAUSE_ID_SHAPE.test(g) ? `@${g}\\b` : g)).join('|');
+}
+
+/** --time-scale X: the target schema's range, 0 < X <= 1 (1 is the contract's own clock). */
+export function timeScale(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) throw usageError(`--time-scale must be a number with 0 < X <= 1 (e.g. 0.1), got '${value}'`);
+  return n;
 }

@@ -1,20 +1,42 @@
 /**
  * The `ccs-conformance` command: dispatches to one module per subcommand.
- * Exit codes (issue 7): 0 pass, 1 a MUST clause failed, 2 usage or configuration error.
+ * Exit codes: 0 pass, 1 a MUST clause failed, 2 usage or configuration error.
  */
-const COMMANDS: Record<string, string> = {
-  run: 'run the service conformance suites against a target (default: the embedded reference service)',
-  host: 'run the host conformance suites against a host receiver and facts endpoint',
-  'mock-host': 'start the scriptable mock host that records and explains every callback',
-  'reference-service': 'start the reference service (the embedded default target), optionally with seeded faults',
-  report: 're-render the HTML and markdown reports from a conformance.json, or merge shard reports',
-  mutants: 'run the mutation matrix: the suites against the reference once clean and once per seeded fault',
+import * as runCommand from './commands/run.ts';
+import * as hostCommand from './commands/host.ts';
+import * as mockHostCommand from './commands/mock-host.ts';
+import * as referenceServiceCommand from './commands/reference-service.ts';
+import * as reportCommand from './commands/report.ts';
+import * as mutantsCommand from './commands/mutants.ts';
+import * as vectorsCommand from './commands/vectors.ts';
+import { clauseCatalogueVersion, harnessVersion } from '../spec/index.ts';
+
+interface Command {
+  text: string;
+  run: (argv: string[]) => Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  run: { text: 'run the service conformance suites against a target (default: the embedded reference service)', run: runCommand.run },
+  host: { text: 'run the host conformance suites against a host receiver and facts endpoint', run: hostCommand.run },
+  'mock-host': { text: 'start the scriptable mock host that records and explains every callback', run: mockHostCommand.run },
+  'reference-service': { text: 'start the reference service (the embedded default target), optionally with seeded faults', run: referenceServiceCommand.run },
+  report: { text: 're-render the HTML and markdown reports from a conformance.json, or merge shard reports', run: reportCommand.run },
+  vectors: { text: 'write known-answer vectors (HMAC, JWS with its JWKS, facts request line) as JSON for verifiers in any language', run: vectorsCommand.run },
+  mutants: { text: 'run the mutation matrix: the suites against the reference once clean and once per seeded fault', run: mutantsCommand.run },
 };
 
 export function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
-  return ['Usage: ccs-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `ccs-conformance <command> --help` for the options of one command.'].join('\n');
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.text}`);
+  return [
+    'Usage: ccs-conformance <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `ccs-conformance <command> --help` for the options of one command; `ccs-conformance --version` for the versions.',
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -23,24 +45,15 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage() + '\n');
     return command === undefined ? 2 : 0;
   }
-  if (!(command in COMMANDS)) {
+  if (command === '--version' || command === '-v' || command === 'version') {
+    // The harness version, then the clause catalogue's: a release gate records both.
+    process.stdout.write(`${harnessVersion()}\nclauses ${clauseCatalogueVersion()}\n`);
+    return 0;
+  }
+  const found = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!found) {
     process.stderr.write(`ccs-conformance: unknown command '${command}'\n\n${usage()}\n`);
     return 2;
   }
-  // Each subcommand lives in cli/commands/<name>.ts and exports `run(argv): Promise<number>`.
-  let mod: { run?: (argv: string[]) => Promise<number> };
-  try {
-    mod = (await import(`./commands/${command}.ts`)) as typeof mod;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(`commands/${command}`)) {
-      process.stderr.write(`ccs-conformance ${command}: not built yet\n`);
-      return 2;
-    }
-    throw error;
-  }
-  if (typeof mod.run !== 'function') {
-    process.stderr.write(`ccs-conformance ${command}: not built yet\n`);
-    return 2;
-  }
-  return mod.run(rest);
+  return found.run(rest);
 }

@@ -2,12 +2,15 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { Redactor } from '../reports/index.ts';
 
 const require = createRequire(import.meta.url);
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
+/** 'js' when running from the published package (compiled), 'ts' in a clone. */
+export const OWN_EXT = import.meta.url.endsWith('.js') ? 'js' : 'ts';
 
 /** Env of a child Playwright: never the variables that make it think it is a worker of ours. */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -53,7 +56,11 @@ export function runPlaywright(args: string[], env: NodeJS.ProcessEnv, secrets: s
   return new Promise((resolve, reject) => {
     const piped = secrets.length > 0;
     const childEnvironment = piped && process.stdout.isTTY ? { ...env, CCS_PROGRESS_TTY: '1', FORCE_COLOR: '1' } : env;
-    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd: PACKAGE_ROOT, env: childEnvironment, stdio: piped ? ['inherit', 'pipe', 'pipe'] : 'inherit' });
+    // Playwright resolves testDir from the config's folder: name the package's own config (PITFALLS: Packaging).
+    const withConfig = args[0] === 'test' && !args.some((a) => a === '--config' || a.startsWith('--config=') || a === '-c')
+      ? ['test', '--config', join(PACKAGE_ROOT, `playwright.config.${OWN_EXT}`), ...args.slice(1)]
+      : args;
+    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...withConfig], { cwd: PACKAGE_ROOT, env: childEnvironment, stdio: piped ? ['inherit', 'pipe', 'pipe'] : 'inherit' });
     const done: Array<Promise<void>> = [];
     if (piped && child.stdout && child.stderr) {
       const redactor = new Redactor(secrets);

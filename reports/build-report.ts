@@ -28,6 +28,7 @@ export interface BuildInput {
   repro?: ReproContext;
   redactor?: Redactor;
   seededFaults?: Array<{ name: string; clause: string }>;
+  versions?: { harness: string; clauses: string };
 }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
@@ -132,6 +133,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     startedAt: input.startedAt,
     endedAt: input.endedAt,
     target: { description: input.targetDescription },
+    ...(input.versions ? { versions: input.versions } : {}),
     projects: input.projects,
     sides,
     verdict,

@@ -23,6 +23,7 @@ import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';
 import { checkClauseIds } from './check-clause-ids.ts';
+import { clauseCatalogueVersion, harnessVersion, readSettings } from '../spec/index.ts';
 
 export interface ClauseReporterOptions {
   outputDir?: string;
@@ -66,28 +67,29 @@ export default class ClauseReporter implements Reporter {
   }
 
   private outputDir(): string {
-    return this.options.outputDir ?? process.env.CCS_REPORT_DIR ?? 'reports/out';
+    return this.options.outputDir ?? readSettings().reportDir;
   }
 
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const outputDir = this.outputDir();
     try {
       const { clauses } = await loadClauses(this.options.clausesFile);
-      const expectedFile = this.options.expectedFile ?? process.env.CCS_EXPECTED_FILE;
+      const expectedFile = this.options.expectedFile ?? readSettings().expectedFile;
       const expected = expectedFile ? loadExpectedOutcomes(expectedFile, new Set(clauses.map((c) => c.id))) : undefined;
       const tests = (this.suite?.allTests() ?? []).map((t) => toTestRecord(t, this.results.get(t.id) ?? t.results.at(-1), this.rootDir));
       const redactor = new Redactor(loadSecrets());
       const report = buildReport({
-        runId: process.env.CCS_RUN_ID ?? randomUUID(),
+        runId: readSettings().runId ?? randomUUID(),
         startedAt: this.startedAt.toISOString(),
         endedAt: new Date().toISOString(),
-        targetDescription: process.env.CCS_TARGET_DESCRIPTION || DEFAULT_TARGET_DESCRIPTION,
+        targetDescription: readSettings().targetDescription || DEFAULT_TARGET_DESCRIPTION,
         projects: this.options.projects ?? [...CONFORMANCE_PROJECTS],
         clauses,
         tests,
         ...(expected ? { expected } : {}),
         repro: reproContextFromEnv(),
         seededFaults: seededFaultsFromEnv(),
+        versions: { harness: harnessVersion(), clauses: clauseCatalogueVersion(this.options.clausesFile) },
         redactor,
       });
       writeReports(report, outputDir, redactor);

@@ -3,6 +3,7 @@
  * The link base is CCS_CONTRACT_URL (e.g. the contract's address in your repository browser);
  * by default a relative `host-integration-contract.md`. Anchors follow the GitHub heading slugs.
  */
+import { readSettings } from '../spec/index.ts';
 export const CONTRACT_SECTIONS: Record<string, string> = {
   '1': '1. What the service does',
   '2': '2. Resources and their fields',
@@ -28,7 +29,7 @@ export function githubSlug(heading: string): string {
 }
 
 /** A clause's section may read "2.2" or "2.2, 6": link the first one. */
-export function sectionLink(section: string, base = process.env.CCS_CONTRACT_URL ?? 'host-integration-contract.md'): string {
+export function sectionLink(section: string, base = readSettings().contractUrl ?? 'host-integration-contract.md'): string {
   const first = String(section).split(/[,;\s]+/).find(Boolean) ?? '';
   const heading = CONTRACT_SECTIONS[first] ?? CONTRACT_SECTIONS[first.split('.')[0] ?? ''];
   return heading ? `${base}#${githubSlug(heading)}` : base;

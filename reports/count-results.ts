@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { readSettings } from '../spec/index.ts';
 
 export function countLine(results: { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } }): string {
   const s = results.stats ?? {};
@@ -15,7 +16,7 @@ export function countLine(results: { stats?: { expected?: number; unexpected?: n
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const file = process.argv[2] ?? `${process.env.CCS_REPORT_DIR ?? 'reports/out'}/results.json`;
+  const file = process.argv[2] ?? `${readSettings().reportDir}/results.json`;
   try {
     process.stdout.write(countLine(JSON.parse(readFileSync(file, 'utf8')) as Parameters<typeof countLine>[0]) + '\n');
   } catch (error) {

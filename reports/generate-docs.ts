@@ -12,12 +12,9 @@ import { HOST_TARGET_SCHEMA, SERVICE_TARGET_SCHEMA } from '../spec/index.ts';
 import type { ClauseInput } from './model.ts';
 import { areaOf } from './model.ts';
 import { loadClauses } from './load-clauses.ts';
-import { sectionLink } from './contract-sections.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DOCS_DIR = join(ROOT, 'docs');
-/** The contract as CONTRIBUTING.md places it, relative to docs/. */
-const CONTRACT_FROM_DOCS = '../../shared/contract/host-integration-contract.md';
 
 type Schema = {
   type?: string | string[]; description?: string; title?: string; properties?: Record<string, Schema>; required?: string[];
@@ -142,7 +139,7 @@ export function renderClauseList(clauses: ClauseInput[], areas: Record<string, s
     '',
     '# Contract clauses',
     '',
-    `${clauses.length} clauses of the host integration contract: ${levels.map((l) => `${count(l)} ${l}`).join(', ')}.`,
+    `${clauses.length} clauses of the contract document "Conversational Configuration Service: Host Integration Contract" (from the service team or the service's documentation; it is not shipped here), with the section each comes from: ${levels.map((l) => `${count(l)} ${l}`).join(', ')}.`,
     'Every conformance test cites the clauses it checks (title and tags); the report gives each clause a status.',
     'UNSPECIFIED marks what the contract says is "not shown": never asserted.',
     '',
@@ -152,7 +149,7 @@ export function renderClauseList(clauses: ClauseInput[], areas: Record<string, s
     const inArea = clauses.filter((c) => areaOf(c.id) === area);
     if (inArea.length === 0) continue;
     out.push(`## ${area}: ${areas[area] ?? ''}`.trimEnd(), '', '| id | level | side | section | rule |', '|---|---|---|---|---|');
-    for (const c of inArea) out.push(`| ${c.id} | ${c.level} | ${c.side} | [${c.section}](${sectionLink(c.section, CONTRACT_FROM_DOCS)}) | ${cell(c.text)} |`);
+    for (const c of inArea) out.push(`| ${c.id} | ${c.level} | ${c.side} | §${c.section} | ${cell(c.text)} |`);
     const notes = inArea.filter((c) => c.reading || c.unobservable);
     if (notes.length > 0) {
       out.push('', 'How the harness reads these:', '');

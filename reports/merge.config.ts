@@ -4,15 +4,19 @@
  * unsharded run would be. Paths resolve from this file's folder.
  */
 import { defineConfig } from '@playwright/test';
+import { readSettings } from '../spec/index.ts';
 
-const outDir = process.env.CCS_REPORT_DIR ?? 'reports/out';
+const settings = readSettings();
+const outDir = settings.reportDir;
+// Compiled JavaScript in the published package, TypeScript in the clone.
+const ext = import.meta.url.endsWith('.js') ? '.js' : '.ts';
 
 export default defineConfig({
   testDir: '..',
   reporter: [
-    [process.env.CCS_REPORTER && process.env.CCS_REPORTER !== 'progress' ? process.env.CCS_REPORTER : 'line'],
+    [settings.reporter && settings.reporter !== 'progress' ? settings.reporter : 'line'],
     ['json', { outputFile: `${outDir}/results.json` }],
-    ['./clause-reporter.ts', { outputDir: outDir }],
+    [`./clause-reporter${ext}`, { outputDir: outDir }],
     ['html', { outputFolder: `${outDir}/playwright-html`, open: 'never' }],
   ],
 });

@@ -96,6 +96,8 @@ export interface ConformanceReport {
   startedAt: string;
   endedAt: string;
   target: { description: string };
+  /** What ran: the harness package's version and the clause catalogue's (spec/clauses.yaml `version:`). */
+  versions?: { harness: string; clauses: string };
   projects: string[];
   /** The sides this run tested; clauses of other sides are `not-in-run`. */
   sides: string[];

@@ -6,6 +6,7 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { clausesOf } from './collect.ts';
 import { areaOf } from './model.ts';
+import { readSettings } from '../spec/index.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -22,7 +23,7 @@ export default class ProgressReporter implements Reporter {
 
   constructor(options: { tty?: boolean } = {}) {
     this.out = process.stdout;
-    this.tty = options.tty ?? (process.env.CCS_PROGRESS_TTY === '1' || Boolean(process.stdout.isTTY));
+    this.tty = options.tty ?? (readSettings().progressTty || Boolean(process.stdout.isTTY));
   }
 
   printsToStdio(): boolean {

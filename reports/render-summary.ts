@@ -49,6 +49,7 @@ export function renderSummary(report: ConformanceReport): string {
     out.push('');
   }
   out.push(`Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
+  if (report.versions) out.push(`Harness ccs-conformance ${md(report.versions.harness)} · clause catalogue version ${md(report.versions.clauses)}`, '');
   out.push(`| level | ${STATUSES.join(' | ')} |`, `|---|${STATUSES.map(() => '---:').join('|')}|`);
   for (const l of LEVELS) out.push(`| ${l} | ${STATUSES.map((s) => report.totals.byLevel[l][s]).join(' | ')} |`);
   out.push(`| **all** | ${STATUSES.map((s) => `**${report.totals[s]}**`).join(' | ')} |`, '');

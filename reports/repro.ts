@@ -4,6 +4,7 @@
  */
 import { isClauseIdShape } from '../spec/index.ts';
 import type { Reproduction, TestRecord } from './model.ts';
+import { readSettings } from '../spec/index.ts';
 
 /** Flags of the run that produced the report, so the command line reruns the same target. */
 export interface ReproContext {
@@ -14,12 +15,13 @@ export interface ReproContext {
 }
 
 export function reproContextFromEnv(env: NodeJS.ProcessEnv = process.env): ReproContext {
+  const s = readSettings(env);
   return {
     // The path as the user typed it (CCS_TARGET_ARG, set by the CLI), else the absolute one.
-    ...(env.CCS_TARGET_ARG || env.CCS_TARGET ? { target: (env.CCS_TARGET_ARG || env.CCS_TARGET) as string } : {}),
-    ...(env.CCS_FAULTS ? { faults: env.CCS_FAULTS.split(',').map((f) => f.trim()).filter(Boolean) } : {}),
-    ...(env.CCS_SEED ? { seed: env.CCS_SEED } : {}),
-    ...(env.CCS_TIME_SCALE ? { timeScale: env.CCS_TIME_SCALE } : {}),
+    ...(s.targetArg || s.target ? { target: (s.targetArg || s.target) as string } : {}),
+    ...(s.faults.length > 0 ? { faults: s.faults } : {}),
+    ...(s.seed !== undefined ? { seed: String(s.seed) } : {}),
+    ...(s.timeScale ? { timeScale: s.timeScale } : {}),
   };
 }
 
@@ -61,5 +63,5 @@ export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: Re
 
 /** CCS_FAULT_CLAUSES="name:CLAUSE,name:CLAUSE" (set by `ccs-conformance run --fault`). */
 export function seededFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): Array<{ name: string; clause: string }> {
-  return (env.CCS_FAULT_CLAUSES ?? '').split(',').map((pair) => pair.trim().split(':')).filter((p) => p.length === 2 && isClauseIdShape(p[1] as string)).map(([name, clause]) => ({ name: name as string, clause: clause as string }));
+  return (readSettings(env).faultClauses ?? '').split(',').map((pair) => pair.trim().split(':')).filter((p) => p.length === 2 && isClauseIdShape(p[1] as string)).map(([name, clause]) => ({ name: name as string, clause: clause as string }));
 }

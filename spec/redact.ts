@@ -10,6 +10,7 @@
  *  3. header lines inside free text (curl lines, error text) "Authorization: ..." are cut.
  */
 import { readFileSync } from 'node:fs';
+import { readSettings } from './settings.ts';
 
 export const REDACTED = '[REDACTED]';
 
@@ -37,7 +38,7 @@ export function isSecretName(name: string, extra: readonly string[] = []): boole
 }
 
 /** Reads the secret list named by CCS_SECRETS_FILE (one a line); a missing file is an empty list. */
-export function loadSecrets(file: string | undefined = process.env.CCS_SECRETS_FILE): string[] {
+export function loadSecrets(file: string | undefined = readSettings().secretsFile): string[] {
   if (!file) return [];
   let text: string;
   try {

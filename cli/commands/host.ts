@@ -10,10 +10,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify as toYaml } from 'yaml';
-import { isCcsError, isClauseIdShape } from '../../spec/index.ts';
-import { loadSecrets, readReport } from '../../reports/index.ts';
+import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
+import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
 import { loadHostTarget, HOST_FAULTS, type HostTarget } from '../../suites/host/index.ts';
-import { bool, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
+import { bool, grepPattern, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
 
@@ -32,7 +32,7 @@ export const HOST_FLAGS: FlagSpec[] = [
   { name: 'bearer-token-env', kind: 'string', value: 'NAME', help: 'with --base-url: environment variable holding the Bearer token the receiver sends to the data API' },
   { name: 'service-port', kind: 'string', value: 'N', help: `port of the harness's data API and JWKS (default ${DEFAULT_SERVICE_PORT} for a target, random for the reference)` },
   { name: 'fault', kind: 'string', value: 'NAME', help: 'run the reference receiver as one of its faulty variants' },
-  { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8 (repeatable)' },
+  { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8, or whose title matches a text (repeatable)' },
   { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (a target always runs with 1: one service port)' },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
   { name: 'help', kind: 'boolean', help: 'show this help' },
@@ -91,8 +91,9 @@ export async function run(argv: string[]): Promise<number> {
     const servicePort = servicePortFlag === '0' ? 0 : positiveInt(servicePortFlag, 'service-port');
     const workers = positiveInt(str(p, 'workers'), 'workers');
     const greps = list(p, 'grep');
-    const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
-    for (const g of greps) if (!isClauseIdShape(g)) throw usageError(`--grep ${g}: not a clause id (e.g. HOST-8)`);
+    const settings = readSettings();
+    const reportDir = reportDirFrom(str(p, 'report-dir'));
+    const grep = grepPattern(greps, new Set((await loadClauses(settings.clausesFile)).clauses.map((c) => c.id)), 'HOST-8');
     if (targetArg && baseUrl) throw usageError('give either --target FILE or --base-url, not both');
     if ((targetArg || baseUrl) && fault) throw usageError('--fault applies to the reference host receiver only; drop --target/--base-url or --fault');
     if (fault && !HOST_FAULTS.some((f) => f.name === fault)) throw usageError(`--fault ${fault}: not a faulty variant of the reference receiver (known: ${HOST_FAULTS.map((f) => f.name).join(', ')})`);
@@ -104,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       CCS_REPORT_DIR: reportDir,
       CCS_HOST_FAULT: fault,
       CCS_HOST_TARGET: undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS,
+      CCS_WORKERS: workers !== undefined ? String(workers) : settings.workers?.toString(),
     };
     let file: string | undefined;
     if (targetArg) file = resolve(targetArg);
@@ -118,12 +119,12 @@ export async function run(argv: string[]): Promise<number> {
       const port = servicePort ?? target.servicePort ?? DEFAULT_SERVICE_PORT;
       tmp ??= mkdtempSync(join(tmpdir(), 'ccs-host-'));
       const secretsFile = join(tmp, 'secrets');
-      writeFileSync(secretsFile, [...loadSecrets(process.env.CCS_SECRETS_FILE), ...secretsOf(target)].join('\n') + '\n', { mode: 0o600 });
+      writeFileSync(secretsFile, [...loadSecrets(settings.secretsFile), ...secretsOf(target)].join('\n') + '\n', { mode: 0o600 });
       Object.assign(env, {
         CCS_HOST_TARGET: file,
         CCS_SERVICE_PORT: String(port),
         CCS_SECRETS_FILE: secretsFile,
-        CCS_TARGET_DESCRIPTION: process.env.CCS_TARGET_DESCRIPTION || `host receiver ${target.description}`,
+        CCS_TARGET_DESCRIPTION: settings.targetDescription || `host receiver ${target.description}`,
         // One service side on one fixed port: one worker.
         CCS_WORKERS: '1',
       });
@@ -140,7 +141,7 @@ export async function run(argv: string[]): Promise<number> {
     }
 
     const args = ['test', '--project', 'host'];
-    if (greps.length > 0) args.push('--grep', greps.map((g) => `@${g}\\b`).join('|'));
+    if (grep) args.push('--grep', grep);
     if (env.CCS_WORKERS) args.push('--workers', env.CCS_WORKERS);
     rmSync(join(reportDir, 'conformance.json'), { force: true });
     const code = await runPlaywright(args, childEnv(env));

@@ -3,7 +3,7 @@
  * per request as it arrives and as it completes, serves until SIGINT/SIGTERM.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MockHost, parseScripts, type JournalEntry, type MockHostOptions, type RouteConfig, type SigningConfig } from '../../mock-host/index.ts';
 import { isCcsError } from '../../spec/index.ts';
 
@@ -61,30 +61,28 @@ function finishLine(e: JournalEntry): string {
   return `<- #${e.seq} ${answer} ${e.finished?.outcome ?? ''} ${ms} ms${e.response?.forwardedTo ? ` via ${e.response.forwardedTo}` : ''}${e.step ? ` (${e.step.explain})` : ''}`;
 }
 
+const MOCK_HOST_FLAGS: FlagSpec[] = [
+  { name: 'port', kind: 'string', value: 'N', help: 'port to listen on' },
+  { name: 'host', kind: 'string', value: 'H', help: 'address to bind' },
+  { name: 'hook-path', kind: 'list', value: 'PATH', help: 'a lifecycle callback route' },
+  { name: 'tool-path', kind: 'list', value: 'PATH', help: 'a tool dispatch route' },
+  { name: 'facts-path', kind: 'list', value: 'PATH', help: 'a user-facts route' },
+  { name: 'hmac-secret-file', kind: 'list', value: 'FILE', help: 'an HMAC secret (repeat for a rotation)' },
+  { name: 'jwks-url', kind: 'string', value: 'URL', help: 'the JWKS document of the service' },
+  { name: 'script', kind: 'string', value: 'FILE', help: 'response scripts (JSON or YAML)' },
+  { name: 'enforce', kind: 'boolean', help: 'answer 401 to a bad signature' },
+  { name: 'forward-to', kind: 'string', value: 'URL', help: 'relay every request to this app' },
+  { name: 'max-entries', kind: 'string', value: 'N', help: 'journal bound' },
+  { name: 'time-scale', kind: 'string', value: 'X', help: 'the service time scale: the inspector scales the contract windows by it' },
+  { name: 'body-limit', kind: 'string', value: 'BYTES', help: 'largest body accepted' },
+  { name: 'quiet', kind: 'boolean', help: 'no line per request' },
+  { name: 'help', kind: 'boolean', short: 'h', help: 'this text' },
+];
+
 export async function run(argv: string[]): Promise<number> {
-  let values: Record<string, string | boolean | string[] | undefined>;
+  let values: Parsed['flags'];
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'hook-path': { type: 'string', multiple: true },
-        'tool-path': { type: 'string', multiple: true },
-        'facts-path': { type: 'string', multiple: true },
-        'hmac-secret-file': { type: 'string', multiple: true },
-        'jwks-url': { type: 'string' },
-        script: { type: 'string' },
-        enforce: { type: 'boolean' },
-        'forward-to': { type: 'string' },
-        'max-entries': { type: 'string' },
-        'time-scale': { type: 'string' },
-        'body-limit': { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
+    ({ flags: values } = parseArgs(argv, MOCK_HOST_FLAGS));
   } catch (error) {
     process.stderr.write(`ccs-conformance mock-host: ${(error as Error).message}\n\n${HELP}`);
     return 2;

@@ -4,7 +4,7 @@
  * fails (a fault missed, or caught only by unrelated clauses, or the clean run failing).
  */
 import { resolve } from 'node:path';
-import { isCcsError } from '../../spec/index.ts';
+import { isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { bool, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
 import { runMutationMatrix } from '../../suites/mutants/index.ts';
 
@@ -29,12 +29,13 @@ export async function run(argv: string[]): Promise<number> {
     if (direction !== undefined && !['service', 'host', 'both'].includes(direction)) throw usageError(`--direction must be service, host or both, got '${direction}'`);
     const concurrency = positiveInt(str(p, 'concurrency'), 'concurrency');
     const faults = list(p, 'fault');
-    const reportDir = str(p, 'report-dir');
+    // The user's folder, never the package's (the matrix would resolve a relative one against itself).
+    const reportDir = reportDirFrom(str(p, 'report-dir'));
     const result = await runMutationMatrix({
       ...(faults.length > 0 ? { faults } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(direction !== undefined ? { direction: direction as 'service' | 'host' | 'both' } : {}),
-      ...(reportDir !== undefined ? { reportDir: resolve(reportDir) } : {}),
+      reportDir,
       onProgress: (line: string) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`),
     });
     process.stdout.write(`${result.table}\n`);

@@ -4,6 +4,7 @@
  * 2 for a usage or configuration error.
  */
 import { fileURLToPath } from 'node:url';
+import { bool, list, parseArgs, str, type FlagSpec } from '../args.ts';
 import { FAULTS, loadWorkspaceFixture, startReferenceService, type WorkspaceFixture } from '../../reference-service/index.ts';
 
 const DEFAULT_FIXTURE = fileURLToPath(new URL('../../fixtures/workspaces/default.yaml', import.meta.url));
@@ -31,51 +32,44 @@ interface Args {
   help: boolean;
 }
 
-function parseArgs(argv: string[]): Args | string {
-  const a: Args = { port: 8080, host: '127.0.0.1', timeScale: 1, faults: [], workspaces: DEFAULT_FIXTURE, driver: true, listFaults: false, help: false };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string | undefined => inline ?? argv[++i];
-    switch (flag) {
-      case '--port': {
-        const v = value();
-        const n = Number(v);
-        if (v === undefined || !Number.isInteger(n) || n < 0 || n > 65535) return `--port needs an integer from 0 to 65535, got ${String(v)}`;
-        a.port = n;
-        break;
-      }
-      case '--host': {
-        const v = value();
-        if (!v) return '--host needs an address';
-        a.host = v;
-        break;
-      }
-      case '--time-scale': {
-        const v = value();
-        const n = Number(v);
-        if (v === undefined || !Number.isFinite(n) || n <= 0) return `--time-scale needs a positive number, got ${String(v)}`;
-        a.timeScale = n;
-        break;
-      }
-      case '--fault': {
-        const v = value();
-        if (!v) return '--fault needs a fault name (see --list-faults)';
-        a.faults.push(v);
-        break;
-      }
-      case '--workspaces': {
-        const v = value();
-        if (!v) return '--workspaces needs a file';
-        a.workspaces = v;
-        break;
-      }
-      case '--no-driver': a.driver = false; break;
-      case '--list-faults': a.listFaults = true; break;
-      case '--help': case '-h': a.help = true; break;
-      default: return `unknown option ${arg}`;
-    }
+const REFERENCE_SERVICE_FLAGS: FlagSpec[] = [
+  { name: 'port', kind: 'string', value: 'N', help: 'port to listen on' },
+  { name: 'host', kind: 'string', value: 'H', help: 'address to bind' },
+  { name: 'time-scale', kind: 'string', value: 'X', help: 'multiply every contract timer by X' },
+  { name: 'fault', kind: 'list', value: 'NAME', help: 'switch on a seeded fault' },
+  { name: 'workspaces', kind: 'string', value: 'FILE', help: 'workspace fixture' },
+  { name: 'no-driver', kind: 'boolean', help: 'no driver API' },
+  { name: 'list-faults', kind: 'boolean', help: 'print the seeded faults' },
+  { name: 'help', kind: 'boolean', short: 'h', help: 'this text' },
+];
+
+function parseFlags(argv: string[]): Args | string {
+  let p: ReturnType<typeof parseArgs>;
+  try {
+    p = parseArgs(argv, REFERENCE_SERVICE_FLAGS);
+  } catch (error) {
+    return (error as Error).message;
   }
+  const a: Args = { port: 8080, host: '127.0.0.1', timeScale: 1, faults: list(p, 'fault'), workspaces: str(p, 'workspaces') ?? DEFAULT_FIXTURE, driver: !bool(p, 'no-driver'), listFaults: bool(p, 'list-faults'), help: bool(p, 'help') };
+  const port = str(p, 'port');
+  if (port !== undefined) {
+    const n = Number(port);
+    if (port.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535) return `--port needs an integer from 0 to 65535, got ${port}`;
+    a.port = n;
+  }
+  const host = str(p, 'host');
+  if (host !== undefined) {
+    if (!host) return '--host needs an address';
+    a.host = host;
+  }
+  const scale = str(p, 'time-scale');
+  if (scale !== undefined) {
+    const n = Number(scale);
+    if (scale.trim() === '' || !Number.isFinite(n) || n <= 0) return `--time-scale needs a positive number, got ${scale}`;
+    a.timeScale = n;
+  }
+  if (a.faults.some((f) => !f)) return '--fault needs a fault name (see --list-faults)';
+  if (!a.workspaces) return '--workspaces needs a file';
   return a;
 }
 
@@ -95,7 +89,7 @@ function describe(workspaces: WorkspaceFixture[]): string[] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseArgs(argv);
+  const parsed = parseFlags(argv);
   if (typeof parsed === 'string') {
     process.stderr.write(`ccs-conformance reference-service: ${parsed}\n\n${USAGE}\n`);
     return 2;

@@ -7,10 +7,10 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { RUN_CONTEXT_KEYS } from './run.ts';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { isCcsError } from '../../spec/index.ts';
+import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, readReport, writeReports } from '../../reports/index.ts';
 import { bool, helpText, list, parseArgs, str, usageError, type FlagSpec } from '../args.ts';
-import { childEnv, PACKAGE_ROOT, runPlaywright } from '../paths.ts';
+import { childEnv, OWN_EXT, PACKAGE_ROOT, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
 
 export const REPORT_FLAGS: FlagSpec[] = [
@@ -68,8 +68,8 @@ async function merge(dirs: string[], p: ReturnType<typeof parseArgs>): Promise<n
     if (names.has(basename(b))) throw usageError(`--merge: two blob reports named ${basename(b)}: each shard must write its own`);
     names.add(basename(b));
   }
-  const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
-  const { clauses } = await loadClauses(process.env.CCS_CLAUSES_FILE);
+  const reportDir = reportDirFrom(str(p, 'report-dir'));
+  const { clauses } = await loadClauses(readSettings().clausesFile);
   const expectedFile = str(p, 'expected') ? resolve(str(p, 'expected') as string) : undefined;
   if (expectedFile) loadExpectedOutcomes(expectedFile, new Set(clauses.map((c) => c.id)));
 
@@ -77,7 +77,7 @@ async function merge(dirs: string[], p: ReturnType<typeof parseArgs>): Promise<n
   try {
     for (const b of blobs) copyFileSync(b, join(work, basename(b)));
     rmSync(join(reportDir, 'conformance.json'), { force: true });
-    const config = process.env.CCS_MERGE_CONFIG ?? join(PACKAGE_ROOT, 'reports', 'merge.config.ts');
+    const config = readSettings().mergeConfig ?? join(PACKAGE_ROOT, 'reports', `merge.config.${OWN_EXT}`);
     const code = await runPlaywright(['merge-reports', '--config', config, work], childEnv({
       ...runContext(dirs.map((d) => resolve(d))),
       CCS_REPORT_DIR: reportDir,
@@ -108,7 +108,7 @@ export async function run(argv: string[]): Promise<number> {
       return await merge(p.positionals, p);
     }
     if (p.positionals.length > 0) throw usageError(`unexpected argument '${p.positionals[0]}' (did you mean --merge?)`);
-    const from = resolve(str(p, 'from') ?? join(process.env.CCS_REPORT_DIR ?? 'reports/out', 'conformance.json'));
+    const from = resolve(str(p, 'from') ?? join(readSettings().reportDir, 'conformance.json'));
     if (!existsSync(from)) throw usageError(`--from: ${from} does not exist`);
     const report = readReport(from);
     const out = resolve(str(p, 'report-dir') ?? dirname(from));

@@ -6,9 +6,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isCcsError } from '../../spec/index.ts';
+import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
+import { FAULTS } from '../../reference-service/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
-import { bool, helpText, integer, list, parseArgs, positiveInt, positiveNumber, shard, str, usageError, type FlagSpec } from '../args.ts';
+import { bool, grepPattern, helpText, integer, list, parseArgs, positiveInt, shard, str, timeScale as parseTimeScale, usageError, type FlagSpec } from '../args.ts';
 import { checkTarget } from '../target.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
@@ -16,7 +17,7 @@ import { printGate, selection } from '../gate-output.ts';
 export const RUN_FLAGS: FlagSpec[] = [
   { name: 'target', kind: 'string', value: 'FILE', help: 'service target file (YAML or JSON); default: the embedded reference service' },
   { name: 'fault', kind: 'list', value: 'NAME', help: 'turn on a seeded fault of the embedded reference service (repeatable)' },
-  { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. DELIV-4 (repeatable)' },
+  { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. DELIV-4, or whose title matches a text (repeatable)' },
   { name: 'area', kind: 'list', value: 'AREA', help: 'run only the tests of a clause area, e.g. DELIV (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed for the property tests (replays a failure)' },
   { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (default 2)' },
@@ -25,7 +26,7 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'require-all', kind: 'boolean', help: 'fail when a clause the run could exercise was not exercised' },
   { name: 'expected', kind: 'string', value: 'FILE', help: 'expected-outcomes YAML { target, expectedFailures: [{ clause, reason }] }' },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
-  { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service (default 0.1)' },
+  { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service, 0 < X <= 1 (default 0.1)' },
   { name: 'help', kind: 'boolean', help: 'show this help' },
 ];
 
@@ -43,16 +44,6 @@ export const RUN_HELP = helpText(
 function fail2(message: string): number {
   process.stderr.write(`ccs-conformance run: ${message}\n`);
   return 2;
-}
-
-/** Seeded fault names of the embedded reference (reference-service FAULTS), when that room is built. */
-async function knownFaults(): Promise<Array<{ name: string; clause: string }> | undefined> {
-  try {
-    const mod = (await import(new URL('../../reference-service/index.ts', import.meta.url).href)) as { FAULTS?: Array<{ name: string; clause: string }> };
-    return Array.isArray(mod.FAULTS) ? mod.FAULTS.map((f) => ({ name: f.name, clause: f.clause })) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Env the merged report needs and blobs do not carry: target description and reproduction flags. */
@@ -78,24 +69,25 @@ export async function run(argv: string[]): Promise<number> {
     const areas = list(p, 'area').map((a) => a.toUpperCase());
     const seed = integer(str(p, 'seed'), 'seed');
     const workers = positiveInt(str(p, 'workers'), 'workers');
-    const timeScale = positiveNumber(str(p, 'time-scale'), 'time-scale');
+    const timeScale = parseTimeScale(str(p, 'time-scale'));
     const shardSpec = shard(str(p, 'shard'));
-    const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
+    const settings = readSettings();
+    const reportDir = reportDirFrom(str(p, 'report-dir'));
     // Test hook: the CLI's self-tests run a tiny suite (suites/self/cli/fixtures) instead of the service suites.
-    const configOverride = process.env.CCS_RUN_CONFIG ? resolve(process.env.CCS_RUN_CONFIG) : undefined;
+    const configOverride = settings.runConfig ? resolve(settings.runConfig) : undefined;
 
     if (target && faults.length > 0) throw usageError('--fault applies to the embedded reference service only; drop --target or --fault');
     if (target && timeScale !== undefined) throw usageError('--time-scale applies to the embedded reference service only (a target declares its own)');
-    const { clauses, areas: knownAreas } = await loadClauses(process.env.CCS_CLAUSES_FILE);
+    const { clauses, areas: knownAreas } = await loadClauses(settings.clausesFile);
     const ids = new Set(clauses.map((c) => c.id));
-    for (const g of greps) if (!ids.has(g)) throw usageError(`--grep ${g}: not a clause id of spec/clauses.yaml (e.g. DELIV-4)`);
+    const grep = grepPattern(greps, ids, 'DELIV-4');
     const areaIds = new Set([...Object.keys(knownAreas), ...clauses.map((c) => c.id.replace(/-\d+$/, ''))]);
     for (const a of areas) if (!areaIds.has(a)) throw usageError(`--area ${a}: unknown area (known: ${[...areaIds].join(', ')})`);
     let faultClauses: string | undefined;
     if (faults.length > 0 && !configOverride) {
-      const known = await knownFaults();
-      for (const f of faults) if (known && !known.some((k) => k.name === f)) throw usageError(`--fault ${f}: not a seeded fault of the reference service (known: ${known.map((k) => k.name).join(', ')})`);
-      faultClauses = known?.filter((k) => faults.includes(k.name)).map((k) => `${k.name}:${k.clause}`).join(',');
+      const known = FAULTS.map((f) => ({ name: f.name, clause: f.clause }));
+      for (const f of faults) if (!known.some((k) => k.name === f)) throw usageError(`--fault ${f}: not a seeded fault of the reference service (known: ${known.map((k) => k.name).join(', ')})`);
+      faultClauses = known.filter((k) => faults.includes(k.name)).map((k) => `${k.name}:${k.clause}`).join(',');
     }
     const expectedFile = str(p, 'expected') ? resolve(str(p, 'expected') as string) : undefined;
     if (expectedFile) loadExpectedOutcomes(expectedFile, ids); // exit 2 now, not after the run
@@ -105,8 +97,8 @@ export async function run(argv: string[]): Promise<number> {
       CCS_FAULTS: faults.length > 0 ? faults.join(',') : undefined,
       CCS_FAULT_CLAUSES: faultClauses || undefined,
       CCS_SEED: seed !== undefined ? String(seed) : undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS,
-      CCS_TIME_SCALE: timeScale !== undefined ? String(timeScale) : process.env.CCS_TIME_SCALE,
+      CCS_WORKERS: workers !== undefined ? String(workers) : settings.workers?.toString(),
+      CCS_TIME_SCALE: timeScale !== undefined ? String(timeScale) : settings.timeScale,
       CCS_EXPECTED_FILE: expectedFile,
       CCS_REPORTER: str(p, 'reporter') ?? 'progress',
       CCS_SHARD: shardSpec ? `${shardSpec.current}/${shardSpec.total}` : undefined,
@@ -116,11 +108,11 @@ export async function run(argv: string[]): Promise<number> {
       const checked = await checkTarget(file); // throws TARGET_FIELD_INVALID naming the field
       env.CCS_TARGET = file;
       env.CCS_TARGET_ARG = target;
-      env.CCS_TARGET_DESCRIPTION = process.env.CCS_TARGET_DESCRIPTION || checked.description;
+      env.CCS_TARGET_DESCRIPTION = settings.targetDescription || checked.description;
       secretsDir = mkdtempSync(join(tmpdir(), 'ccs-secrets-'));
       const secretsFile = join(secretsDir, 'secrets');
       // Keep any secrets list the caller already passes (CCS_SECRETS_FILE) and add the target's.
-      const secrets = [...loadSecrets(process.env.CCS_SECRETS_FILE), ...checked.secrets];
+      const secrets = [...loadSecrets(settings.secretsFile), ...checked.secrets];
       writeFileSync(secretsFile, secrets.join('\n') + '\n', { mode: 0o600 });
       env.CCS_SECRETS_FILE = secretsFile;
     } else {
@@ -132,7 +124,7 @@ export async function run(argv: string[]): Promise<number> {
     // service-realtime holds only @realtime tests; a --grep/--area that selects none of them makes it
     // run nothing, which --pass-with-no-tests allows (the clause report still lists every clause).
     args.push('--project', 'service', '--project', 'service-realtime', '--pass-with-no-tests');
-    const patterns = [...greps.map((g) => `@${g}\\b`), ...areas.map((a) => `@${a}-\\d+\\b`)];
+    const patterns = [...(grep ? [grep] : []), ...areas.map((a) => `@${a}-\\d+\\b`)];
     if (patterns.length > 0) args.push('--grep', patterns.join('|'));
     if (workers !== undefined) args.push('--workers', String(workers));
     if (shardSpec) args.push('--shard', `${shardSpec.current}/${shardSpec.total}`);

@@ -9,6 +9,7 @@ import { FAULTS } from '../../reference-service/index.ts';
 import { planProjects, renderTable, runMatrixChild, writeReport, REPO_ROOT, type MatrixDirection, type MatrixResult } from './runner.ts';
 import { CcsError } from '../../spec/index.ts';
 import { hostDirection } from './host-direction.ts';
+import { readSettings } from '../../spec/index.ts';
 
 export { hostDirection };
 
@@ -49,7 +50,7 @@ export async function runMutationMatrix(o: MatrixOptions = {}): Promise<MatrixRe
   const known = new Set(directions.flatMap((d) => d.faults.map((f) => f.name)));
   const unknown = (o.faults ?? []).filter((f) => !known.has(f));
   if (unknown.length) throw new CcsError('MUTANTS_FAULT_UNKNOWN', `unknown fault(s): ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
-  const reportDir = resolve(REPO_ROOT, o.reportDir ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
+  const reportDir = resolve(REPO_ROOT, o.reportDir ?? readSettings().reportDir);
   const projects = planProjects(directions, { ...(o.faults ? { faults: o.faults } : {}), clean: o.clean !== false, scope: o.scope ?? 'clause' });
   const r = await runMatrixChild(directions, projects, {
     reportDir,

@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import type { MatrixProject } from './runner.ts';
+import { readSettings } from '../../spec/index.ts';
 
 /**
  * The child run of the mutation matrix (runner.ts runMatrixChild): one Playwright project per
@@ -8,8 +9,8 @@ import type { MatrixProject } from './runner.ts';
  * ccsHostFault for the reference host receiver). Only the JSON reporter: these runs are not
  * conformance evidence and write no conformance.json.
  */
-const plan = JSON.parse(process.env.CCS_MATRIX_PLAN ?? '[]') as MatrixProject[];
-const results = process.env.CCS_MATRIX_RESULTS ?? 'reports/out/mutants/results.json';
+const plan = JSON.parse(readSettings().matrixPlan ?? '[]') as MatrixProject[];
+const results = readSettings().matrixResults ?? `${readSettings().reportDir}/mutants/results.json`;
 
 export default defineConfig({
   testDir: '..',
@@ -17,7 +18,7 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   fullyParallel: true,
   retries: 0,
-  workers: process.env.CCS_WORKERS ? Number(process.env.CCS_WORKERS) : 2,
+  workers: readSettings().workers ?? 2,
   reporter: [['line'], ['json', { outputFile: results }]],
   outputDir: `${results}.artifacts`,
   projects: plan.map((p) => ({

@@ -8,15 +8,15 @@
  */
 import { test, expect } from '@playwright/test';
 import { DEFAULT_MATRIX_DEADLINE_MS, runMutationMatrix } from './index.ts';
-import { clauseTags } from '../../spec/index.ts';
+import { clauseTags, readSettings } from '../../spec/index.ts';
 
 test('the mutation matrix runs every seeded fault against the tests citing its clause (mutation matrix)', { tag: clauseTags('@mutant') }, async () => {
   test.setTimeout(DEFAULT_MATRIX_DEADLINE_MS + 60_000);
-  const only = (process.env.CCS_MUTANTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = readSettings().mutants;
   const r = await runMutationMatrix({
     direction: 'both',
     clean: false,
-    reportDir: process.env.CCS_REPORT_DIR ?? 'reports/out',
+    reportDir: readSettings().reportDir,
     ...(only.length ? { faults: only } : {}),
   });
   process.stdout.write(`${r.table}\nmutation matrix: ${r.faults.filter((f) => f.status === 'caught').length}/${r.faults.length} faults caught in ${(r.durationMs / 1000).toFixed(0)} s\n`);

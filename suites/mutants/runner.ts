@@ -9,9 +9,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { parseResultsText, type TestOutcome } from './results.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Playwright's CLI wherever npm put it (hoisted beside an installed package, or in the clone). */
+const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
 
 export interface MatrixFault { name: string; clause: string; area: string; sentence?: string }
 /** One direction of the matrix: the service suites against reference faults, or the host suites against faulty receivers. */
@@ -56,7 +59,8 @@ export function childEnv(base: NodeJS.ProcessEnv, set: Record<string, string>, u
 }
 
 /** Where the matrix's child run takes its projects from (one per fault, plus the clean runs). */
-export const MATRIX_CONFIG = 'suites/mutants/matrix.config.ts';
+// The published package runs compiled JavaScript: the child's config is then matrix.config.js.
+export const MATRIX_CONFIG = `suites/mutants/matrix.config.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`;
 
 /**
  * One project of the matrix's child run. Serialized into CCS_MATRIX_PLAN for matrix.config.ts:
@@ -108,7 +112,7 @@ export async function runMatrixChild(directions: readonly MatrixDirection[], pro
   }, ['CCS_FAULTS', 'CCS_HOST_FAULT', 'CCS_TARGET', 'CCS_HOST_TARGET']);
   const started = performance.now();
   const run = await new Promise<{ code: number | null; timedOut: boolean; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', `--config=${MATRIX_CONFIG}`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', `--config=${MATRIX_CONFIG}`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const err: string[] = [];
     let partial = '';
     child.stdout.on('data', (c: Buffer) => {

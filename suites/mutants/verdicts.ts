@@ -4,14 +4,14 @@
  */
 import { test, expect } from '@playwright/test';
 import { readMatrixReport, type MatrixDirection } from './index.ts';
-import { clauseTags } from '../../spec/index.ts';
+import { clauseTags, readSettings } from '../../spec/index.ts';
 
 export function declareVerdictTests(direction: MatrixDirection, title: (fault: string, clause: string) => string): void {
-  const only = (process.env.CCS_MUTANTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = readSettings().mutants;
   for (const fault of direction.faults) {
     if (only.length && !only.includes(fault.name)) continue;
     test(title(fault.name, fault.clause), { tag: clauseTags('@mutant') }, () => {
-      const report = readMatrixReport(process.env.CCS_REPORT_DIR ?? 'reports/out');
+      const report = readMatrixReport(readSettings().reportDir);
       const r = report.faults.find((f) => f.direction === direction.name && f.fault === fault.name);
       expect(r, `${fault.name} has no verdict in ${report.reportPath}`).toBeDefined();
       test.info().annotations.push({ type: 'ccs-mutant', description: `${r!.status}${r!.caughtBy.length ? ` by ${r!.caughtBy.join('; ')}` : ''}` });

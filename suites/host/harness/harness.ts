@@ -11,6 +11,7 @@ import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fi
 import { CcsError, registerSecret } from '../../../spec/index.ts';
 import { classToSchema, DEFAULT_TIMEOUTS, loadHostTarget, type HostTarget } from '../target.ts';
 import { startServiceSide, type ServiceSide } from './service-side.ts';
+import { readSettings } from '../../../spec/index.ts';
 
 export type Mode = 'hmac' | 'jwks' | 'none';
 
@@ -56,17 +57,18 @@ export async function newSigningKey(): Promise<SigningKey> {
 }
 
 export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Promise<HostHarness> {
-  const file = env.CCS_HOST_TARGET;
-  const portFromEnv = env.CCS_SERVICE_PORT === undefined || env.CCS_SERVICE_PORT === '' ? undefined : Number(env.CCS_SERVICE_PORT);
+  const settings = readSettings(env);
+  const file = settings.hostTarget;
+  const portFromEnv = settings.servicePort === undefined ? undefined : Number(settings.servicePort);
   if (portFromEnv !== undefined && !(Number.isInteger(portFromEnv) && portFromEnv >= 0 && portFromEnv <= 65535)) {
-    throw new CcsError('TARGET_FIELD_INVALID', `CCS_SERVICE_PORT must be a port number (got '${env.CCS_SERVICE_PORT}')`, { field: 'CCS_SERVICE_PORT' });
+    throw new CcsError('TARGET_FIELD_INVALID', `CCS_SERVICE_PORT must be a port number (got '${settings.servicePort}')`, { field: 'CCS_SERVICE_PORT' });
   }
   const jwksKey = await newSigningKey();
   const closers: Array<() => Promise<void>> = [];
   const endpoints: Partial<Record<Mode, ModeEndpoint>> = {};
   let target: HostTarget;
   let service: ServiceSide;
-  const fault = file ? undefined : env.CCS_HOST_FAULT || undefined;
+  const fault = file ? undefined : settings.hostFault;
 
   if (file) {
     target = loadHostTarget(file, env);

@@ -6,8 +6,9 @@
 import fc from 'fast-check';
 import { test } from '@playwright/test';
 import type { ServiceResponse } from '../clients/service-client.ts';
+import { readSettings } from '../../../spec/index.ts';
 
-export const DEFAULT_RUNS = Number(process.env.CCS_PROPERTY_RUNS ?? 60);
+export const DEFAULT_RUNS = readSettings().propertyRuns;
 
 export interface PropertyStats { runs: number; requests: number; elapsedMs: number; requestsPerSecond: number }
 
@@ -25,8 +26,8 @@ export async function checkProperty<T>(
   o: { numRuns?: number } = {},
 ): Promise<PropertyStats> {
   const rec = new RequestRecorder();
-  const seed = process.env.CCS_SEED ? Number(process.env.CCS_SEED) : undefined;
-  const path = process.env.CCS_SEED_PATH;
+  const seed = readSettings().seed;
+  const path = readSettings().seedPath;
   const numRuns = o.numRuns ?? DEFAULT_RUNS;
   const started = performance.now();
   let failingCurl: string | undefined;

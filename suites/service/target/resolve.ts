@@ -9,6 +9,7 @@ import { DriverClient } from '../clients/driver-client.ts';
 import { registerSecret } from '../../../spec/index.ts';
 import { loadTargetFile, readWorkspace, type TargetWorkspace } from './load.ts';
 import type { Tolerances } from './timing.ts';
+import { readSettings } from '../../../spec/index.ts';
 
 export interface ResolvedTarget {
   /** Human description, no secrets. */
@@ -62,10 +63,11 @@ async function discover(driverUrl: string | undefined): Promise<{ timeScale?: nu
  */
 export async function resolveTarget(o: { realtime?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TargetSession> {
   const env = o.env ?? process.env;
-  const file = env.CCS_TARGET;
+  const settings = readSettings(env);
+  const file = settings.target;
   if (!file) {
-    const timeScale = o.realtime ? 1 : parseTimeScale(env.CCS_TIME_SCALE);
-    const faults = parseFaults(env.CCS_FAULTS);
+    const timeScale = o.realtime ? 1 : parseTimeScale(settings.timeScale);
+    const faults = settings.faults;
     const svc = await startReferenceService({ port: 0, timeScale, faults });
     try {
       const d = await discover(svc.driverUrl);

@@ -1,0 +1,46 @@
+/**
+ * `ccs-conformance vectors --out DIR`: writes the known-answer vectors (cli/vectors.ts) as JSON,
+ * one file per signing mode, for verifiers written in any language. Format: docs/vectors.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isCcsError } from '../../spec/index.ts';
+import { bool, helpText, parseArgs, str, usageError, type FlagSpec } from '../args.ts';
+import { buildVectors } from '../vectors.ts';
+
+export const VECTORS_FLAGS: FlagSpec[] = [
+  { name: 'out', kind: 'string', value: 'DIR', help: 'folder to write hmac.json and jws.json into (created if missing)' },
+  { name: 'help', kind: 'boolean', help: 'show this help' },
+];
+
+export const VECTORS_HELP = helpText(
+  'ccs-conformance vectors --out DIR',
+  'Writes known-answer vectors (HMAC, JWS with its JWKS, the facts request line), each with its expected verdict, at fixed timestamps. Made with test-only fixture secrets and keys.',
+  VECTORS_FLAGS,
+  ['Format: docs/vectors.md of the package. Exit codes: 0 written; 2 usage error.'],
+);
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    const p = parseArgs(argv, VECTORS_FLAGS);
+    if (bool(p, 'help')) {
+      process.stdout.write(VECTORS_HELP);
+      return 0;
+    }
+    const out = str(p, 'out');
+    if (!out) throw usageError('--out DIR is required');
+    const dir = resolve(out);
+    mkdirSync(dir, { recursive: true });
+    for (const [name, file] of Object.entries(buildVectors())) {
+      writeFileSync(join(dir, name), JSON.stringify(file, null, 2) + '\n');
+      process.stdout.write(`${join(dir, name)}: ${file.vectors.length} ${file.mode} vectors\n`);
+    }
+    return 0;
+  } catch (error) {
+    if (isCcsError(error) && error.code === 'CLI_USAGE') {
+      process.stderr.write(`ccs-conformance vectors: ${error.message}\n(see ccs-conformance vectors --help)\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
