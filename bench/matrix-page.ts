@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildReport, loadClauses, writeReports, type TestRecord } from '../reports/index.ts';
-import { launchChromium } from '../reports/chromium.ts';
+import { launchChromium } from '../spec/chromium.ts';
 import { RETRY_WINDOWS } from '../reports/demo-report.ts';
 
 const TESTS = Number(process.env.BENCH_TESTS ?? 1_000);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { demoReport } from './demo-report.ts';
 import { writeReports } from './write-reports.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium } from '../spec/chromium.ts';
 
 const OUT = fileURLToPath(new URL('../docs/images/clauses.png', import.meta.url));
 

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MockHost } from '../server.ts';
-import { launchChromium } from './browser.ts';
+import { launchChromium } from '../../spec/chromium.ts';
 import { DEMO_ONLY_SECRET, postDemoTraffic } from './demo.ts';
 
 const OUT = fileURLToPath(new URL('../../docs/images/inspector.png', import.meta.url));

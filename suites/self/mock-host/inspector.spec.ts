@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../../mock-host/index.ts';
-import { launchChromium } from '../../../mock-host/ui/browser.ts';
+import { launchChromium } from '../../../spec/chromium.ts';
 import { factsSigningPayload, signHmac } from '../../../protocol/index.ts';
 import { hmacHeader, lcBody, lcHeaders, nowSeconds, send, TEST_ONLY_SECRET } from './helpers.ts';
 

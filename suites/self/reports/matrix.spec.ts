@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test, expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { buildReport, writeReports, type ConformanceReport } from '../../../reports/index.ts';
-import { launchChromium } from '../../../reports/chromium.ts';
+import { launchChromium } from '../../../spec/chromium.ts';
 import { demoReport } from '../../../reports/demo-report.ts';
 import { CLAUSES, t } from './helpers.ts';
 import { clauseTags } from '../../../spec/index.ts';

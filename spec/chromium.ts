@@ -1,10 +1,11 @@
 /**
- * A headless Chromium for the matrix page (its browser test and its screenshot): Debian's chromium
- * package, since Playwright cannot download browsers here (PITFALLS).
+ * A headless Chromium for the page tests, the screenshots and the page benchmark: Debian's chromium
+ * package, driven through Playwright with its executablePath, since Playwright cannot download
+ * browsers where the harness runs.
  */
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser } from '@playwright/test';
-import { CcsError } from '../spec/index.ts';
+import { CcsError } from './errors.ts';
 
 export function chromiumPath(): string | undefined {
   try {
@@ -15,8 +16,8 @@ export function chromiumPath(): string | undefined {
 }
 
 export async function launchChromium(): Promise<Browser> {
-  const executablePath = process.env.CCS_CHROMIUM ?? chromiumPath();
-  if (!executablePath) throw new CcsError('REPORT_NO_BROWSER', 'chromium is not installed: apt-get install -y chromium (the matrix page test and screenshot need it)');
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new CcsError('SPEC_NO_CHROMIUM', 'chromium is not installed: apt-get install -y chromium (the page tests and screenshots need it)');
   return chromium.launch({
     executablePath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--font-render-hinting=none'],
