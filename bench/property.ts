@@ -2,7 +2,7 @@
  * Benchmark of the property suites' request path (`npm run bench:property`): requests per second
  * of the harness's ServiceClient (spec check and curl line on every response) against a plain
  * keep-alive HTTP client, both sending the same generated embed-tokens and data API requests to
- * the same embedded reference service, in one run. Target: ratio >= 0.5 (issue 5, Performance).
+ * the same embedded reference service, in one run. Target: ratio >= 0.5.
  */
 import http from 'node:http';
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 4): 1,000 concurrent conversations, each opening, saving and completing, against
+ * Benchmark: 1,000 concurrent conversations, each opening, saving and completing, against
  * a real fastify receiver on loopback. Prints deliveries per second and checks that none was lost
  * and each conversation's order was kept. Never part of the tests.
  */

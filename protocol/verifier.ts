@@ -1,5 +1,5 @@
 /**
- * The host-team verifier (issue 6 item 3): verify a lifecycle callback or a facts GET from the raw
+ * The host-team verifier: verify a lifecycle callback or a facts GET from the raw
  * body (or request target) and the headers, in the workspace's one mode (SIGN-2).
  */
 import { CcsError } from '../spec/index.ts';

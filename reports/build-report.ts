@@ -88,7 +88,7 @@ function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext, 
   return record;
 }
 
-/** Expected-outcomes file (issue 7 item 2): known failures pass, a known failure that passes is stale. */
+/** Expected-outcomes file: known failures pass, a known failure that passes is stale. */
 function applyExpected(records: ClauseRecord[], expected: ExpectedOutcomes | undefined): string[] {
   const stale: string[] = [];
   for (const { clause, reason } of expected?.expectedFailures ?? []) {

@@ -1,5 +1,5 @@
 /**
- * The clause reporter (issue 2 item 7, issue 7 item 1): reads each test's clause tags and writes
+ * The clause reporter: reads each test's clause tags and writes
  * conformance.json, junit.xml, summary.md and clauses.html into outputDir (option) or
  * CCS_REPORT_DIR (default reports/out). Only the conformance projects (service, service-realtime,
  * host) count as evidence. A tag or evidence `clause` naming no clause fails the run (check-clause-ids.ts).

@@ -1,5 +1,5 @@
 /**
- * Expected-outcomes file (issue 7 item 2), YAML: { target, expectedFailures: [{ clause, reason }] }.
+ * Expected-outcomes file, YAML: { target, expectedFailures: [{ clause, reason }] }.
  * Bad files are a configuration error (CcsError REPORT_EXPECTED_INVALID naming the field).
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The gate (issue 7 item 2) over a written report: MUST failed (or a stale expected failure) -> 1;
+ * The gate over a written report: MUST failed (or a stale expected failure) -> 1;
  * SHOULD failed -> warning; not-exercised allowed unless requireAll (then -> 1). A clause of a side
  * the run did not test (status not-in-run) never counts as not exercised. Exit 2 is the CLI's, for
  * usage and configuration errors.

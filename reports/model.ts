@@ -115,7 +115,7 @@ export interface ExpectedOutcomes {
   expectedFailures: Array<{ clause: string; reason: string }>;
 }
 
-/** Projects whose tests are conformance evidence; `self` and `mutants` are not (issue 7). */
+/** Projects whose tests are conformance evidence; `self` and `mutants` are not. */
 export const CONFORMANCE_PROJECTS = ['service', 'service-realtime', 'host'] as const;
 
 /** A clause tag: '@EVT-3'. '@realtime' and '@mutant' are markers, not clauses. */

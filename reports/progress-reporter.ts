@@ -1,5 +1,5 @@
 /**
- * Console progress for `ccs-conformance run` (issue 7 item 4): a line per clause area as its last
+ * Console progress for `ccs-conformance run`: a line per clause area as its last
  * test finishes; on a TTY a spinner naming the running tests during long waits (the real-time
  * retry schedule), plain lines otherwise. Areas come from the clause tags.
  */

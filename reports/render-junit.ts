@@ -1,6 +1,6 @@
 /**
  * junit.xml: one test case per clause of the run's sides (suite "clauses") and one per test (suite
- * "tests"), so CI test views show clauses (issue 7 item 1). The clauses of a side the run did not
+ * "tests"), so CI test views show clauses. The clauses of a side the run did not
  * test are one skipped test case ("25 host clauses: not in this run"), not one each.
  */
 import type { ConformanceReport } from './model.ts';

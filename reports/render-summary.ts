@@ -1,5 +1,5 @@
 /**
- * summary.md: short enough for a pull-request comment or a CI step summary (issue 7 item 1):
+ * summary.md: short enough for a pull-request comment or a CI step summary:
  * verdict, counts by level and status, failed MUST clauses first (one line each), then failed
  * SHOULD clauses as warnings. Only the clauses of the run's sides are counted; the other side's
  * clauses get one line ("25 host clauses: not in this run").

@@ -1,5 +1,5 @@
 /**
- * Reproduction of a failed clause (issue 7 item 3): the fast-check seed and path when present,
+ * Reproduction of a failed clause: the fast-check seed and path when present,
  * the curl lines and journal entries of its evidence, and the command line that reruns it alone.
  */
 import { isClauseIdShape } from '../spec/index.ts';

@@ -1,4 +1,4 @@
-/** Every report written is validated against reports/conformance.schema.json (issue 2 item 7). */
+/** Every report written is validated against reports/conformance.schema.json. */
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';

@@ -1,6 +1,6 @@
 /**
  * `ccs-conformance run`: the service conformance suites against a target (default: the embedded
- * reference service), then the gate (issue 7 item 2): exit 0 pass, 1 a MUST clause failed (or a
+ * reference service), then the gate: exit 0 pass, 1 a MUST clause failed (or a
  * stale expected failure, or --require-all and a clause not exercised), 2 usage or configuration error.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

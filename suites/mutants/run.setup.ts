@@ -1,5 +1,5 @@
 /**
- * The mutation matrix inside the test command (issue 5 item 5, issue 6 item 4): one child
+ * The mutation matrix inside the test command: one child
  * Playwright run with a project per seeded fault of the reference service and per faulty variant
  * of the reference host receiver (runner.ts). Its clean runs are the service and host projects of
  * this same run, which this project depends on; the per-fault verdicts are the tests of

@@ -1,5 +1,5 @@
 /**
- * The mutation matrix (issue 5 item 5): the suites run once clean and once per seeded fault, all
+ * The mutation matrix: the suites run once clean and once per seeded fault, all
  * in one child Playwright run whose projects are the faults (matrix.config.ts), and the child's
  * JSON report says which tests of which project failed and which clauses they cite. A fault is CAUGHT when
  * at least one failing test cites its clause; it fails the matrix when missed, or when only tests

@@ -1,5 +1,5 @@
 /**
- * The JSON-Schema-to-fast-check compiler against ajv as the oracle (issue 5 item 3): every
+ * The JSON-Schema-to-fast-check compiler against ajv as the oracle: every
  * generated valid value validates, every generated invalid value does not, and each invalid
  * value breaks exactly the one rule it is labelled with.
  */

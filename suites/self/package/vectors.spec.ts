@@ -50,7 +50,7 @@ test('every known-answer vector gets the verdict the exported verifier gives, HM
     }
   }
   expect(wrong, wrong.join('\n')).toEqual([]);
-  // The brief's coverage: valid, tampered, stale, future, unknown kid, missing and malformed header, facts, both modes.
+  // The coverage: valid, tampered, stale, future, unknown kid, missing and malformed header, facts, both modes.
   for (const k of ['hmac:callback:valid', 'hmac:callback:invalid', 'hmac:callback:stale', 'hmac:callback:future', 'hmac:callback:absent', 'hmac:callback:malformed', 'hmac:facts:valid',
     'jwks:callback:valid', 'jwks:callback:invalid', 'jwks:callback:stale', 'jwks:callback:future', 'jwks:callback:unknown-kid', 'jwks:callback:absent', 'jwks:callback:malformed', 'jwks:facts:valid']) {
     expect(kinds, `a vector of kind ${k}`).toContain(k);
