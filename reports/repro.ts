@@ -10,6 +10,8 @@ export interface ReproContext {
   faults?: string[];
   seed?: string;
   timeScale?: string;
+  /** The flags that chose the receiver of a `host` run (CCS_HOST_REPRO_ARGS, set by the CLI). */
+  hostArgs?: string[];
 }
 
 export function reproContextFromEnv(env: NodeJS.ProcessEnv = process.env): ReproContext {
@@ -19,7 +21,17 @@ export function reproContextFromEnv(env: NodeJS.ProcessEnv = process.env): Repro
     ...(env.CCS_FAULTS ? { faults: env.CCS_FAULTS.split(',').map((f) => f.trim()).filter(Boolean) } : {}),
     ...(env.CCS_SEED ? { seed: env.CCS_SEED } : {}),
     ...(env.CCS_TIME_SCALE ? { timeScale: env.CCS_TIME_SCALE } : {}),
+    ...(env.CCS_HOST_REPRO_ARGS ? { hostArgs: hostArgsOf(env.CCS_HOST_REPRO_ARGS) } : {}),
   };
+}
+
+function hostArgsOf(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((a): a is string => typeof a === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function quote(arg: string): string {
@@ -29,7 +41,8 @@ function quote(arg: string): string {
 // fast-check's failure text: "Counterexample: ... Shrunk 3 time(s) ... { seed: -123, path: "0:1:2", endOnFailure: true }"
 const SEED_IN_TEXT = /seed:\s*(-?\d+)\s*,\s*path:\s*"([^"]*)"/;
 
-export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: ReproContext): Reproduction {
+/** A host-side clause reruns with `ccs-conformance host`, every other with `ccs-conformance run`. */
+export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: ReproContext, side?: string): Reproduction {
   let seed: string | undefined;
   let path: string | undefined;
   for (const t of failing) {
@@ -44,11 +57,15 @@ export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: Re
     }
   }
   const seedArg = seed ?? ctx.seed;
-  const args = ['ccs-conformance', 'run', '--grep', clauseId];
-  if (ctx.target) args.push('--target', ctx.target);
-  for (const f of ctx.faults ?? []) args.push('--fault', f);
+  const host = side === 'host';
+  const args = ['ccs-conformance', host ? 'host' : 'run', '--grep', clauseId];
+  if (host) args.push(...(ctx.hostArgs ?? []));
+  else {
+    if (ctx.target) args.push('--target', ctx.target);
+    for (const f of ctx.faults ?? []) args.push('--fault', f);
+  }
   if (seedArg !== undefined) args.push('--seed', seedArg);
-  if (ctx.timeScale) args.push('--time-scale', ctx.timeScale);
+  if (ctx.timeScale && !host) args.push('--time-scale', ctx.timeScale);
   return {
     command: args.map(quote).join(' '),
     ...(seed !== undefined ? { seed } : {}),

@@ -13,7 +13,7 @@ import { stringify as toYaml } from 'yaml';
 import { isCcsError } from '../../spec/index.ts';
 import { loadSecrets, readReport } from '../../reports/index.ts';
 import { loadHostTarget, HOST_FAULTS, type HostTarget } from '../../suites/host/index.ts';
-import { bool, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
+import { bool, helpText, integer, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
 
@@ -33,6 +33,7 @@ export const HOST_FLAGS: FlagSpec[] = [
   { name: 'service-port', kind: 'string', value: 'N', help: `port of the harness's data API and JWKS (default ${DEFAULT_SERVICE_PORT} for a target, random for the reference)` },
   { name: 'fault', kind: 'string', value: 'NAME', help: 'run the reference receiver as one of its faulty variants' },
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8 (repeatable)' },
+  { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
   { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (a target always runs with 1: one service port)' },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
   { name: 'help', kind: 'boolean', help: 'show this help' },
@@ -71,6 +72,20 @@ function targetFromFlags(p: ReturnType<typeof parseArgs>): Record<string, unknow
   return target;
 }
 
+/** The flags that chose the receiver, repeated in each printed rerun line (never a secret: only names of variables). */
+const RECEIVER_FLAGS = ['base-url', 'hook-path', 'facts-path', 'facts-schema', 'signing', 'secret-env', 'previous-secret-env', 'bearer-token-env', 'service-port', 'fault'];
+
+function reproArgs(p: ReturnType<typeof parseArgs>): string[] {
+  const args: string[] = [];
+  const target = str(p, 'target');
+  if (target) args.push('--target', target);
+  for (const f of RECEIVER_FLAGS) {
+    const v = str(p, f);
+    if (v !== undefined) args.push(`--${f}`, v);
+  }
+  return args;
+}
+
 function secretsOf(t: HostTarget): string[] {
   const s = t.signing.mode === 'hmac' ? [t.signing.secret, ...(t.signing.previousSecret ? [t.signing.previousSecret] : [])] : [];
   return [...s, t.bearerToken];
@@ -91,6 +106,7 @@ export async function run(argv: string[]): Promise<number> {
     const servicePort = servicePortFlag === '0' ? 0 : positiveInt(servicePortFlag, 'service-port');
     const workers = positiveInt(str(p, 'workers'), 'workers');
     const greps = list(p, 'grep');
+    const seed = integer(str(p, 'seed'), 'seed');
     const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
     for (const g of greps) if (!/^[A-Z]+-\d+$/.test(g)) throw usageError(`--grep ${g}: not a clause id (e.g. HOST-8)`);
     if (targetArg && baseUrl) throw usageError('give either --target FILE or --base-url, not both');
@@ -105,6 +121,9 @@ export async function run(argv: string[]): Promise<number> {
       CCS_HOST_FAULT: fault,
       CCS_HOST_TARGET: undefined,
       CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS,
+      CCS_SEED: seed !== undefined ? String(seed) : process.env.CCS_SEED,
+      // Printed rerun lines name `host` and these flags (reports/repro.ts).
+      CCS_HOST_REPRO_ARGS: JSON.stringify(reproArgs(p)),
     };
     let file: string | undefined;
     if (targetArg) file = resolve(targetArg);
