@@ -6,7 +6,11 @@
 import type { TestInfo } from '@playwright/test';
 import { curlOf, type SendOutcome } from './send.ts';
 
-export async function attachEvidence(testInfo: TestInfo, sentence: string, outcomes: readonly SendOutcome[], entries?: readonly unknown[]): Promise<void> {
+export async function attachEvidence(
+  testInfo: TestInfo, sentence: string, outcomes: readonly SendOutcome[], entries?: readonly unknown[],
+  /** The fast-check seed of generated requests: the report's rerun line replays it (--seed). */
+  seed?: number,
+): Promise<void> {
   const evidence = {
     sentence,
     // No answer (timeout, refused connection) leaves status out and names the failure instead.
@@ -15,6 +19,7 @@ export async function attachEvidence(testInfo: TestInfo, sentence: string, outco
       elapsedMs: Math.round(o.elapsedMs), curl: curlOf(o),
     })),
     ...(entries === undefined ? {} : { entries }),
+    ...(seed === undefined ? {} : { seed }),
   };
   await testInfo.attach('ccs-evidence', { body: JSON.stringify(evidence), contentType: 'application/json' });
 }
