@@ -46,13 +46,21 @@ export function send(r: SendRequest): Promise<SendOutcome> {
     };
     const headers: Record<string, string | number> = { ...r.headers };
     if (r.body !== undefined) headers['content-length'] = r.body.length;
-    const req = lib.request(u, { method: r.method, headers, agent: false }, (res) => {
+    let req: http.ClientRequest;
+    try {
+      req = lib.request(u, { method: r.method, headers, agent: false }, onResponse);
+    } catch (e) {
+      // A header Node refuses to send (a non-ASCII value): recorded, never thrown.
+      resolve({ method: r.method, url: r.url, headersSent: r.headers, elapsedMs: 0, failure: 'connect', error: (e as Error).message });
+      return;
+    }
+    function onResponse(res: http.IncomingMessage): void {
       const headAt = performance.now() - started;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => { if (chunks.length < 64) chunks.push(c); });
       res.on('end', () => finish({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }, headAt));
       res.on('error', () => finish({ status: res.statusCode }, headAt));
-    });
+    }
     const timer = setTimeout(() => {
       finish({ failure: 'timeout', error: `no answer within ${r.timeoutMs} ms` });
       req.destroy();
