@@ -70,7 +70,7 @@ test('the edges are acknowledged: bulk pages of 1, 499 and 500 keys, a short las
   await settle(testInfo, 'legal payloads at the edges of section 2.1 and 2.2 are acknowledged with a 2xx', plan.map((p, i) => ({ ...p, outcome: outcomes[i]! })), 'HOST-26');
 });
 
-test('generated payloads with JSON whitespace in unusual places, signed over those bytes, are acknowledged (HOST-24)', { tag: ['@HOST-24'] }, async ({ host }, testInfo) => {
+test('generated payloads with JSON whitespace in unusual places, signed over those raw bytes, are acknowledged (HOST-4, HOST-24)', { tag: ['@HOST-4', '@HOST-24'] }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 30_000);
   const seed = runSeed();
   printSeed(testInfo, seed, 'HOST-24');
