@@ -20,6 +20,14 @@ import { printGate } from '../gate-output.ts';
 /** Default port of the service side for a host target when neither flag nor file fixes one. */
 export const DEFAULT_SERVICE_PORT = 4470;
 
+/**
+ * Workers against the in-process reference receiver when neither --workers nor CCS_WORKERS says:
+ * its tests are independent (fresh conversations, handles and keys each), and a receiver that
+ * never answers costs each failed test one 10 s wait plus a worker restart, so tests in flight at
+ * once set the run's length. A target runs on one worker (one service port).
+ */
+export const REFERENCE_WORKERS = 4;
+
 export const HOST_FLAGS: FlagSpec[] = [
   { name: 'target', kind: 'string', value: 'FILE', help: 'host target file (YAML); default: the reference host receiver' },
   { name: 'base-url', kind: 'string', value: 'URL', help: 'instead of a file: hostBaseUrl of the receiver, e.g. http://127.0.0.1:3000' },
@@ -34,7 +42,7 @@ export const HOST_FLAGS: FlagSpec[] = [
   { name: 'fault', kind: 'string', value: 'NAME', help: 'run the reference receiver as one of its faulty variants' },
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8 (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
-  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (a target always runs with 1: one service port)' },
+  { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${REFERENCE_WORKERS} for the reference receiver; a target always runs with 1: one service port)` },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
   { name: 'help', kind: 'boolean', help: 'show this help' },
 ];
@@ -120,7 +128,7 @@ export async function run(argv: string[]): Promise<number> {
       CCS_REPORT_DIR: reportDir,
       CCS_HOST_FAULT: fault,
       CCS_HOST_TARGET: undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS,
+      CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS || String(REFERENCE_WORKERS),
       CCS_SEED: seed !== undefined ? String(seed) : process.env.CCS_SEED,
       // Printed rerun lines name `host` and these flags (reports/repro.ts).
       CCS_HOST_REPRO_ARGS: JSON.stringify(reproArgs(p)),
