@@ -1,9 +1,10 @@
 /**
  * HOST-25 / HOST-18: the signature covers every callback (5.2 item 3: the lifecycle events and the
  * config.* events) and the facts GET (5.2 item 6), so every bad signature is tried on every kind
- * of signed request the host receives, in each signing mode under test. One test per kind, its
- * cases in every mode sent concurrently; each assertion names the mode, the case and the clause
- * it proves.
+ * of signed request the host receives, in each signing mode under test: one test for the
+ * callbacks (their clauses are the same for every event) and one for the facts GET (HOST-18), all
+ * their requests sent concurrently; each assertion names the mode, the event, the case and the
+ * clause it proves.
  */
 import { LIFECYCLE_EVENTS, type LifecycleEvent } from '../../protocol/index.ts';
 import { test, expect, allEndpoints } from './fixtures.ts';
@@ -19,9 +20,8 @@ test.describe.configure({ mode: 'parallel' });
 
 /**
  * The signing modes under test, known when the file loads: both for the reference receiver, the
- * target's one mode otherwise. One test per kind covers them all at once (a hanging receiver
- * costs one 10 s wait per kind), and its tags name only the clauses of those modes, so a JWKS
- * clause is never reported passed by an HMAC-only run.
+ * target's one mode otherwise. The tests cover them all at once, and their tags name only the
+ * clauses of those modes, so a JWKS clause is never reported passed by an HMAC-only run.
  */
 const MODES: readonly Mode[] = modesUnderTest();
 
@@ -43,17 +43,18 @@ function endpoints(host: HostHarness): ModeEndpoint[] {
   return eps;
 }
 
-for (const event of LIFECYCLE_EVENTS as readonly LifecycleEvent[]) {
+{
   const clauses = callbackClauses();
-  test(`${event} with any bad signature is answered 401 in every signing mode (${clauses.join(', ')})`, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
-    test.setTimeout(host.target.timeouts.requestMs + 20_000);
-    const sent = (await Promise.all(endpoints(host).map(async (ep) => {
+  test(`every event with any bad signature is answered 401 in every signing mode (${clauses.join(', ')})`, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
+    test.setTimeout(host.target.timeouts.requestMs + 30_000);
+    // Every (event, mode, case) at once: a hanging receiver costs one 10 s wait, not one per request.
+    const sent = (await Promise.all(endpoints(host).flatMap((ep) => (LIFECYCLE_EVENTS as readonly LifecycleEvent[]).map(async (event) => {
       const ctx = () => ({ workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
       const cases = await badCallbackCases(host, ep, () => lifecyclePayload(event, ctx()));
-      return Promise.all(cases.map(async (c) => ({ ep, c, o: await deliver(host, ep, c.payload, c.options) })));
-    }))).flat();
-    await attachEvidence(testInfo, `every ${event} with a bad signature must be answered 401 (HOST-3, HOST-25)`, sent.map((s) => s.o));
-    for (const { ep, c, o } of sent) {
+      return Promise.all(cases.map(async (c) => ({ ep, event, c, o: await deliver(host, ep, c.payload, c.options) })));
+    })))).flat();
+    await attachEvidence(testInfo, 'every event with a bad signature must be answered 401 (HOST-3, HOST-25)', sent.map((s) => s.o));
+    for (const { ep, event, c, o } of sent) {
       expect.soft(o.status, `${ep.mode} ${event}, ${c.name}: must be refused with 401 (HOST-3, HOST-25, ${c.clause}): ${describe(o)}`).toBe(401);
     }
   });
