@@ -75,7 +75,7 @@ function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext, 
     record.status = 'failed';
     record.failures = failing.map((t) => ({ test: t.title, error: t.errors.join('\n') || `test ${t.status}` }));
     record.evidence = failing.flatMap((t) => t.evidence);
-    record.reproduction = reproductionFor(clause.id, failing, repro);
+    record.reproduction = reproductionFor(clause.id, failing, repro, clause.side);
   } else if (decided.length > 0) {
     record.status = 'passed';
     record.evidence = decided.flatMap((t) => t.evidence);

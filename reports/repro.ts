@@ -12,6 +12,8 @@ export interface ReproContext {
   faults?: string[];
   seed?: string;
   timeScale?: string;
+  /** The flags that chose the receiver of a `host` run (CCS_HOST_REPRO_ARGS, set by the CLI). */
+  hostArgs?: string[];
 }
 
 export function reproContextFromEnv(env: NodeJS.ProcessEnv = process.env): ReproContext {
@@ -22,7 +24,17 @@ export function reproContextFromEnv(env: NodeJS.ProcessEnv = process.env): Repro
     ...(s.faults.length > 0 ? { faults: s.faults } : {}),
     ...(s.seed !== undefined ? { seed: String(s.seed) } : {}),
     ...(s.timeScale ? { timeScale: s.timeScale } : {}),
+    ...(s.hostReproArgs ? { hostArgs: hostArgsOf(s.hostReproArgs) } : {}),
   };
+}
+
+function hostArgsOf(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((a): a is string => typeof a === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function quote(arg: string): string {
@@ -32,7 +44,8 @@ function quote(arg: string): string {
 // fast-check's failure text: "Counterexample: ... Shrunk 3 time(s) ... { seed: -123, path: "0:1:2", endOnFailure: true }"
 const SEED_IN_TEXT = /seed:\s*(-?\d+)\s*,\s*path:\s*"([^"]*)"/;
 
-export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: ReproContext): Reproduction {
+/** A host-side clause reruns with `ccs-conformance host`, every other with `ccs-conformance run`. */
+export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: ReproContext, side?: string): Reproduction {
   let seed: string | undefined;
   let path: string | undefined;
   for (const t of failing) {
@@ -47,11 +60,15 @@ export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: Re
     }
   }
   const seedArg = seed ?? ctx.seed;
-  const args = ['ccs-conformance', 'run', '--grep', clauseId];
-  if (ctx.target) args.push('--target', ctx.target);
-  for (const f of ctx.faults ?? []) args.push('--fault', f);
+  const host = side === 'host';
+  const args = ['ccs-conformance', host ? 'host' : 'run', '--grep', clauseId];
+  if (host) args.push(...(ctx.hostArgs ?? []));
+  else {
+    if (ctx.target) args.push('--target', ctx.target);
+    for (const f of ctx.faults ?? []) args.push('--fault', f);
+  }
   if (seedArg !== undefined) args.push('--seed', seedArg);
-  if (ctx.timeScale) args.push('--time-scale', ctx.timeScale);
+  if (ctx.timeScale && !host) args.push('--time-scale', ctx.timeScale);
   return {
     command: args.map(quote).join(' '),
     ...(seed !== undefined ? { seed } : {}),

@@ -54,6 +54,8 @@ export interface Settings {
   contractUrl?: string;
   /** CCS_MUTANTS: limit the mutation matrix to these faults. */
   mutants: string[];
+  /** CCS_HOST_REPRO_ARGS: the flags of `ccs-conformance host` that chose the receiver, as JSON (for rerun lines). */
+  hostReproArgs?: string;
   /** CCS_MATRIX_PLAN, CCS_MATRIX_RESULTS: set by the matrix runner for its child run. */
   matrixPlan?: string;
   matrixResults?: string;
@@ -92,7 +94,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ['reporter', 'CCS_REPORTER'], ['shard', 'CCS_SHARD'], ['expectedFile', 'CCS_EXPECTED_FILE'],
     ['secretsFile', 'CCS_SECRETS_FILE'], ['runId', 'CCS_RUN_ID'], ['contractUrl', 'CCS_CONTRACT_URL'],
     ['matrixPlan', 'CCS_MATRIX_PLAN'], ['matrixResults', 'CCS_MATRIX_RESULTS'], ['runConfig', 'CCS_RUN_CONFIG'],
-    ['mergeConfig', 'CCS_MERGE_CONFIG'], ['clausesFile', 'CCS_CLAUSES_FILE'],
+    ['mergeConfig', 'CCS_MERGE_CONFIG'], ['clausesFile', 'CCS_CLAUSES_FILE'], ['hostReproArgs', 'CCS_HOST_REPRO_ARGS'],
   ];
   for (const [key, name] of optional) {
     const v = text(env, name);
@@ -116,5 +118,5 @@ export const SETTING_NAMES = [
   'CCS_HOST_TARGET', 'CCS_HOST_FAULT', 'CCS_SERVICE_PORT', 'CCS_SEED', 'CCS_SEED_PATH', 'CCS_PROPERTY_RUNS',
   'CCS_REPORT_DIR', 'CCS_WORKERS', 'CCS_REPORTER', 'CCS_PROGRESS_TTY', 'CCS_SHARD', 'CCS_EXPECTED_FILE',
   'CCS_SECRETS_FILE', 'CCS_RUN_ID', 'CCS_CONTRACT_URL', 'CCS_MUTANTS', 'CCS_MATRIX_PLAN', 'CCS_MATRIX_RESULTS',
-  'CCS_RUN_CONFIG', 'CCS_MERGE_CONFIG', 'CCS_CLAUSES_FILE',
+  'CCS_RUN_CONFIG', 'CCS_MERGE_CONFIG', 'CCS_CLAUSES_FILE', 'CCS_HOST_REPRO_ARGS',
 ] as const;

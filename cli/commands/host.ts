@@ -13,12 +13,20 @@ import { stringify as toYaml } from 'yaml';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
 import { loadHostTarget, HOST_FAULTS, type HostTarget } from '../../suites/host/index.ts';
-import { bool, grepPattern, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
+import { bool, grepPattern, helpText, integer, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
 
 /** Default port of the service side for a host target when neither flag nor file fixes one. */
 export const DEFAULT_SERVICE_PORT = 4470;
+
+/**
+ * Workers against the in-process reference receiver when neither --workers nor CCS_WORKERS says:
+ * its tests are independent (fresh conversations, handles and keys each), and a receiver that
+ * never answers costs each failed test one 10 s wait plus a worker restart, so tests in flight at
+ * once set the run's length. A target runs on one worker (one service port).
+ */
+export const REFERENCE_WORKERS = 4;
 
 export const HOST_FLAGS: FlagSpec[] = [
   { name: 'target', kind: 'string', value: 'FILE', help: 'host target file (YAML); default: the reference host receiver' },
@@ -33,7 +41,8 @@ export const HOST_FLAGS: FlagSpec[] = [
   { name: 'service-port', kind: 'string', value: 'N', help: `port of the harness's data API and JWKS (default ${DEFAULT_SERVICE_PORT} for a target, random for the reference)` },
   { name: 'fault', kind: 'string', value: 'NAME', help: 'run the reference receiver as one of its faulty variants' },
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8, or whose title matches a text (repeatable)' },
-  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (a target always runs with 1: one service port)' },
+  { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
+  { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${REFERENCE_WORKERS} for the reference receiver; a target always runs with 1: one service port)` },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
   { name: 'help', kind: 'boolean', help: 'show this help' },
 ];
@@ -71,6 +80,20 @@ function targetFromFlags(p: ReturnType<typeof parseArgs>): Record<string, unknow
   return target;
 }
 
+/** The flags that chose the receiver, repeated in each printed rerun line (never a secret: only names of variables). */
+const RECEIVER_FLAGS = ['base-url', 'hook-path', 'facts-path', 'facts-schema', 'signing', 'secret-env', 'previous-secret-env', 'bearer-token-env', 'service-port', 'fault'];
+
+function reproArgs(p: ReturnType<typeof parseArgs>): string[] {
+  const args: string[] = [];
+  const target = str(p, 'target');
+  if (target) args.push('--target', target);
+  for (const f of RECEIVER_FLAGS) {
+    const v = str(p, f);
+    if (v !== undefined) args.push(`--${f}`, v);
+  }
+  return args;
+}
+
 function secretsOf(t: HostTarget): string[] {
   const s = t.signing.mode === 'hmac' ? [t.signing.secret, ...(t.signing.previousSecret ? [t.signing.previousSecret] : [])] : [];
   return [...s, t.bearerToken];
@@ -92,6 +115,7 @@ export async function run(argv: string[]): Promise<number> {
     const workers = positiveInt(str(p, 'workers'), 'workers');
     const greps = list(p, 'grep');
     const settings = readSettings();
+    const seed = integer(str(p, 'seed'), 'seed');
     const reportDir = reportDirFrom(str(p, 'report-dir'));
     const grep = grepPattern(greps, new Set((await loadClauses(settings.clausesFile)).clauses.map((c) => c.id)), 'HOST-8');
     if (targetArg && baseUrl) throw usageError('give either --target FILE or --base-url, not both');
@@ -105,7 +129,10 @@ export async function run(argv: string[]): Promise<number> {
       CCS_REPORT_DIR: reportDir,
       CCS_HOST_FAULT: fault,
       CCS_HOST_TARGET: undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : settings.workers?.toString(),
+      CCS_WORKERS: workers !== undefined ? String(workers) : String(settings.workers ?? REFERENCE_WORKERS),
+      CCS_SEED: seed !== undefined ? String(seed) : settings.seed?.toString(),
+      // Printed rerun lines name `host` and these flags (reports/repro.ts).
+      CCS_HOST_REPRO_ARGS: JSON.stringify(reproArgs(p)),
     };
     let file: string | undefined;
     if (targetArg) file = resolve(targetArg);

@@ -171,6 +171,8 @@ export type ClauseId =
   | 'HOST-22'
   | 'HOST-23'
   | 'HOST-24'
+  | 'HOST-25'
+  | 'HOST-26'
   | 'UNSPEC-1'
   | 'UNSPEC-2'
   | 'UNSPEC-3'
@@ -361,6 +363,8 @@ export const CLAUSE_IDS: readonly ClauseId[] = [
   'HOST-22',
   'HOST-23',
   'HOST-24',
+  'HOST-25',
+  'HOST-26',
   'UNSPEC-1',
   'UNSPEC-2',
   'UNSPEC-3',

@@ -49,6 +49,7 @@ test('a data API read answered 409 is retried (HOST-21)', { tag: clauseTags('HOS
   const key = freshKey();
   host.service.script(handle, key, [409]);
   const ack = await completeKeys(host, handle, [key]);
+  test.skip(!isAck(ack), `not exercised: the onComplete was not acknowledged (see HOST-1): ${describe(ack)}`);
   const first = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key, deadline);
   test.skip(first === undefined, 'not exercised: the host did not read the key by key after onComplete (see HOST-13)');
   const retry = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key && r.seq > (first?.seq ?? 0), deadline);
@@ -65,6 +66,7 @@ test('a data API read answered 401 is not retried (HOST-22)', { tag: clauseTags(
   const key = freshKey();
   host.service.script(handle, key, [401, 401, 401, 401, 401]);
   const ack = await completeKeys(host, handle, [key]);
+  test.skip(!isAck(ack), `not exercised: the onComplete was not acknowledged (see HOST-1): ${describe(ack)}`);
   const first = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key, deadline);
   test.skip(first === undefined, 'not exercised: the host did not read the key by key after onComplete (see HOST-13)');
   // No contract window for a host's retries: the target's noRetryWindowMs (default 5 s) is the

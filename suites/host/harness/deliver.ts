@@ -31,6 +31,8 @@ export async function deliver(h: HostHarness, ep: ModeEndpoint, payload: Payload
 
 export interface FactsOptions {
   endUserHandle: string;
+  /** The request target signed (default: the one sent). */
+  signedTarget?: string;
   t?: number;
   signature?: string | null;
   signer?: SignerConfig;
@@ -50,7 +52,7 @@ export async function fetchFacts(h: HostHarness, ep: ModeEndpoint, o: FactsOptio
     'x-service-end-user': o.endUserHandle,
     'x-service-delivery-id': ufDeliveryId(h.target.workspaceId, o.endUserHandle),
   };
-  const signature = o.signature === undefined ? await h.sign(ep, factsSigningPayload(requestTarget), o.t ?? unixNow(), o.signer) : o.signature;
+  const signature = o.signature === undefined ? await h.sign(ep, factsSigningPayload(o.signedTarget ?? requestTarget), o.t ?? unixNow(), o.signer) : o.signature;
   if (signature !== null && signature !== undefined) headers['x-service-signature'] = signature;
   return send({ method: 'GET', url: url.toString(), headers, timeoutMs: o.timeoutMs ?? h.target.timeouts.requestMs });
 }

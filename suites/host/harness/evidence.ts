@@ -7,7 +7,11 @@ import type { TestInfo } from '@playwright/test';
 import { EVIDENCE_ATTACHMENT, processRedactor, type Evidence } from '../../../spec/index.ts';
 import { curlOf, type SendOutcome } from './send.ts';
 
-export async function attachEvidence(testInfo: TestInfo, sentence: string, outcomes: readonly SendOutcome[], entries?: readonly unknown[]): Promise<void> {
+export async function attachEvidence(
+  testInfo: TestInfo, sentence: string, outcomes: readonly SendOutcome[], entries?: readonly unknown[],
+  /** The fast-check seed of generated requests: the report's rerun line replays it (--seed). */
+  seed?: number,
+): Promise<void> {
   const evidence: Evidence = {
     sentence,
     // No answer (timeout, refused connection) leaves status out and names the failure instead.
@@ -16,6 +20,7 @@ export async function attachEvidence(testInfo: TestInfo, sentence: string, outco
       elapsedMs: Math.round(o.elapsedMs), curl: curlOf(o),
     })),
     ...(entries === undefined ? {} : { entries: [...entries] }),
+    ...(seed === undefined ? {} : { seed }),
   };
   await testInfo.attach(EVIDENCE_ATTACHMENT, { body: JSON.stringify(processRedactor.value(evidence)), contentType: 'application/json' });
 }

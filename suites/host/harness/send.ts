@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { curlLine } from '../../shared/index.ts';
 
 export interface SendRequest {
   method: 'GET' | 'POST';
@@ -27,6 +28,8 @@ export interface SendOutcome {
   failure?: 'timeout' | 'connect';
   error?: string;
   headersSent: Record<string, string>;
+  /** The exact bytes sent (POST), for the curl line. */
+  bodySent?: Buffer;
 }
 
 export function send(r: SendRequest): Promise<SendOutcome> {
@@ -35,21 +38,29 @@ export function send(r: SendRequest): Promise<SendOutcome> {
   const lib = u.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let done = false;
-    const finish = (o: Omit<SendOutcome, 'elapsedMs' | 'method' | 'url' | 'headersSent'>, elapsedMs = performance.now() - started) => {
+    const finish = (o: Omit<SendOutcome, 'elapsedMs' | 'method' | 'url' | 'headersSent' | 'bodySent'>, elapsedMs = performance.now() - started) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      resolve({ method: r.method, url: r.url, headersSent: r.headers, elapsedMs, ...o });
+      resolve({ method: r.method, url: r.url, headersSent: r.headers, ...(r.body !== undefined ? { bodySent: r.body } : {}), elapsedMs, ...o });
     };
     const headers: Record<string, string | number> = { ...r.headers };
     if (r.body !== undefined) headers['content-length'] = r.body.length;
-    const req = lib.request(u, { method: r.method, headers, agent: false }, (res) => {
+    let req: http.ClientRequest;
+    try {
+      req = lib.request(u, { method: r.method, headers, agent: false }, onResponse);
+    } catch (e) {
+      // A header Node refuses to send (a non-ASCII value): recorded, never thrown.
+      resolve({ method: r.method, url: r.url, headersSent: r.headers, elapsedMs: 0, failure: 'connect', error: (e as Error).message });
+      return;
+    }
+    function onResponse(res: http.IncomingMessage): void {
       const headAt = performance.now() - started;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => { if (chunks.length < 64) chunks.push(c); });
       res.on('end', () => finish({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }, headAt));
       res.on('error', () => finish({ status: res.statusCode }, headAt));
-    });
+    }
     const timer = setTimeout(() => {
       finish({ failure: 'timeout', error: `no answer within ${r.timeoutMs} ms` });
       req.destroy();
@@ -63,10 +74,12 @@ export function isAck(o: SendOutcome): boolean {
   return o.status !== undefined && o.status >= 200 && o.status < 300;
 }
 
-/** One line a human can paste to replay the request (the body goes in a file; signature is no secret). */
+/**
+ * One line a human can paste to replay the request exactly: every header whole, the body inline.
+ * Nothing here is a secret (a signature is not; the HMAC secret never travels).
+ */
 export function curlOf(o: SendOutcome): string {
-  const h = Object.entries(o.headersSent).map(([k, v]) => `-H '${k}: ${v.length > 120 ? v.slice(0, 60) + '...' : v}'`).join(' ');
-  return `curl -X ${o.method} '${o.url}' ${h}${o.method === 'POST' ? ' --data-binary @body.json' : ''}`;
+  return curlLine({ method: o.method, url: o.url, headers: o.headersSent, ...(o.bodySent !== undefined ? { body: o.bodySent } : {}) });
 }
 
 export function describe(o: SendOutcome): string {

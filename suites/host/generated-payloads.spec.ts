@@ -1,0 +1,79 @@
+/**
+ * HOST-26, HOST-24: payloads generated from spec/openapi.yaml's webhooks, correctly signed, are
+ * acknowledged with a 2xx; so are the written-in edges (bulk pages of 1, 499 and 500 keys, a short
+ * last page, 255-character and non-ASCII endUserHandles, onComplete with many serviceKeys) and
+ * bodies whose whitespace is unusual. Every request of a test is sent at once, so a receiver that
+ * hangs costs one 10 s wait per test. The seed is printed; `ccs-conformance host --seed N` replays it.
+ */
+import type { TestInfo } from '@playwright/test';
+import { test, expect, allEndpoints } from './fixtures.ts';
+import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
+import { deliver } from './harness/deliver.ts';
+import { edgePayloads } from './harness/edges.ts';
+import { attachEvidence } from './harness/evidence.ts';
+import { generatePayloads, generateSpacings, invalidBySpec, runSeed, spaced } from './harness/generated.ts';
+import type { Payload } from './harness/payloads.ts';
+import { describe, isAck, type SendOutcome } from './harness/send.ts';
+import { clauseTags } from '../../spec/index.ts';
+
+test.describe.configure({ mode: 'parallel' });
+
+/** Bounded: a run is a few hundred requests at most, sent concurrently. */
+const GENERATED_PER_MODE = 40;
+const SPACED_PER_MODE = 12;
+
+interface Sent { ep: ModeEndpoint; name: string; payload: Payload; outcome: SendOutcome }
+
+function announce(h: HostHarness, p: Payload): void {
+  if (p.event === 'onComplete' && Array.isArray(p.serviceKeys)) h.service.announce(String(p.endUserHandle), p.serviceKeys as string[]);
+}
+
+function ctxOf(h: HostHarness, ep: ModeEndpoint) {
+  return { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, hookPath: ep.hookPath };
+}
+
+function printSeed(testInfo: TestInfo, seed: number, clause: string): void {
+  const line = `${seed} (replay: ccs-conformance host --grep ${clause} --seed ${seed})`;
+  testInfo.annotations.push({ type: 'ccs-seed', description: line });
+  process.stdout.write(`generated host payloads, seed ${line}\n`);
+}
+
+function excerpt(p: Payload): string {
+  const s = JSON.stringify(p);
+  return s.length > 300 ? `${s.slice(0, 300)}... (${s.length} characters)` : s;
+}
+
+async function settle(testInfo: TestInfo, sentence: string, sent: Sent[], clause: string, seed?: number): Promise<void> {
+  await attachEvidence(testInfo, sentence, sent.map((s) => s.outcome), undefined, seed);
+  const replay = seed === undefined ? '' : ` [seed ${seed}; replay: ccs-conformance host --grep ${clause} --seed ${seed}]`;
+  for (const s of sent) {
+    expect.soft(isAck(s.outcome), `${s.ep.mode} ${s.name} must be acknowledged with a 2xx (${clause})${replay}: ${describe(s.outcome)}; payload ${excerpt(s.payload)}`).toBe(true);
+  }
+}
+
+test('generated valid payloads of every event and the edges (bulk pages of 1, 499 and 500 keys, a short last page, 255-character and non-ASCII endUserHandles, 300 serviceKeys), correctly signed, are acknowledged with a 2xx (HOST-26)', { tag: clauseTags('HOST-26') }, async ({ host }, testInfo) => {
+  test.setTimeout(host.target.timeouts.requestMs + 30_000);
+  const seed = runSeed();
+  printSeed(testInfo, seed, 'HOST-26');
+  const plan = allEndpoints(host).flatMap((ep) => [
+    ...generatePayloads(ctxOf(host, ep), seed, GENERATED_PER_MODE).map((payload, i) => ({ ep, payload, name: `generated #${i} ${payload.event}` })),
+    ...edgePayloads(ctxOf(host, ep)).map((e) => ({ ep, ...e })),
+  ]);
+  expect(invalidBySpec(plan.map((p) => p.payload)), `harness: payloads the spec refuses (seed ${seed})`).toEqual([]);
+  for (const p of plan) announce(host, p.payload);
+  const outcomes = await Promise.all(plan.map((p) => deliver(host, p.ep, p.payload)));
+  await settle(testInfo, `every valid payload of section 2.2 is acknowledged with a 2xx (seed ${seed})`, plan.map((p, i) => ({ ...p, outcome: outcomes[i]! })), 'HOST-26', seed);
+});
+
+test('generated payloads with JSON whitespace in unusual places, signed over those raw bytes, are acknowledged (HOST-4, HOST-24)', { tag: clauseTags('HOST-4', 'HOST-24') }, async ({ host }, testInfo) => {
+  test.setTimeout(host.target.timeouts.requestMs + 30_000);
+  const seed = runSeed();
+  printSeed(testInfo, seed, 'HOST-24');
+  const spacings = generateSpacings(seed, SPACED_PER_MODE);
+  const plan = allEndpoints(host).flatMap((ep) => generatePayloads(ctxOf(host, ep), seed, SPACED_PER_MODE).map((payload, i) => ({
+    ep, payload, spacing: spacings[i % spacings.length]!, name: `generated #${i} ${payload.event} spaced with ${JSON.stringify(spacings[i % spacings.length]!.join(''))}`,
+  })));
+  for (const p of plan) announce(host, p.payload);
+  const outcomes = await Promise.all(plan.map((p) => deliver(host, p.ep, p.payload, { body: spaced(p.payload, p.spacing) })));
+  await settle(testInfo, `a correctly signed body is acknowledged whatever its whitespace (seed ${seed})`, plan.map((p, i) => ({ ...p, outcome: outcomes[i]! })), 'HOST-24', seed);
+});

@@ -1,0 +1,3 @@
+/** Pieces both directions of the suites share. */
+export { curlLine, shellQuote, MAX_INLINE_BODY_BYTES } from './curl.ts';
+export type { CurlRequest } from './curl.ts';
