@@ -28,7 +28,7 @@ export interface MemoryFigure {
   bytesPerEntry: number;
 }
 
-type Message = { cmd: 'check'; from: number; n: number } | { cmd: 'reset' } | { cmd: 'memory'; baseline?: boolean } | { cmd: 'stop' };
+type Message = { cmd: 'check'; from: number; n: number } | { cmd: 'reset' } | { cmd: 'memory' } | { cmd: 'cpu' } | { cmd: 'stop' };
 
 /** Judges entries against what the load generator sent for indexes [from, from + n). */
 export function checkEntries(entries: Iterable<Pick<JournalEntry, 'deliveryId' | 'bodySha256' | 'signature' | 'finished'>>, from: number, n: number, dropped: number): JournalCheck {
@@ -105,6 +105,12 @@ async function main(kind: ServerKind, maxEntries: number | undefined): Promise<v
   process.on('message', (msg: Message) => {
     if (msg.cmd === 'stop') {
       void close().then(() => process.exit(0));
+      return;
+    }
+    if (msg.cmd === 'cpu') {
+      // CPU time of this server process: a figure the machine's other load hardly moves
+      const c = process.cpuUsage();
+      process.send!({ cpuUs: c.user + c.system });
       return;
     }
     if (!host) {
