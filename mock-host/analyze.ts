@@ -73,17 +73,31 @@ export function deliveryIdOf(rawHeaders: string[]): string | undefined {
   return out;
 }
 
+/** Per delivery id: the digest of its only body so far (count 1), or counts per body digest. */
+export type AttemptCounts = Map<string, string | Map<string, number>>;
+
 /**
  * Counts an attempt of one delivery: same id and same bytes (DELIV-11: a retry is the same
  * payload re-sent). Returns this request's count, 0 without a delivery id. On the request path:
- * the count depends on the order bodies are read in, whenever the entry is settled.
+ * the count depends on the order bodies are read in, whenever the entry is settled. Most ids are
+ * seen once: they keep only their digest (a string the entry holds anyway).
  */
-export function countAttempt(attemptsSeen: Map<string, number>, deliveryId: string | undefined, sha: string): number {
+export function countAttempt(counts: AttemptCounts, deliveryId: string | undefined, sha: string): number {
   if (deliveryId === undefined) return 0;
-  // joined, not a template: the key lives as long as the host, as one flat string
-  const key = [deliveryId, sha].join('\n');
-  const n = (attemptsSeen.get(key) ?? 0) + 1;
-  attemptsSeen.set(key, n);
+  const seen = counts.get(deliveryId);
+  if (seen === undefined) {
+    counts.set(deliveryId, sha);
+    return 1;
+  }
+  if (typeof seen === 'string') {
+    const byDigest = new Map<string, number>([[seen, 1]]);
+    counts.set(deliveryId, byDigest);
+    const n = (byDigest.get(sha) ?? 0) + 1;
+    byDigest.set(sha, n);
+    return n;
+  }
+  const n = (seen.get(sha) ?? 0) + 1;
+  seen.set(sha, n);
   return n;
 }
 

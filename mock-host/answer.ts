@@ -6,7 +6,7 @@
  * forward, or the default.
  */
 import type { ServerResponse } from 'node:http';
-import { EMPTY_SHA, countAttempt, deliveryIdOf, fillBody, sha256Hex } from './analyze.ts';
+import { EMPTY_SHA, countAttempt, deliveryIdOf, fillBody, sha256Hex, type AttemptCounts } from './analyze.ts';
 import type { BodyError } from './body.ts';
 import { Entry } from './entry.ts';
 import { forward } from './forward.ts';
@@ -23,7 +23,7 @@ export interface AnswerHost {
   readonly routes: Map<string, RouteState>;
   readonly book: ScriptBook;
   readonly opts: MockHostOptions;
-  readonly attemptsSeen: Map<string, number>;
+  readonly attemptsSeen: AttemptCounts;
   readonly timers: Set<NodeJS.Timeout>;
   refuseFor(ms: number): void;
 }

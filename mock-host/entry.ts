@@ -19,8 +19,6 @@ export interface Pending {
   readonly monoNs: bigint;
   readonly wallMs: number;
   readonly rawHeaders: string[];
-  /** req.headers as node built it (node builds it for every request anyway) */
-  readonly headers: Record<string, string | string[]>;
   /** head fields (headers, query, arrival ...) written */
   head: boolean;
   /** the body was read and its analysis waits for a reader */

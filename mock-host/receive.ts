@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readRawBody, type BodyError, type BodyReading } from './body.ts';
+import { shareRawHeaders } from './compact.ts';
 import { Entry, type Pending, type Settler } from './entry.ts';
 import type { JournalStore } from './journal.ts';
 import type { RouteState } from './settle.ts';
@@ -88,7 +89,6 @@ export function receive(host: ReceiveHost, req: IncomingMessage, res: ServerResp
     monoNs,
     wallMs,
     rawHeaders: req.rawHeaders,
-    headers,
     head: false,
     read: false,
     body: undefined,
@@ -100,6 +100,8 @@ export function receive(host: ReceiveHost, req: IncomingMessage, res: ServerResp
     finishedWallMs: 0,
     outcome: undefined,
   };
+  // the parser's copies of names and usual values die young; the entry keeps shared ones
+  shareRawHeaders(req.rawHeaders);
   const entry = new Entry(host.journal.allocateSeq(), method, url, path, route ? route.config.kind : 'unrouted', pending);
   const length = headers['content-length'];
   const ctx: RequestContext = {

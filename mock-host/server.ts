@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { JwksCache } from '../protocol/index.ts';
 import { registerAdmin } from './admin.ts';
+import type { AttemptCounts } from './analyze.ts';
 import { bodyFailed, bodyRead, type AnswerHost } from './answer.ts';
 import type { BodyError } from './body.ts';
 import { JournalStore } from './journal.ts';
@@ -35,7 +36,7 @@ export class MockHost implements ReceiveHost, AnswerHost {
   readonly journal: JournalStore;
   readonly routes = new Map<string, RouteState>();
   readonly book = new ScriptBook();
-  readonly attemptsSeen = new Map<string, number>();
+  readonly attemptsSeen: AttemptCounts = new Map();
   readonly timers = new Set<NodeJS.Timeout>();
   readonly opts: MockHostOptions;
   readonly settler: EntrySettler;

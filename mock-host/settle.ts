@@ -4,6 +4,7 @@
  * lines, then from the body: bytes, JSON, addressing, schema and signature verdicts, header checks.
  * The values are those the journal has always recorded; only the moment they are computed moves.
  */
+import { IncomingMessage } from 'node:http';
 import { isLifecycleEvent } from '../protocol/index.ts';
 import { fillAddressing, fillBody } from './analyze.ts';
 import { headerChecks } from './checks.ts';
@@ -45,6 +46,23 @@ export function parseQuery(url: string): Record<string, string | string[]> {
   return out;
 }
 
+// node's own rule for folding header lines into req.headers (joins, drops, set-cookie arrays):
+// the entry's headers read exactly as node hands them over, without keeping node's object
+const addHeaderLine = (IncomingMessage.prototype as unknown as { _addHeaderLine?: (f: string, v: string, dest: Record<string, unknown>) => void })._addHeaderLine;
+const FOLD_THIS = { joinDuplicateHeaders: false };
+
+export function headersOf(rawHeaders: string[]): Record<string, string | string[]> {
+  const dest: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (addHeaderLine) addHeaderLine.call(FOLD_THIS, rawHeaders[i]!, rawHeaders[i + 1]!, dest);
+    else {
+      const k = rawHeaders[i]!.toLowerCase();
+      if (dest[k] === undefined) dest[k] = rawHeaders[i + 1]!;
+    }
+  }
+  return dest;
+}
+
 export function analysisFailed(e: JournalEntry, error: unknown): void {
   e.parseError = `${e.parseError ? e.parseError + '; ' : ''}analysis failed: ${(error as Error).message}`;
 }
@@ -60,7 +78,7 @@ export class EntrySettler implements Settler {
     e.id = [this.runId, e.seq].join('-');
     e.arrival = { monoNs: p.monoNs.toString(), wallMs: p.wallMs, iso: isoOf(p.wallMs) };
     e.query = parseQuery(e.url);
-    const headers = p.headers;
+    const headers = headersOf(p.rawHeaders);
     shareHeaderStrings(p.rawHeaders, headers);
     e.headers = headers;
     e.rawHeaders = p.rawHeaders;
