@@ -9,6 +9,7 @@
  * bytes sent (sha256), a valid verdict and an answer; and the bytes a journal entry takes.
  *
  * Run: npm run bench:mock-host [-- --requests N --connections C --rounds R --only a,b]
+ *      npm run bench:mock-host -- --hold 1000000 [--max-entries M]   (memory: bytes per entry held)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -42,12 +43,12 @@ function childOf(script: string, args: string[], execArgv: string[] = []): Child
   return fork(HERE + script, args, { execArgv: ['--import', 'tsx', ...execArgv], stdio: 'inherit' });
 }
 
-async function startServer(kind: Kind): Promise<Server> {
+async function startServer(kind: Kind, maxEntries?: number): Promise<Server> {
   if (kind === 'standalone' || kind === 'standalone-quiet') {
     const s = await startStandalone({ quiet: kind === 'standalone-quiet' });
     return { url: s.url, pid: s.pid, standalone: s, stop: () => s.stop() };
   }
-  const child = childOf('server.ts', ['--child', kind], ['--expose-gc']);
+  const child = childOf('server.ts', ['--child', kind, ...(maxEntries ? ['--max-entries', String(maxEntries)] : [])], ['--expose-gc']);
   const ask = (msg: object) =>
     new Promise<unknown>((resolve) => {
       child.once('message', resolve);
@@ -81,8 +82,39 @@ function fmt(n: number, digits = 0): string {
   return n.toFixed(digits).padStart(8);
 }
 
+/**
+ * Memory: sends `hold` callbacks to one embedded MockHost (bounded by maxEntries if given) and
+ * reports what its journal takes per entry, unread and once read, and what it dropped.
+ */
+async function hold(total: number, maxEntries: number | undefined, connections: number): Promise<number> {
+  console.log(`mock-host memory: ${total} signed callbacks into one MockHost${maxEntries ? ` bounded at ${maxEntries} entries` : ''}`);
+  const s = await startServer('embedded', maxEntries);
+  const base = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
+  const chunk = 100_000;
+  const start = performance.now();
+  let errors = 0;
+  for (let from = 0; from < total; from += chunk) {
+    const r = await runLoad({ url: s.url, from, n: Math.min(chunk, total - from), connections });
+    errors += r.errors + r.timeouts + r.non2xx;
+  }
+  const secs = (performance.now() - start) / 1000;
+  const unread = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
+  const kept = Math.min(total, maxEntries ?? total);
+  const check = (await s.ask!({ cmd: 'check', from: total - kept, n: kept })) as JournalCheck;
+  const read = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
+  const per = (m: MemoryFigure) => (m.heapBytes + m.externalBytes - base.heapBytes - base.externalBytes) / Math.max(1, m.entries);
+  const mb = (m: MemoryFigure) => ((m.heapBytes + m.externalBytes - base.heapBytes - base.externalBytes) / 2 ** 20).toFixed(0);
+  console.log(`sent ${total} in ${secs.toFixed(1)} s, ${errors} errors; journal holds ${unread.entries} entries, dropped ${check.dropped}`);
+  console.log(`journal memory: ${mb(unread)} MiB unread (${per(unread).toFixed(0)} bytes per entry), ${mb(read)} MiB once every entry was read (${per(read).toFixed(0)} bytes per entry)`);
+  const ok = errors === 0 && check.missing === 0 && check.wrongBytes === 0 && check.wrongVerdict === 0 && check.unanswered === 0 && check.dropped === total - kept;
+  console.log(`journal check of the ${kept} kept: missing ${check.missing}, wrong bytes ${check.wrongBytes}, verdict not valid ${check.wrongVerdict}, not answered ${check.unanswered} -> ${ok ? 'PASS' : 'FAIL'}`);
+  await s.stop();
+  return ok ? 0 : 1;
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { requests: { type: 'string' }, connections: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' } } });
+  const { values } = parseArgs({ options: { requests: { type: 'string' }, connections: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' }, hold: { type: 'string' }, 'max-entries': { type: 'string' } } });
+  if (values.hold) return hold(Number(values.hold), values['max-entries'] ? Number(values['max-entries']) : undefined, Number(values.connections ?? 64));
   const n = Number(values.requests ?? 100_000);
   const connections = Number(values.connections ?? 64);
   const warmup = Number(values.warmup ?? 5_000);
