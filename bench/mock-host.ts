@@ -55,7 +55,14 @@ async function startServer(kind: Kind, maxEntries?: number): Promise<Server> {
       child.send(msg);
     });
   const { url } = (await new Promise((resolve) => child.once('message', resolve))) as { url: string };
-  return { url, pid: child.pid!, ask, stop: async () => void (await ask({ cmd: 'stop' }).catch(() => undefined)) };
+  const stop = async () => {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.send({ cmd: 'stop' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { url, pid: child.pid!, ask, stop };
 }
 
 function runLoad(job: LoadJob): Promise<LoadResult> {

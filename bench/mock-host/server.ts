@@ -104,7 +104,7 @@ async function main(kind: ServerKind, maxEntries: number | undefined): Promise<v
   const base = { heap: m0.heapUsed, external: m0.external + m0.arrayBuffers };
   process.on('message', (msg: Message) => {
     if (msg.cmd === 'stop') {
-      void close().then(() => process.exit(0));
+      void close().then(() => process.send!({ stopped: true }, () => process.exit(0)));
       return;
     }
     if (msg.cmd === 'cpu') {
