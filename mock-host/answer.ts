@@ -132,6 +132,7 @@ export function bodyFailed(host: AnswerHost, ctx: RequestContext, error: BodyErr
   const e = ctx.entry;
   const p = ctx.pending;
   if (!p.head) p.settler.head(e, p);
+  p.analysed = true;
   fillBody(e, undefined);
   e.parseError = error.message;
   e.bodySize = ctx.received;

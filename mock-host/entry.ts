@@ -23,6 +23,8 @@ export interface Pending {
   head: boolean;
   /** the body was read and its analysis waits for a reader */
   read: boolean;
+  /** the body part is done (analysed, or it could not be read): nothing more will come */
+  analysed: boolean;
   body: Buffer | undefined;
   /** sha256 of the body, hex (taken on the request path to count attempts) */
   sha: string;
@@ -103,12 +105,14 @@ export class Entry implements JournalEntry {
     if (!p.head) p.settler.head(e, p);
     if (p.read) {
       p.read = false;
+      p.analysed = true;
       p.settler.body(e, p);
       p.body = undefined;
     }
     if (p.outcome !== undefined) {
       if (e.finished === undefined) Entry.writeFinished(e, p);
-      e.#pending = undefined;
+      // a body still on its way (a JWKS fetch, say) keeps what it needs until it is analysed
+      if (p.analysed) e.#pending = undefined;
     }
     return e;
   }

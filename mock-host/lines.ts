@@ -31,13 +31,24 @@ interface LineSink {
   once(event: 'drain', listener: () => void): unknown;
 }
 
-/** Prints both lines of every request to out, batched per turn of the event loop; returns the stop. */
+/**
+ * Prints both lines of every request to out, batched per turn of the event loop, and a line
+ * whenever a bounded journal has dropped entries since the last batch (never silently); returns
+ * the stop.
+ */
 export function printRequestLines(journal: Journal, out: LineSink): () => void {
   let batch: string[] = [];
   let scheduled = false;
   let draining = false;
+  let droppedSeen = journal.dropped;
   const flush = () => {
     scheduled = false;
+    const dropped = journal.dropped;
+    if (dropped > droppedSeen) {
+      const n = dropped - droppedSeen;
+      batch.push(`x- journal full: ${n} oldest entr${n === 1 ? 'y' : 'ies'} dropped (${dropped} so far, --max-entries)\n`);
+    }
+    droppedSeen = dropped; // also after a reset, which starts the count again
     if (draining || batch.length === 0) return;
     const text = batch.join('');
     batch = [];

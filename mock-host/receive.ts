@@ -91,6 +91,7 @@ export function receive(host: ReceiveHost, req: IncomingMessage, res: ServerResp
     rawHeaders: req.rawHeaders,
     head: false,
     read: false,
+    analysed: false,
     body: undefined,
     sha: '',
     attemptsSeen: 0,

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { connect } from 'node:net';
 import { SIGNATURE_HEADER, generateSigningKey, signJws, verifyCallback, type VerifierConfig } from '../../../protocol/index.ts';
-import { MockHost, type JournalChange, type JournalEntry, type SigningConfig } from '../../../mock-host/index.ts';
+import { MockHost, printRequestLines, type JournalChange, type JournalEntry, type SigningConfig } from '../../../mock-host/index.ts';
 import { TEST_ONLY_SECRET, hmacHeader, lcBody, lcHeaders, nowSeconds, send } from './helpers.ts';
 
 const body = lcBody('onComplete', 70);
@@ -128,4 +128,24 @@ test('the admin API pages through the journal with since and limit', async () =>
   } finally {
     await host.close();
   }
+});
+
+test('the request lines say when a bounded journal drops its oldest entries, never silently', async () => {
+  const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks' }], maxEntries: 1 });
+  const written: string[] = [];
+  const stop = printRequestLines(host.journal, { write: (t: string) => (written.push(t), true), once: () => undefined });
+  try {
+    for (let i = 0; i < 3; i++) {
+      const b = lcBody('onStart', 95 + i);
+      await send(host.url, { path: '/hooks', headers: lcHeaders(b), body: b });
+    }
+    await host.journal.waitFor({ completed: true, predicate: (e) => e.seq === 3 }, { timeoutMs: 5000 });
+  } finally {
+    stop();
+    await host.close();
+  }
+  const lines = written.join('').trim().split('\n');
+  expect(lines.filter((l) => l.startsWith('-> ')).length).toBe(3);
+  expect(lines.filter((l) => l.startsWith('<- ')).length).toBe(3);
+  expect(lines.filter((l) => l.startsWith('x- journal full')).join(' ')).toMatch(/dropped \(2 so far/);
 });
