@@ -82,11 +82,6 @@ export class JournalStore implements Journal {
     return this.nextSeq++;
   }
 
-  /** Somebody listens: entries are settled as they go, to be handed over. */
-  get watched(): boolean {
-    return this.listeners.length !== 0 || this.subscribers.length !== 0;
-  }
-
   add(e: JournalEntry): void {
     this.list.push(e);
     if (this.size > this.maxEntries) {
