@@ -109,11 +109,10 @@ export class Entry implements JournalEntry {
       p.settler.body(e, p);
       p.body = undefined;
     }
-    if (p.outcome !== undefined) {
-      if (e.finished === undefined) Entry.writeFinished(e, p);
-      // a body still on its way (a JWKS fetch, say) keeps what it needs until it is analysed
-      if (p.analysed) e.#pending = undefined;
-    }
+    if (p.outcome !== undefined && e.finished === undefined) Entry.writeFinished(e, p);
+    // done once both ends are recorded; a body still on its way (a JWKS fetch, say) keeps what
+    // it needs until it is analysed
+    if (e.finished !== undefined && p.analysed) e.#pending = undefined;
     return e;
   }
 
@@ -123,6 +122,7 @@ export class Entry implements JournalEntry {
     const p = e.#pending;
     if (p === undefined || e.#seen) {
       e.finished = { monoNs: process.hrtime.bigint().toString(), wallMs: Date.now(), outcome };
+      if (p !== undefined && p.analysed) e.#pending = undefined;
       return true;
     }
     if (p.outcome !== undefined) return false;
