@@ -89,6 +89,16 @@ function presenceCheck(out: EntryCheck[], i: CheckInput, sig: string | undefined
   else out.push(shareCheck('signature-present', clause, sig !== undefined, catShared('X-Service-Signature is ', sig === undefined ? 'absent' : 'present', '; signing is enabled (', i.signingMode, ')')));
 }
 
+// module level, not a closure per call: the test runner's transform names every inner function
+function eventCheck(event: string | undefined, bodyEvent: unknown): EntryCheck {
+  return shareCheck(
+    'event-header',
+    'HDR-2',
+    event !== undefined && event === bodyEvent,
+    catShared('X-Service-Event is ', q(event), ', body.event is ', bodyEvent === undefined ? 'absent' : String(JSON.stringify(bodyEvent))),
+  );
+}
+
 export function headerChecks(i: CheckInput): EntryCheck[] {
   const out: EntryCheck[] = [];
   const h = i.headers;
@@ -110,14 +120,7 @@ export function headerChecks(i: CheckInput): EntryCheck[] {
     const bodyEvent = body?.event;
     // only a string (or no) body.event is looked up: any other value is rare and described as it is
     const eventKey = bodyEvent === undefined || typeof bodyEvent === 'string' ? 'L' + (event ?? ABSENT_KEY) + '\u0001' + (bodyEvent ?? ABSENT_KEY) : undefined;
-    const eventCheck = () =>
-      shareCheck(
-        'event-header',
-        'HDR-2',
-        event !== undefined && event === bodyEvent,
-        catShared('X-Service-Event is ', q(event), ', body.event is ', bodyEvent === undefined ? 'absent' : String(JSON.stringify(bodyEvent))),
-      );
-    out.push(eventKey === undefined ? eventCheck() : (EVENT.get(eventKey) ?? remember(EVENT, eventKey, eventCheck())));
+    out.push(eventKey === undefined ? eventCheck(event, bodyEvent) : (EVENT.get(eventKey) ?? remember(EVENT, eventKey, eventCheck(event, bodyEvent))));
     const id = one(h, DELIVERY_ID_HEADER);
     const conv = body?.conversationId;
     const expectedId = conv !== undefined && typeof bodyEvent === 'string' ? cat('lc-', String(conv), '-', bodyEvent) : undefined;
