@@ -19,7 +19,7 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-function filterFromQuery(q: Record<string, unknown>): { filter: EntryFilter; since: number } {
+function filterFromQuery(q: Record<string, unknown>): { filter: EntryFilter; since: number; limit: number } {
   const filter: EntryFilter = {};
   for (const k of ['path', 'event', 'deliveryId', 'method', 'endUserHandle', 'workspaceKey'] as const) {
     const v = str(q[k]);
@@ -28,12 +28,15 @@ function filterFromQuery(q: Record<string, unknown>): { filter: EntryFilter; sin
   const kind = str(q.kind);
   if (kind !== undefined) filter.kind = kind as EntryKind;
   const since = Number(str(q.since) ?? 0);
-  return { filter, since: Number.isFinite(since) ? since : 0 };
+  const limit = Number(str(q.limit) ?? Infinity);
+  return { filter, since: Number.isFinite(since) ? since : 0, limit: limit > 0 ? limit : Infinity };
 }
 
+/** The entries a query asks for: filters, after seq `since`, at most `limit` of them (oldest first). */
 function select(host: MockHost, q: Record<string, unknown>): JournalEntry[] {
-  const { filter, since } = filterFromQuery(q);
-  return host.journal.entries(since > 0 ? { ...filter, predicate: (e) => e.seq > since } : filter);
+  const { filter, since, limit } = filterFromQuery(q);
+  const list = host.journal.entries(since > 0 ? { ...filter, predicate: (e) => e.seq > since } : filter);
+  return list.length > limit ? list.slice(0, limit) : list;
 }
 
 function badRequest(reply: FastifyReply, error: unknown): FastifyReply {

@@ -1,7 +1,8 @@
 /**
  * Fills a journal entry once its body has been read: raw bytes, parse result (with the reason
  * when it fails), the contract fields that address it (event, deliveryId, attempt, end user,
- * workspace), schema verdict, header checks. Signature verification is done by the caller.
+ * workspace). Attempts are counted on the request path (countAttempt), in the order bodies are
+ * read; the rest runs when the entry is settled (settle.ts).
  */
 import * as nodeCrypto from 'node:crypto';
 import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, END_USER_HEADER, EVENT_HEADER, WORKSPACE_HEADER } from '../protocol/index.ts';
@@ -11,21 +12,23 @@ import type { JournalEntry } from './types.ts';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 // crypto.hash (node >= 20.12) is the one-shot form: the same digest without a Hash object per body
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
-function sha256Hex(b: Uint8Array): string {
+export function sha256Hex(b: Uint8Array): string {
   return oneShot ? oneShot('sha256', b, 'hex') : nodeCrypto.createHash('sha256').update(b).digest('hex');
 }
-const EMPTY_SHA = sha256Hex(Buffer.alloc(0));
+export const EMPTY_SHA = sha256Hex(Buffer.alloc(0));
+const EMPTY = Buffer.alloc(0);
 
 function header(e: JournalEntry, name: string): string | undefined {
   const v = e.headers[name];
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-export function fillBody(e: JournalEntry, body: Buffer | undefined): void {
-  const b = body ?? Buffer.alloc(0);
+/** sha: the body's digest when the caller already has it. */
+export function fillBody(e: JournalEntry, body: Buffer | undefined, sha?: string): void {
+  const b = body ?? EMPTY;
   e.bodySize = b.length;
   e.bodyBase64 = b.length ? b.toString('base64') : '';
-  e.bodySha256 = b.length ? sha256Hex(b) : EMPTY_SHA;
+  e.bodySha256 = sha ?? (b.length ? sha256Hex(b) : EMPTY_SHA);
   if (b.length === 0) {
     if (e.method !== 'GET' && e.method !== 'HEAD') e.parseError = 'no body';
     return;
@@ -55,8 +58,51 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** The contract fields of the entry, from the body first and the headers second. */
-export function fillAddressing(e: JournalEntry, attemptsSeen: Map<string, number>): void {
+/**
+ * The delivery id as node would hand it over in req.headers: the values of every
+ * X-Service-Delivery-Id line, joined with ', ' (read from the raw header lines, so the request
+ * path never builds the headers object).
+ */
+export function deliveryIdOf(rawHeaders: string[]): string | undefined {
+  let out: string | undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length !== DELIVERY_ID_HEADER.length || name.toLowerCase() !== DELIVERY_ID_HEADER) continue;
+    out = out === undefined ? rawHeaders[i + 1]! : out + ', ' + rawHeaders[i + 1]!;
+  }
+  return out;
+}
+
+/** Per delivery id: the digest of its only body so far (count 1), or counts per body digest. */
+export type AttemptCounts = Map<string, string | Map<string, number>>;
+
+/**
+ * Counts an attempt of one delivery: same id and same bytes (DELIV-11: a retry is the same
+ * payload re-sent). Returns this request's count, 0 without a delivery id. On the request path:
+ * the count depends on the order bodies are read in, whenever the entry is settled. Most ids are
+ * seen once: they keep only their digest (a string the entry holds anyway).
+ */
+export function countAttempt(counts: AttemptCounts, deliveryId: string | undefined, sha: string): number {
+  if (deliveryId === undefined) return 0;
+  const seen = counts.get(deliveryId);
+  if (seen === undefined) {
+    counts.set(deliveryId, sha);
+    return 1;
+  }
+  if (typeof seen === 'string') {
+    const byDigest = new Map<string, number>([[seen, 1]]);
+    counts.set(deliveryId, byDigest);
+    const n = (byDigest.get(sha) ?? 0) + 1;
+    byDigest.set(sha, n);
+    return n;
+  }
+  const n = (seen.get(sha) ?? 0) + 1;
+  seen.set(sha, n);
+  return n;
+}
+
+/** The contract fields of the entry, from the body first and the headers second; seen: countAttempt's count. */
+export function fillAddressing(e: JournalEntry, seen: number): void {
   const body = typeof e.json === 'object' && e.json !== null && !Array.isArray(e.json) ? (e.json as Record<string, unknown>) : undefined;
   const event = (e.kind === 'lifecycle' ? str(body?.event) : undefined) ?? header(e, EVENT_HEADER);
   if (event !== undefined) e.event = event;
@@ -69,12 +115,5 @@ export function fillAddressing(e: JournalEntry, attemptsSeen: Map<string, number
   if (ws !== undefined) e.workspaceKey = ws;
   const a = header(e, ATTEMPT_HEADER);
   if (a !== undefined && /^[0-9]{1,6}$/.test(a.trim())) e.attempt = Number(a.trim());
-  if (e.deliveryId !== undefined) {
-    // attempts of one delivery: same id and same bytes (DELIV-11: a retry is the same payload re-sent)
-    // joined, not a template: the key lives as long as the host, as one flat string
-    const key = [e.deliveryId, e.bodySha256].join('\n');
-    const n = (attemptsSeen.get(key) ?? 0) + 1;
-    attemptsSeen.set(key, n);
-    if (e.attempt === undefined) e.attempt = n;
-  }
+  if (e.deliveryId !== undefined && e.attempt === undefined && seen > 0) e.attempt = seen;
 }

@@ -49,14 +49,54 @@ function catShared(...parts: string[]): string {
   return share(parts.join(''));
 }
 
+/**
+ * The checks that repeat from request to request, by the few inputs that decide them: a lookup
+ * instead of building the sentence and its sharing key again (the same shared, frozen check
+ * shareCheck gives). Bounded: past the bound a check is built as before.
+ */
+const MAX_MEMO = 1024;
+const METHOD = new Map<string, EntryCheck>();
+const CONTENT_TYPE = new Map<string, EntryCheck>();
+const EVENT = new Map<string, EntryCheck>();
+const ATTEMPT = new Map<string, EntryCheck>();
+const PRESENCE = new Map<string, EntryCheck>();
+const ABSENT_KEY = '\u0000';
+
+function remember(cache: Map<string, EntryCheck>, key: string, check: EntryCheck): EntryCheck {
+  if (cache.size < MAX_MEMO) cache.set(key, check);
+  return check;
+}
+
 const SIG_ABSENT_OFF = 'X-Service-Signature is absent; signing is off for this route';
 const SIG_PRESENT_OFF = 'X-Service-Signature is present; signing is off for this route';
 
 function presence(out: EntryCheck[], i: CheckInput, sig: string | undefined, clause: string): void {
   // HDR-6 / TOOL-2 / FACTS-4 when signing is on; SIGN-1 (absent) when the workspace has signing off
   if (i.signingMode === 'unknown') return;
+  const key = (sig === undefined ? '0' : '1') + i.signingMode + (i.kind === 'facts' ? 'F' : '') + clause;
+  const known = PRESENCE.get(key);
+  if (known !== undefined) {
+    out.push(known);
+    return;
+  }
+  const before = out.length;
+  presenceCheck(out, i, sig, clause);
+  if (out.length > before) remember(PRESENCE, key, out[out.length - 1]!);
+}
+
+function presenceCheck(out: EntryCheck[], i: CheckInput, sig: string | undefined, clause: string): void {
   if (i.signingMode === 'none') out.push(shareCheck('signature-absent', i.kind === 'facts' ? 'FACTS-4' : 'SIGN-1', sig === undefined, sig === undefined ? SIG_ABSENT_OFF : SIG_PRESENT_OFF));
   else out.push(shareCheck('signature-present', clause, sig !== undefined, catShared('X-Service-Signature is ', sig === undefined ? 'absent' : 'present', '; signing is enabled (', i.signingMode, ')')));
+}
+
+// module level, not a closure per call: the test runner's transform names every inner function
+function eventCheck(event: string | undefined, bodyEvent: unknown): EntryCheck {
+  return shareCheck(
+    'event-header',
+    'HDR-2',
+    event !== undefined && event === bodyEvent,
+    catShared('X-Service-Event is ', q(event), ', body.event is ', bodyEvent === undefined ? 'absent' : String(JSON.stringify(bodyEvent))),
+  );
 }
 
 export function headerChecks(i: CheckInput): EntryCheck[] {
@@ -66,23 +106,21 @@ export function headerChecks(i: CheckInput): EntryCheck[] {
   if (i.kind === 'lifecycle' || i.kind === 'tool') {
     const body = typeof i.json === 'object' && i.json !== null && !Array.isArray(i.json) ? (i.json as Record<string, unknown>) : undefined;
     const event = one(h, EVENT_HEADER);
-    out.push(shareCheck('method', i.kind === 'tool' ? 'TOOL-1' : 'HOOK-1', i.method === 'POST', catShared('method is ', i.method, '; the contract sends POST')));
+    const methodKey = (i.kind === 'tool' ? 'T' : 'H') + i.method;
+    out.push(METHOD.get(methodKey) ?? remember(METHOD, methodKey, shareCheck('method', i.kind === 'tool' ? 'TOOL-1' : 'HOOK-1', i.method === 'POST', catShared('method is ', i.method, '; the contract sends POST'))));
     const ct = one(h, 'content-type');
-    out.push(shareCheck('content-type', 'HDR-1', isJsonContentType(ct), catShared('Content-Type is ', q(ct), '; expected application/json')));
+    const ctKey = ct ?? ABSENT_KEY;
+    out.push(CONTENT_TYPE.get(ctKey) ?? remember(CONTENT_TYPE, ctKey, shareCheck('content-type', 'HDR-1', isJsonContentType(ct), catShared('Content-Type is ', q(ct), '; expected application/json'))));
     if (i.kind === 'tool') {
-      out.push(shareCheck('event-header', 'TOOL-1', event === 'tool.dispatch', catShared('X-Service-Event is ', q(event), '; expected "tool.dispatch"')));
+      const toolKey = 'T' + (event ?? ABSENT_KEY);
+      out.push(EVENT.get(toolKey) ?? remember(EVENT, toolKey, shareCheck('event-header', 'TOOL-1', event === 'tool.dispatch', catShared('X-Service-Event is ', q(event), '; expected "tool.dispatch"'))));
       presence(out, i, sig, 'TOOL-2');
       return out;
     }
     const bodyEvent = body?.event;
-    out.push(
-      shareCheck(
-        'event-header',
-        'HDR-2',
-        event !== undefined && event === bodyEvent,
-        catShared('X-Service-Event is ', q(event), ', body.event is ', bodyEvent === undefined ? 'absent' : String(JSON.stringify(bodyEvent))),
-      ),
-    );
+    // only a string (or no) body.event is looked up: any other value is rare and described as it is
+    const eventKey = bodyEvent === undefined || typeof bodyEvent === 'string' ? 'L' + (event ?? ABSENT_KEY) + '\u0001' + (bodyEvent ?? ABSENT_KEY) : undefined;
+    out.push(eventKey === undefined ? eventCheck(event, bodyEvent) : (EVENT.get(eventKey) ?? remember(EVENT, eventKey, eventCheck(event, bodyEvent))));
     const id = one(h, DELIVERY_ID_HEADER);
     const conv = body?.conversationId;
     const expectedId = conv !== undefined && typeof bodyEvent === 'string' ? cat('lc-', String(conv), '-', bodyEvent) : undefined;
@@ -93,11 +131,17 @@ export function headerChecks(i: CheckInput): EntryCheck[] {
       detail: cat('X-Service-Delivery-Id is ', q(id), '; expected ', expectedId === undefined ? 'lc-<conversationId>-<event> (body lacks conversationId or event)' : JSON.stringify(expectedId)),
     });
     const attempt = one(h, ATTEMPT_HEADER);
-    if (bodyEvent === 'onComplete') {
-      out.push(shareCheck('attempt-header', 'HDR-4', attempt === '1' || attempt === '2' || attempt === '3', catShared('X-Service-Delivery-Attempt is ', q(attempt), '; expected 1, 2 or 3 on onComplete')));
-    } else {
-      out.push(shareCheck('attempt-header', 'HDR-5', attempt === undefined, catShared('X-Service-Delivery-Attempt is ', q(attempt), '; it is sent on onComplete only')));
+    const attemptKey = (bodyEvent === 'onComplete' ? 'C' : 'N') + (attempt === undefined ? ABSENT_KEY : '=' + attempt);
+    let attemptCheck = ATTEMPT.get(attemptKey);
+    if (attemptCheck === undefined) {
+      if (bodyEvent === 'onComplete') {
+        attemptCheck = shareCheck('attempt-header', 'HDR-4', attempt === '1' || attempt === '2' || attempt === '3', catShared('X-Service-Delivery-Attempt is ', q(attempt), '; expected 1, 2 or 3 on onComplete'));
+      } else {
+        attemptCheck = shareCheck('attempt-header', 'HDR-5', attempt === undefined, catShared('X-Service-Delivery-Attempt is ', q(attempt), '; it is sent on onComplete only'));
+      }
+      remember(ATTEMPT, attemptKey, attemptCheck);
     }
+    out.push(attemptCheck);
     presence(out, i, sig, 'HDR-6');
     // an exact-size copy: a pushed-to array keeps room for 17, and the journal keeps it
     return out.slice();

@@ -1,10 +1,10 @@
 /**
- * mock-host/: the scriptable host that records and explains every callback (issue 3).
+ * mock-host/: the scriptable host that records and explains every callback.
  * Other rooms import only this file.
  */
 export { MockHost } from './server.ts';
 export { JournalStore, matchesFilter, describeFilter, summarizeEntry } from './journal.ts';
-export type { JournalChange } from './journal.ts';
+export { printRequestLines, arrivalLine, finishLine } from './lines.ts';
 export { validateScripts, parseScripts, STEP_ACTIONS } from './scripts/definitions.ts';
 export type {
   ResponseScript,
@@ -39,6 +39,7 @@ export type {
   JournalEntry,
   Journal,
   EntryPhase,
+  JournalChange,
   EntryCheck,
   SignatureRecord,
   SignatureVerdictName,

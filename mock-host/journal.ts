@@ -2,9 +2,11 @@
  * The journal: one entry per request, written on arrival and completed when the response is
  * sent or the connection ends (PITFALLS: recording only on completion hides hung and reset
  * requests). Optionally bounded; the oldest entries go first and are counted in `dropped`.
+ * Every entry it hands out (reads, listeners, subscribers) is settled first (entry.ts).
  */
 import { CcsError } from '../spec/index.ts';
-import type { EntryFilter, EntryPhase, Journal, JournalEntry } from './types.ts';
+import { settled } from './entry.ts';
+import type { EntryFilter, EntryPhase, Journal, JournalChange, JournalEntry } from './types.ts';
 
 export function matchesFilter(e: JournalEntry, f: EntryFilter | undefined): boolean {
   if (!f) return true;
@@ -42,11 +44,16 @@ export function summarizeEntry(e: JournalEntry): string {
 }
 
 type Listener = (e: JournalEntry, phase: EntryPhase) => void;
+type Subscriber = (change: JournalChange) => void;
 
-/** A change to the journal, as told to subscribers: an entry arrived, completed, or was dropped. */
-export interface JournalChange {
-  kind: 'arrived' | 'completed' | 'dropped';
-  entry: JournalEntry;
+function call(subscribers: Subscriber[], change: JournalChange): void {
+  for (const f of subscribers) {
+    try {
+      f(change);
+    } catch {
+      // a listener's bug must never stall the host
+    }
+  }
 }
 
 export class JournalStore implements Journal {
@@ -54,8 +61,9 @@ export class JournalStore implements Journal {
   private head = 0; // index of the first live entry in `list` (cheap drop of the oldest)
   private droppedCount = 0;
   private nextSeq = 1;
-  private listeners = new Set<Listener>();
-  private subscribers = new Set<(change: JournalChange) => void>();
+  // arrays replaced whole on (un)subscribe, so a listener that unsubscribes mid-call is safe
+  private listeners: Listener[] = [];
+  private subscribers: Subscriber[] = [];
   private readonly maxEntries: number;
 
   constructor(o: { maxEntries?: number } = {}) {
@@ -78,20 +86,23 @@ export class JournalStore implements Journal {
     this.list.push(e);
     if (this.size > this.maxEntries) {
       const old = this.list[this.head]!;
+      // the slot is cleared, so a dropped entry is freed even before the array is compacted
+      (this.list as Array<JournalEntry | undefined>)[this.head] = undefined;
       this.head++;
       this.droppedCount++;
-      this.tell({ kind: 'dropped', entry: old });
       if (this.head > 1024 && this.head > this.list.length / 2) {
         this.list = this.list.slice(this.head);
         this.head = 0;
       }
+      if (this.subscribers.length !== 0) call(this.subscribers, { kind: 'dropped', entry: settled(old) });
     }
     this.emit(e, 'arrival');
   }
 
+  /** Tells listeners of a phase of an entry; costs nothing when nobody listens. */
   emit(e: JournalEntry, phase: EntryPhase): void {
-    if (phase === 'arrival') this.tell({ kind: 'arrived', entry: e });
-    else if (phase === 'finished') this.tell({ kind: 'completed', entry: e });
+    if (this.listeners.length === 0 && this.subscribers.length === 0) return;
+    settled(e);
     for (const l of this.listeners) {
       try {
         l(e, phase);
@@ -99,6 +110,7 @@ export class JournalStore implements Journal {
         // a listener's bug must never stall the host
       }
     }
+    if (this.subscribers.length !== 0 && phase !== 'body') call(this.subscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
   }
 
   clear(): void {
@@ -110,7 +122,7 @@ export class JournalStore implements Journal {
   entries(filter?: EntryFilter): JournalEntry[] {
     const out: JournalEntry[] = [];
     for (let i = this.head; i < this.list.length; i++) {
-      const e = this.list[i]!;
+      const e = settled(this.list[i]!);
       if (matchesFilter(e, filter)) out.push(e);
     }
     return out;
@@ -131,25 +143,23 @@ export class JournalStore implements Journal {
     return map;
   }
 
-  /** Tells the listener of every change from now on; returns the unsubscribe function. */
-  subscribe(listener: (change: JournalChange) => void): () => void {
-    this.subscribers.add(listener);
-    return () => this.subscribers.delete(listener);
-  }
-
-  private tell(change: JournalChange): void {
-    for (const l of this.subscribers) {
-      try {
-        l(change);
-      } catch {
-        // a subscriber's bug must never stall the host
-      }
-    }
-  }
-
   onEntry(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /**
+   * Changes as they happen: 'arrived' (request line and headers recorded), 'completed' (answered
+   * or ended, everything recorded), 'dropped' (pushed out past maxEntries, counted in dropped).
+   * Without subscribers nothing is allocated for them on the request path.
+   */
+  subscribe(listener: Subscriber): () => void {
+    this.subscribers = [...this.subscribers, listener];
+    return () => {
+      this.subscribers = this.subscribers.filter((l) => l !== listener);
+    };
   }
 
   waitFor(filter: EntryFilter, o: { count?: number; timeoutMs: number }): Promise<JournalEntry[]> {

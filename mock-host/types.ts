@@ -2,12 +2,14 @@
  * The mock host's public data shapes. Everything here is JSON-serializable data (the admin API
  * serves journal entries as they are), so suites, the CLI and remote tools read the same thing.
  */
+import type { SignatureVerdict, SignatureVerdictKind } from '../protocol/index.ts';
 import type { ResponseScript } from './scripts/definitions.ts';
 
 export type RouteKind = 'lifecycle' | 'tool' | 'facts';
 export type EntryKind = RouteKind | 'unrouted' | 'admin';
 
-export type SignatureVerdictName = 'valid' | 'invalid' | 'stale' | 'future' | 'unknown-kid' | 'malformed' | 'absent';
+/** The verdict kinds, defined once in protocol/ (the one verifier). */
+export type SignatureVerdictName = SignatureVerdictKind;
 
 export type SigningConfig =
   | { mode: 'none' }
@@ -53,15 +55,8 @@ export interface EntryFilter {
   predicate?: (e: JournalEntry) => boolean;
 }
 
-export interface SignatureRecord {
-  verdict: SignatureVerdictName;
-  mode: string;
-  reason: string;
-  t?: number;
-  skewSeconds?: number;
-  kid?: string;
-  secretIndex?: number;
-}
+/** A signature verdict as the journal records it: protocol/'s verdict, unchanged. */
+export type SignatureRecord = SignatureVerdict;
 
 export interface EntryCheck {
   name: string;
@@ -113,6 +108,12 @@ export interface JournalEntry {
 
 export type EntryPhase = 'arrival' | 'body' | 'finished';
 
+/** A change of the journal: an entry arrived, was completed, or was dropped past maxEntries. */
+export interface JournalChange {
+  kind: 'arrived' | 'completed' | 'dropped';
+  entry: JournalEntry;
+}
+
 export interface Journal {
   entries(filter?: EntryFilter): JournalEntry[];
   waitFor(filter: EntryFilter, o: { count?: number; timeoutMs: number }): Promise<JournalEntry[]>;
@@ -121,6 +122,8 @@ export interface Journal {
   readonly dropped: number;
   /** Fires on arrival, when the body has been read, and on completion (phase says which). */
   onEntry(listener: (e: JournalEntry, phase: EntryPhase) => void): () => void;
+  /** Fires on arrival and completion of an entry, and when one is dropped; returns the unsubscribe. */
+  subscribe(listener: (change: JournalChange) => void): () => void;
 }
 
 export interface Verdict {

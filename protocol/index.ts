@@ -45,7 +45,7 @@ export type { BulkPage } from './paging.ts';
 export { readHeader, headerValue } from './headers.ts';
 export type { HeaderBag, HeaderRead } from './headers.ts';
 
-export { verifyCallback, verifyFactsRequest } from './verifier.ts';
+export { verifyCallback, verifyFactsRequest, verifySignature } from './verifier.ts';
 export type { VerifierConfig } from './verifier.ts';
 
 export { DeliveryDeduper } from './dedupe.ts';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
-import { MockHost, parseScripts, type JournalEntry, type MockHostOptions, type RouteConfig, type SigningConfig } from '../../mock-host/index.ts';
+import { MockHost, parseScripts, printRequestLines, type MockHostOptions, type RouteConfig, type SigningConfig } from '../../mock-host/index.ts';
 import { isCcsError } from '../../spec/index.ts';
 
 const HELP = `Usage: ccs-conformance mock-host [options]
@@ -39,26 +39,6 @@ function int(name: string, v: string | undefined, min: number): number | undefin
   const n = Number(v);
   if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${v}"`);
   return n;
-}
-
-function arrivalLine(e: JournalEntry): string {
-  const bits = [`-> #${e.seq} ${e.method} ${e.url}`];
-  if (e.event) bits.push(`event=${e.event}`);
-  if (e.deliveryId) bits.push(`id=${e.deliveryId}`);
-  if (e.attempt !== undefined) bits.push(`attempt=${e.attempt}`);
-  bits.push(`sig=${e.signature.verdict}`);
-  if (e.schema) bits.push(`schema=${e.schema.valid ? 'valid' : 'invalid'}`);
-  const failed = e.checks.filter((c) => !c.ok);
-  bits.push(failed.length ? `checks=FAIL(${failed.map((c) => c.clause).join(',')})` : 'checks=ok');
-  if (e.parseError) bits.push(`body: ${e.parseError}`);
-  if (e.step) bits.push(`step=${e.step.script}#${e.step.index + 1}`);
-  return bits.join(' ');
-}
-
-function finishLine(e: JournalEntry): string {
-  const ms = e.finished ? Number((BigInt(e.finished.monoNs) - BigInt(e.arrival.monoNs)) / 1_000_000n) : 0;
-  const answer = e.response?.fault ? `${e.response.fault}${e.response.status !== undefined ? ` then ${e.response.status}` : ''}` : String(e.response?.status ?? '-');
-  return `<- #${e.seq} ${answer} ${e.finished?.outcome ?? ''} ${ms} ms${e.response?.forwardedTo ? ` via ${e.response.forwardedTo}` : ''}${e.step ? ` (${e.step.explain})` : ''}`;
 }
 
 const MOCK_HOST_FLAGS: FlagSpec[] = [
@@ -162,18 +142,15 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(`mock host listening on ${host.url} (routes: ${routeText}; signing: ${signingMode}${options.enforce ? ', enforced' : ''}${options.forwardTo ? `; forwarding to ${options.forwardTo}` : ''})\n`);
   process.stdout.write(`journal: ${host.url}/__admin/journal\n`);
   process.stdout.write(`inspector: ${host.url}/__admin/ui\n`);
-  if (!values.quiet) {
-    host.journal.onEntry((e, phase) => {
-      if (phase === 'body') process.stdout.write(arrivalLine(e) + '\n');
-      else if (phase === 'finished') process.stdout.write(finishLine(e) + '\n');
-    });
-  }
+  // written off the request path, gathered per turn of the event loop
+  const stopLines = values.quiet ? () => undefined : printRequestLines(host.journal, process.stdout);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   await host.close();
+  stopLines();
   process.stdout.write(`mock host stopped after ${host.journal.entries().length + host.journal.dropped} request(s)\n`);
   return 0;
 }

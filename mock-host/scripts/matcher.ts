@@ -56,6 +56,10 @@ export class ScriptBook {
     this.counters.clear();
   }
 
+  get size(): number {
+    return this.scripts.length;
+  }
+
   list(): ResponseScript[] {
     return [...this.scripts];
   }

@@ -9,7 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { JournalChange } from '../journal.ts';
+import type { JournalChange } from '../index.ts';
 import type { MockHost } from '../server.ts';
 
 const MAX_UNSENT_BYTES = 256 * 1024;
