@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { realtimeProjectWorkers } from './suites/service/target/realtime.ts';
 
 /**
  * One Playwright run holds every suite, split in projects:
@@ -11,6 +12,7 @@ import { defineConfig } from '@playwright/test';
  * The CLI selects projects with --project; `npm test` runs them all.
  */
 const outDir = process.env.CCS_REPORT_DIR ?? 'reports/out';
+const workers = process.env.CCS_WORKERS ? Number(process.env.CCS_WORKERS) : 2;
 
 export default defineConfig({
   timeout: 60_000,
@@ -18,7 +20,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: process.env.CCS_WORKERS ? Number(process.env.CCS_WORKERS) : 2,
+  workers,
   reporter: [
     // Console: CCS_REPORTER (set by `ccs-conformance run --reporter`, default there 'progress': a line per
     // clause area), else dot on CI and list elsewhere. The files below are written whatever it is.
@@ -36,8 +38,11 @@ export default defineConfig({
   outputDir: 'test-results',
   projects: [
     { name: 'self', testDir: 'suites/self' },
+    // service-realtime before service: its retry schedules are the run's longest waits, so they start
+    // first and the service project's tests fill the other workers meanwhile.
+    // Its share of the workers leaves the service project at least one (suites/service/target/realtime.ts).
+    { name: 'service-realtime', testDir: 'suites/service', grep: /@realtime/, workers: realtimeProjectWorkers(workers) },
     { name: 'service', testDir: 'suites/service', grepInvert: /@realtime/ },
-    { name: 'service-realtime', testDir: 'suites/service', grep: /@realtime/ },
     { name: 'host', testDir: 'suites/host' },
     // Last: the matrix's child run would otherwise share the machine's two cores with the
     // timing-sensitive suites. Its clean runs are the service and host projects themselves.

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isCcsError } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
-import { bool, helpText, integer, list, parseArgs, positiveInt, positiveNumber, shard, str, usageError, type FlagSpec } from '../args.ts';
+import { bool, helpText, integer, list, parseArgs, positiveInt, shard, str, usageError, type FlagSpec } from '../args.ts';
+import { parseTimeScale } from '../../suites/service/target/resolve.ts';
+import { defaultRunWorkers } from '../../suites/service/target/realtime.ts';
 import { checkTarget } from '../target.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
@@ -19,13 +21,13 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. DELIV-4 (repeatable)' },
   { name: 'area', kind: 'list', value: 'AREA', help: 'run only the tests of a clause area, e.g. DELIV (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed for the property tests (replays a failure)' },
-  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (default 2)' },
+  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (default 7 at time scale 1 or with a target, else 4)' },
   { name: 'reporter', kind: 'string', value: 'R', help: "console reporter: progress (default), list, line, dot, or a reporter path; reports/out is always written" },
   { name: 'shard', kind: 'string', value: 'i/n', help: 'run slice i of n; writes a blob report to merge with `ccs-conformance report --merge`' },
   { name: 'require-all', kind: 'boolean', help: 'fail when a clause the run could exercise was not exercised' },
   { name: 'expected', kind: 'string', value: 'FILE', help: 'expected-outcomes YAML { target, expectedFailures: [{ clause, reason }] }' },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
-  { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service (default 0.1)' },
+  { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service, in (0, 1] (default 0.1)' },
   { name: 'help', kind: 'boolean', help: 'show this help' },
 ];
 
@@ -78,7 +80,9 @@ export async function run(argv: string[]): Promise<number> {
     const areas = list(p, 'area').map((a) => a.toUpperCase());
     const seed = integer(str(p, 'seed'), 'seed');
     const workers = positiveInt(str(p, 'workers'), 'workers');
-    const timeScale = positiveNumber(str(p, 'time-scale'), 'time-scale');
+    const timeScaleArg = str(p, 'time-scale');
+    // The range is checked here, naming the flag, not later inside a worker fixture.
+    const timeScale = timeScaleArg === undefined ? undefined : parseTimeScale(timeScaleArg, '--time-scale');
     const shardSpec = shard(str(p, 'shard'));
     const reportDir = resolve(str(p, 'report-dir') ?? process.env.CCS_REPORT_DIR ?? 'reports/out');
     // Test hook: the CLI's self-tests run a tiny suite (suites/self/cli/fixtures) instead of the service suites.
@@ -100,17 +104,20 @@ export async function run(argv: string[]): Promise<number> {
     const expectedFile = str(p, 'expected') ? resolve(str(p, 'expected') as string) : undefined;
     if (expectedFile) loadExpectedOutcomes(expectedFile, ids); // exit 2 now, not after the run
 
+    if (!target && timeScale === undefined) parseTimeScale(process.env.CCS_TIME_SCALE, 'CCS_TIME_SCALE');
+
     const env: Record<string, string | undefined> = {
       CCS_REPORT_DIR: reportDir,
       CCS_FAULTS: faults.length > 0 ? faults.join(',') : undefined,
       CCS_FAULT_CLAUSES: faultClauses || undefined,
       CCS_SEED: seed !== undefined ? String(seed) : undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : process.env.CCS_WORKERS,
       CCS_TIME_SCALE: timeScale !== undefined ? String(timeScale) : process.env.CCS_TIME_SCALE,
       CCS_EXPECTED_FILE: expectedFile,
       CCS_REPORTER: str(p, 'reporter') ?? 'progress',
       CCS_SHARD: shardSpec ? `${shardSpec.current}/${shardSpec.total}` : undefined,
     };
+    // The run's time goes to waiting on contract windows, not to CPU: more workers than cores.
+    env.CCS_WORKERS = workers !== undefined ? String(workers) : process.env.CCS_WORKERS ?? String(defaultRunWorkers({ ...process.env, CCS_TARGET: target, CCS_TIME_SCALE: env.CCS_TIME_SCALE }));
     if (target) {
       const file = resolve(target);
       const checked = await checkTarget(file); // throws TARGET_FIELD_INVALID naming the field
