@@ -21,7 +21,7 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. DELIV-4 (repeatable)' },
   { name: 'area', kind: 'list', value: 'AREA', help: 'run only the tests of a clause area, e.g. DELIV (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed for the property tests (replays a failure)' },
-  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (default 7 at time scale 1 or with a target, else 4)' },
+  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (default 8 at time scale 1 or with a target, else 5)' },
   { name: 'reporter', kind: 'string', value: 'R', help: "console reporter: progress (default), list, line, dot, or a reporter path; reports/out is always written" },
   { name: 'shard', kind: 'string', value: 'i/n', help: 'run slice i of n; writes a blob report to merge with `ccs-conformance report --merge`' },
   { name: 'require-all', kind: 'boolean', help: 'fail when a clause the run could exercise was not exercised' },

@@ -59,17 +59,28 @@ realTime(() => test('onComplete answered 503 is retried: 3 attempts numbered 1 t
       { windowMs: timing.scaled(BACKOFF_2) + toleranceFor(timing, BACKOFF_2) + HARNESS_SLACK_MS });
   }));
 
-realTime(() => test('an onComplete attempt held past the 10 s whole-request timeout fails at 10 s and is retried (DELIV-3, DELIV-6)', { tag: ['@DELIV-3', '@DELIV-6'] }, async ({ makeWorkspace, driver, host, timing }) => {
-    test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
-    const ws = await makeWorkspace({ facts: false });
-    host.script({ id: uniqueId('timeout-then-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'never' }, { action: 'respond', status: 200 }] });
-    const endUserHandle = uniqueHandle('rtimeout');
-    await completeOne(ws, driver, endUserHandle);
-    const attempts = await waitEvent(ws, 'onComplete', endUserHandle, 2, timing.retryScheduleDeadlineMs());
-    expect(attempts.length, 'DELIV-6: onComplete was retried after a timeout').toBe(2);
-    const held = within(timing, durationMs(attempts[0]!), CONTRACT.requestTimeoutMs);
-    expect(held.ok, `DELIV-3: the service gave up the held attempt after the whole-request timeout: ${held.sentence}`).toBe(true);
-  }));
+waiting(() => test('onComplete is not retried after a 2xx or a 4xx answer, nor after a 200 given just under the 10 s timeout (DELIV-10, DELIV-3)', { tag: ['@DELIV-10', '@DELIV-3'] }, async ({ makeWorkspace, driver, host, timing }) => {
+  // One quiet window for every "no retry" answer: the same window, so grouped (suites-areas brief).
+  const ws = await makeWorkspace({ facts: false });
+  const answers = [200, 204, 400, 401, 404, 410];
+  const handles = answers.map((s) => uniqueHandle(`r${s}`));
+  answers.forEach((status, i) => host.script({ id: uniqueId(`answer-${status}`), match: { path: ws.hookPath!, event: 'onComplete', endUserHandle: handles[i]! }, steps: [{ action: 'respond', status }] }));
+  // DELIV-3 reading: an answer just under the whole-request timeout is a success.
+  const timeout = timing.scaled(CONTRACT.requestTimeoutMs);
+  const under = Math.round(Math.max(timeout - 2 * timing.tolerance(CONTRACT.requestTimeoutMs), timeout / 2));
+  const slow = uniqueHandle('rslow');
+  host.script({ id: uniqueId('slow-ok'), match: { path: ws.hookPath!, event: 'onComplete', endUserHandle: slow }, steps: [{ action: 'hold', ms: under, thenStatus: 200 }] });
+  const all = [...handles, slow];
+  await Promise.all(all.map((h) => completeOne(ws, driver, h)));
+  const firsts: JournalEntry[] = [];
+  for (const h of all) firsts.push(...(await waitEvent(ws, 'onComplete', h, 1)));
+  const seen = new Set(firsts.map((e) => e.seq));
+  const ours = new Set(all);
+  await ws.expectNoCallbacks({ predicate: (e) => isEvent('onComplete')(e) && ours.has(payload(e).endUserHandle as string) && !seen.has(e.seq) },
+    { windowMs: under + timing.scaled(BACKOFF_1) + timing.quietWindowMs() });
+  const slowFirst = firsts.find((e) => payload(e).endUserHandle === slow)!;
+  expect(host.journal.entries({ predicate: (e) => e.seq === slowFirst.seq })[0]?.response?.status, 'DELIV-3: the slow attempt was answered 200 before the timeout').toBe(200);
+}));
 
 realTime(() => test('onComplete is retried after a refused connection (DELIV-5)', { tag: ['@DELIV-5'] }, async ({ makeWorkspace, driver, host, timing }) => {
   test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
@@ -93,63 +104,15 @@ realTime(() => test('onComplete is retried after a refused connection (DELIV-5)'
   expect(header(next, 'x-service-delivery-id'), `DELIV-5: an attempt followed the refused one: ${describe(next)}`).toBe(header(a1!, 'x-service-delivery-id'));
 }));
 
-realTime(() => test('every attempt of one onComplete carries the same delivery id and the same body bytes (DELIV-11)', { tag: ['@DELIV-11'] }, async ({ makeWorkspace, driver, host, timing }) => {
+waiting(() => test('a record whose onComplete attempts all failed still reads DELIVERED (DELIV-14)', { tag: ['@DELIV-14'] }, async ({ makeWorkspace, driver, svc, host, timing }) => {
   test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
-  const ws = await makeWorkspace({ facts: false, signing: { mode: 'hmac' } });
-  host.script({ id: uniqueId('503-503-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }, { action: 'respond', status: 200 }] });
-  const endUserHandle = uniqueHandle('rstable');
-  await completeOne(ws, driver, endUserHandle);
-  const attempts = await waitEvent(ws, 'onComplete', endUserHandle, 2, timing.retryScheduleDeadlineMs());
-  const ids = new Set(attempts.map((e) => header(e, 'x-service-delivery-id')));
-  expect([...ids], `DELIV-11: delivery ids over ${attempts.length} attempts`).toHaveLength(1);
-  const hashes = new Set(attempts.map((e) => e.bodySha256));
-  expect([...hashes], `DELIV-11: body bytes differ between attempts: ${attempts.map(describe).join(' | ')}`).toHaveLength(1);
-}));
-
-realTime(() => test('each onComplete retry is re-signed over the unchanged body with a fresh t (SIGN-5)', { tag: ['@SIGN-5'] }, async ({ makeWorkspace, driver, host, timing }) => {
-  test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
-  const ws = await makeWorkspace({ facts: false, signing: { mode: 'hmac' } });
-  host.script({ id: uniqueId('503-503-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }, { action: 'respond', status: 503 }, { action: 'respond', status: 200 }] });
-  const endUserHandle = uniqueHandle('rresign');
-  await completeOne(ws, driver, endUserHandle);
-  // Attempts must arrive over a second apart for t to move: three at a small time scale, two at real time.
-  const needed = timing.scaled(BACKOFF_1) >= 2_000 ? 2 : 3;
-  const attempts = await waitEvent(ws, 'onComplete', endUserHandle, needed, timing.retryScheduleDeadlineMs());
-  const checks = attempts.map((e) => ({ e, v: checkHmac(e, [ws.signing.secret!]) }));
-  for (const { e, v } of checks) expect(v.ok, `SIGN-5: attempt ${describe(e)}: ${v.reason}`).toBe(true);
-  // SIGN-5 reading: t moves with the attempts' arrivals (skew-free: compared pairwise), equal t only within one second.
-  for (let i = 0; i < checks.length; i++) {
-    for (let j = i + 1; j < checks.length; j++) {
-      const a = checks[i]!; const b = checks[j]!;
-      const arrival = (b.e.arrival.wallMs - a.e.arrival.wallMs) / 1000;
-      const dt = (b.v.t ?? 0) - (a.v.t ?? 0);
-      expect(Math.abs(dt - arrival), `SIGN-5: t moved ${dt} s between attempts ${a.e.seq} and ${b.e.seq} that arrived ${arrival.toFixed(2)} s apart`).toBeLessThanOrEqual(1.5);
-      if (arrival > 1.2) expect(b.v.t, `SIGN-5: attempts ${a.e.seq} and ${b.e.seq} arrived ${arrival.toFixed(2)} s apart with the same t`).not.toBe(a.v.t);
-    }
-  }
-}));
-
-waiting(() => test('onComplete is not retried after a 2xx or a 4xx answer, nor after a 200 given just under the 10 s timeout (DELIV-10, DELIV-3)', { tag: ['@DELIV-10', '@DELIV-3'] }, async ({ makeWorkspace, driver, host, timing }) => {
-  // One quiet window for every "no retry" answer: the same window, so grouped (suites-areas brief).
   const ws = await makeWorkspace({ facts: false });
-  const answers = [200, 204, 400, 401, 404, 410];
-  const handles = answers.map((s) => uniqueHandle(`r${s}`));
-  answers.forEach((status, i) => host.script({ id: uniqueId(`answer-${status}`), match: { path: ws.hookPath!, event: 'onComplete', endUserHandle: handles[i]! }, steps: [{ action: 'respond', status }] }));
-  // DELIV-3 reading: an answer just under the whole-request timeout is a success.
-  const timeout = timing.scaled(CONTRACT.requestTimeoutMs);
-  const under = Math.round(Math.max(timeout - 2 * timing.tolerance(CONTRACT.requestTimeoutMs), timeout / 2));
-  const slow = uniqueHandle('rslow');
-  host.script({ id: uniqueId('slow-ok'), match: { path: ws.hookPath!, event: 'onComplete', endUserHandle: slow }, steps: [{ action: 'hold', ms: under, thenStatus: 200 }] });
-  const all = [...handles, slow];
-  await Promise.all(all.map((h) => completeOne(ws, driver, h)));
-  const firsts: JournalEntry[] = [];
-  for (const h of all) firsts.push(...(await waitEvent(ws, 'onComplete', h, 1)));
-  const seen = new Set(firsts.map((e) => e.seq));
-  const ours = new Set(all);
-  await ws.expectNoCallbacks({ predicate: (e) => isEvent('onComplete')(e) && ours.has(payload(e).endUserHandle as string) && !seen.has(e.seq) },
-    { windowMs: under + timing.scaled(BACKOFF_1) + timing.quietWindowMs() });
-  const slowFirst = firsts.find((e) => payload(e).endUserHandle === slow)!;
-  expect(host.journal.entries({ predicate: (e) => e.seq === slowFirst.seq })[0]?.response?.status, 'DELIV-3: the slow attempt was answered 200 before the timeout').toBe(200);
+  host.script({ id: uniqueId('503-always'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' });
+  const endUserHandle = uniqueHandle('rlost');
+  const { key } = await completeOne(ws, driver, endUserHandle);
+  await waitEvent(ws, 'onComplete', endUserHandle, 3, timing.retryScheduleDeadlineMs());
+  const read = await svc.getRecord(ws, '/addresses', endUserHandle, key);
+  expect((read.json as { callbackStatus?: unknown } | undefined)?.callbackStatus, `DELIV-14\n${read.curl}`).toBe('DELIVERED');
 }));
 
 waiting(() => test('every event but onComplete is one POST, not redelivered after a 503 or a reset (DELIV-1)', { tag: ['@DELIV-1'] }, async ({ makeWorkspace, driver, host, timing }) => {
@@ -187,6 +150,54 @@ waiting(() => test('every event but onComplete is one POST, not redelivered afte
   expect(redelivered.map((g) => g.map(describe).join(' then ')), 'DELIV-1: redeliveries of events other than onComplete').toEqual([]);
 }));
 
+realTime(() => test('an onComplete attempt held past the 10 s whole-request timeout fails at 10 s and is retried (DELIV-3, DELIV-6)', { tag: ['@DELIV-3', '@DELIV-6'] }, async ({ makeWorkspace, driver, host, timing }) => {
+    test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
+    const ws = await makeWorkspace({ facts: false });
+    host.script({ id: uniqueId('timeout-then-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'never' }, { action: 'respond', status: 200 }] });
+    const endUserHandle = uniqueHandle('rtimeout');
+    await completeOne(ws, driver, endUserHandle);
+    const attempts = await waitEvent(ws, 'onComplete', endUserHandle, 2, timing.retryScheduleDeadlineMs());
+    expect(attempts.length, 'DELIV-6: onComplete was retried after a timeout').toBe(2);
+    const held = within(timing, durationMs(attempts[0]!), CONTRACT.requestTimeoutMs);
+    expect(held.ok, `DELIV-3: the service gave up the held attempt after the whole-request timeout: ${held.sentence}`).toBe(true);
+  }));
+
+realTime(() => test('every attempt of one onComplete carries the same delivery id and the same body bytes (DELIV-11)', { tag: ['@DELIV-11'] }, async ({ makeWorkspace, driver, host, timing }) => {
+  test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
+  const ws = await makeWorkspace({ facts: false, signing: { mode: 'hmac' } });
+  host.script({ id: uniqueId('503-503-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }, { action: 'respond', status: 200 }] });
+  const endUserHandle = uniqueHandle('rstable');
+  await completeOne(ws, driver, endUserHandle);
+  const attempts = await waitEvent(ws, 'onComplete', endUserHandle, 2, timing.retryScheduleDeadlineMs());
+  const ids = new Set(attempts.map((e) => header(e, 'x-service-delivery-id')));
+  expect([...ids], `DELIV-11: delivery ids over ${attempts.length} attempts`).toHaveLength(1);
+  const hashes = new Set(attempts.map((e) => e.bodySha256));
+  expect([...hashes], `DELIV-11: body bytes differ between attempts: ${attempts.map(describe).join(' | ')}`).toHaveLength(1);
+}));
+
+realTime(() => test('each onComplete retry is re-signed over the unchanged body with a fresh t (SIGN-5)', { tag: ['@SIGN-5'] }, async ({ makeWorkspace, driver, host, timing }) => {
+  test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
+  const ws = await makeWorkspace({ facts: false, signing: { mode: 'hmac' } });
+  host.script({ id: uniqueId('503-503-ok'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }, { action: 'respond', status: 503 }, { action: 'respond', status: 200 }] });
+  const endUserHandle = uniqueHandle('rresign');
+  await completeOne(ws, driver, endUserHandle);
+  // Attempts must arrive over a second apart for t to move: three at a small time scale, two at real time.
+  const needed = timing.scaled(BACKOFF_1) >= 2_000 ? 2 : 3;
+  const attempts = await waitEvent(ws, 'onComplete', endUserHandle, needed, timing.retryScheduleDeadlineMs());
+  const checks = attempts.map((e) => ({ e, v: checkHmac(e, [ws.signing.secret!]) }));
+  for (const { e, v } of checks) expect(v.ok, `SIGN-5: attempt ${describe(e)}: ${v.reason}`).toBe(true);
+  // SIGN-5 reading: t moves with the attempts' arrivals (skew-free: compared pairwise), equal t only within one second.
+  for (let i = 0; i < checks.length; i++) {
+    for (let j = i + 1; j < checks.length; j++) {
+      const a = checks[i]!; const b = checks[j]!;
+      const arrival = (b.e.arrival.wallMs - a.e.arrival.wallMs) / 1000;
+      const dt = (b.v.t ?? 0) - (a.v.t ?? 0);
+      expect(Math.abs(dt - arrival), `SIGN-5: t moved ${dt} s between attempts ${a.e.seq} and ${b.e.seq} that arrived ${arrival.toFixed(2)} s apart`).toBeLessThanOrEqual(1.5);
+      if (arrival > 1.2) expect(b.v.t, `SIGN-5: attempts ${a.e.seq} and ${b.e.seq} arrived ${arrival.toFixed(2)} s apart with the same t`).not.toBe(a.v.t);
+    }
+  }
+}));
+
 test('onComplete is delivered off the request thread: complete answers while the host holds attempt 1 (DELIV-9)', { tag: ['@DELIV-9'] }, async ({ makeWorkspace, driver, host, timing }) => {
   const ws = await makeWorkspace({ facts: false });
   host.script({ id: uniqueId('hold-complete'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'hold', ms: Math.round(timing.scaled(8_000)), thenStatus: 200 }] });
@@ -211,14 +222,3 @@ test('a host holding a delivery does not delay the service\'s answers to API cal
   expect(still?.finished, `DELIV-15: the data read (status ${read.status}) and an open (${other.conversationId}) waited for the held delivery`).toBeUndefined();
   expect(read.status, `DELIV-15\n${read.curl}`).toBe(200);
 });
-
-waiting(() => test('a record whose onComplete attempts all failed still reads DELIVERED (DELIV-14)', { tag: ['@DELIV-14'] }, async ({ makeWorkspace, driver, svc, host, timing }) => {
-  test.setTimeout(timing.retryScheduleDeadlineMs() + 30_000);
-  const ws = await makeWorkspace({ facts: false });
-  host.script({ id: uniqueId('503-always'), match: { path: ws.hookPath!, event: 'onComplete' }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' });
-  const endUserHandle = uniqueHandle('rlost');
-  const { key } = await completeOne(ws, driver, endUserHandle);
-  await waitEvent(ws, 'onComplete', endUserHandle, 3, timing.retryScheduleDeadlineMs());
-  const read = await svc.getRecord(ws, '/addresses', endUserHandle, key);
-  expect((read.json as { callbackStatus?: unknown } | undefined)?.callbackStatus, `DELIV-14\n${read.curl}`).toBe('DELIVERED');
-}));

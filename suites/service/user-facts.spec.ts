@@ -94,22 +94,6 @@ test.describe('the fetch request', () => {
 });
 
 test.describe('timing and cache', () => {
-  waiting(() => test('the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)', { tag: ['@FACTS-5'] }, async ({ ws, driver, host, timing }) => {
-    driver.requireCapability('facts');
-    const h = uniqueHandle();
-    scriptFacts(host, ws, h, [{ action: 'never' }]);
-    const opened = await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
-    const atOpen = ws.factsRequests().filter((e) => e.endUserHandle === h);
-    for (const e of atOpen) expect(e.finished, `FACTS-5: the open waited for the facts answer: ${describe(e)}`).toBeUndefined();
-    expect(typeof opened.conversationId, 'FACTS-5: the conversation started').toBe('number');
-    await ws.waitForCallbacks({ predicate: (e) => payload(e).event === 'onStart' && payload(e).endUserHandle === h });
-    const v = await waitForEntries(host.journal, { path: ws.factsPath!, endUserHandle: h, completed: true }, { count: 1, deadlineMs: timing.scaled(CONTRACT.factsTimeoutMs) + timing.deliveryDeadlineMs() });
-    expect(v.ok, `FACTS-5: the service gave up the held GET: ${v.sentence}`).toBe(true);
-    const held = within(timing, durationMs(v.entries[0]!), CONTRACT.factsTimeoutMs);
-    expect(held.ok, `FACTS-5: the fetch timed out after 10 s: ${held.sentence}`).toBe(true);
-    if (driver.has('conversations')) expect((await driver.conversation(opened.conversationId)).state, 'FACTS-5: the conversation is open').toBe('open');
-  }));
-
   test('facts fetched at an open are used from the next open, and not after 24 hours without a good answer (FACTS-6)', { tag: ['@FACTS-6'] }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'opener-language', 'facts-observation');
     const h = uniqueHandle();
@@ -163,6 +147,22 @@ test.describe('timing and cache', () => {
       expect(now.facts, 'FACTS-8: the last good facts are served, untouched').toEqual(GOOD);
       expect(now.languages[0], 'FACTS-8: the rejected answer\'s languages were not applied').toBe('German');
     });
+  }));
+
+  waiting(() => test('the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)', { tag: ['@FACTS-5'] }, async ({ ws, driver, host, timing }) => {
+    driver.requireCapability('facts');
+    const h = uniqueHandle();
+    scriptFacts(host, ws, h, [{ action: 'never' }]);
+    const opened = await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
+    const atOpen = ws.factsRequests().filter((e) => e.endUserHandle === h);
+    for (const e of atOpen) expect(e.finished, `FACTS-5: the open waited for the facts answer: ${describe(e)}`).toBeUndefined();
+    expect(typeof opened.conversationId, 'FACTS-5: the conversation started').toBe('number');
+    await ws.waitForCallbacks({ predicate: (e) => payload(e).event === 'onStart' && payload(e).endUserHandle === h });
+    const v = await waitForEntries(host.journal, { path: ws.factsPath!, endUserHandle: h, completed: true }, { count: 1, deadlineMs: timing.scaled(CONTRACT.factsTimeoutMs) + timing.deliveryDeadlineMs() });
+    expect(v.ok, `FACTS-5: the service gave up the held GET: ${v.sentence}`).toBe(true);
+    const held = within(timing, durationMs(v.entries[0]!), CONTRACT.factsTimeoutMs);
+    expect(held.ok, `FACTS-5: the fetch timed out after 10 s: ${held.sentence}`).toBe(true);
+    if (driver.has('conversations')) expect((await driver.conversation(opened.conversationId)).state, 'FACTS-5: the conversation is open').toBe('open');
   }));
 });
 

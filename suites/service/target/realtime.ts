@@ -18,14 +18,14 @@ export function realtimeCopyOnly(env: NodeJS.ProcessEnv = process.env): boolean 
 /**
  * Workers of a service run when none are asked for. The run waits on contract windows far more than
  * it computes, so it takes more workers than cores: at time scale 1 (every waiting test in
- * service-realtime, up to 52 s each) 6 for those plus one for the rest; at a small time scale 2
- * for the five retry schedules at real time plus 2 for the service project.
+ * service-realtime, up to 52 s each) 7 for those plus one for the rest; at a small time scale 3
+ * for the five retry schedules at real time (52 s, 25 + 5 s, 15 + 5 s) plus 2 for the service project.
  */
 export function defaultRunWorkers(env: NodeJS.ProcessEnv = process.env): number {
-  return realtimeCopyOnly(env) ? 7 : 4;
+  return realtimeCopyOnly(env) ? 8 : 5;
 }
 
-/** The service-realtime project's share of the workers: all but one at time scale 1, else 2. */
+/** The service-realtime project's share of the workers: all but one at time scale 1, else 3. */
 export function realtimeProjectWorkers(totalWorkers: number, env: NodeJS.ProcessEnv = process.env): number {
-  return realtimeCopyOnly(env) ? Math.max(1, totalWorkers - 1) : Math.min(2, totalWorkers);
+  return realtimeCopyOnly(env) ? Math.max(1, totalWorkers - 1) : Math.min(3, totalWorkers);
 }
