@@ -6,7 +6,8 @@ import { realtimeProjectWorkers } from './suites/service/target/realtime.ts';
  *   self              the harness's own tests (protocol vectors, spec self-checks, mock host,
  *                     reference service, reporter, CLI)
  *   service           service conformance suites against the target (default: embedded reference)
- *   service-realtime  the retry-schedule clauses once at time scale 1 (tests tagged @realtime)
+ *   service-realtime  the retry-schedule clauses once at time scale 1 (tests tagged @realtime); when the
+ *                     service project runs at 1 anyway, every waiting test instead (suites/service/areas/waiting.ts)
  *   host              host conformance suites against the reference host receiver
  *   mutants-run, mutants  the mutation matrix: one child run with a project per seeded fault, then a verdict test per fault
  * The CLI selects projects with --project; `npm test` runs them all.
