@@ -1,12 +1,14 @@
 import { defineConfig } from '@playwright/test';
 import { DEFAULT_REPORT_DIR, readSettings } from './spec/settings.ts';
+import { realtimeProjectWorkers } from './suites/service/target/realtime.ts';
 
 /**
  * One Playwright run holds every suite, split in projects:
  *   self              the harness's own tests (protocol vectors, spec self-checks, mock host,
  *                     reference service, reporter, CLI)
  *   service           service conformance suites against the target (default: embedded reference)
- *   service-realtime  the retry-schedule clauses once at time scale 1 (tests tagged @realtime)
+ *   service-realtime  the retry-schedule clauses once at time scale 1 (tests tagged @realtime); when the
+ *                     service project runs at 1 anyway, every waiting test instead (suites/service/areas/waiting.ts)
  *   host              host conformance suites against the reference host receiver
  *   mutants-run, mutants  the mutation matrix: one child run with a project per seeded fault, then a verdict test per fault
  * The CLI selects projects with --project; `npm test` runs them all.
@@ -16,6 +18,7 @@ const outDir = settings.reportDir;
 // From the published package this config is compiled JavaScript (dist/playwright.config.js) and so
 // are the reporters beside it.
 const ext = import.meta.url.endsWith('.js') ? '.js' : '.ts';
+const workers = settings.workers ?? 2;
 
 export default defineConfig({
   timeout: 60_000,
@@ -23,7 +26,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: settings.workers ?? 2,
+  workers,
   reporter: [
     // Console: CCS_REPORTER (set by `ccs-conformance run --reporter`, default there 'progress': a line per
     // clause area), else dot on CI and list elsewhere. The files below are written whatever it is.
@@ -43,8 +46,11 @@ export default defineConfig({
   outputDir: outDir === DEFAULT_REPORT_DIR ? 'test-results' : `${outDir}/test-results`,
   projects: [
     { name: 'self', testDir: 'suites/self' },
+    // service-realtime before service: its retry schedules are the run's longest waits, so they start
+    // first and the service project's tests fill the other workers meanwhile.
+    // Its share of the workers leaves the service project at least one (suites/service/target/realtime.ts).
+    { name: 'service-realtime', testDir: 'suites/service', grep: /@realtime/, workers: realtimeProjectWorkers(workers) },
     { name: 'service', testDir: 'suites/service', grepInvert: /@realtime/ },
-    { name: 'service-realtime', testDir: 'suites/service', grep: /@realtime/ },
     { name: 'host', testDir: 'suites/host' },
     // Last: the matrix's child run would otherwise share the machine's two cores with the
     // timing-sensitive suites. Its clean runs are the service and host projects themselves.

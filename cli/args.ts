@@ -5,6 +5,7 @@
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { CcsError } from '../spec/index.ts';
+import { parseTimeScale } from '../suites/service/target/resolve.ts';
 
 export interface FlagSpec {
   name: string;
@@ -134,7 +135,10 @@ export function grepPattern(greps: string[], knownIds: ReadonlySet<string>, exam
 /** --time-scale X: the target schema's range, 0 < X <= 1 (1 is the contract's own clock). */
 export function timeScale(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) throw usageError(`--time-scale must be a number with 0 < X <= 1 (e.g. 0.1), got '${value}'`);
-  return n;
+  // One range check for the flag, the environment and a target file (suites/service/target/resolve.ts).
+  try {
+    return parseTimeScale(value, '--time-scale');
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
 }

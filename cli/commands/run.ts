@@ -9,7 +9,9 @@ import { join, resolve } from 'node:path';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { FAULTS } from '../../reference-service/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
-import { bool, grepPattern, helpText, integer, list, parseArgs, positiveInt, shard, str, timeScale as parseTimeScale, usageError, type FlagSpec } from '../args.ts';
+import { bool, grepPattern, helpText, integer, list, parseArgs, positiveInt, shard, str, timeScale as timeScaleFlag, usageError, type FlagSpec } from '../args.ts';
+import { defaultRunWorkers } from '../../suites/service/target/realtime.ts';
+import { parseTimeScale } from '../../suites/service/target/resolve.ts';
 import { checkTarget } from '../target.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
@@ -20,7 +22,7 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. DELIV-4, or whose title matches a text (repeatable)' },
   { name: 'area', kind: 'list', value: 'AREA', help: 'run only the tests of a clause area, e.g. DELIV (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed for the property tests (replays a failure)' },
-  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (default 2)' },
+  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (default 8 at time scale 1 or with a target, else 5)' },
   { name: 'reporter', kind: 'string', value: 'R', help: "console reporter: progress (default), list, line, dot, or a reporter path; reports/out is always written" },
   { name: 'shard', kind: 'string', value: 'i/n', help: 'run slice i of n; writes a blob report to merge with `ccs-conformance report --merge`' },
   { name: 'require-all', kind: 'boolean', help: 'fail when a clause the run could exercise was not exercised' },
@@ -69,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
     const areas = list(p, 'area').map((a) => a.toUpperCase());
     const seed = integer(str(p, 'seed'), 'seed');
     const workers = positiveInt(str(p, 'workers'), 'workers');
-    const timeScale = parseTimeScale(str(p, 'time-scale'));
+    const timeScale = timeScaleFlag(str(p, 'time-scale'));
     const shardSpec = shard(str(p, 'shard'));
     const settings = readSettings();
     const reportDir = reportDirFrom(str(p, 'report-dir'));
@@ -92,17 +94,20 @@ export async function run(argv: string[]): Promise<number> {
     const expectedFile = str(p, 'expected') ? resolve(str(p, 'expected') as string) : undefined;
     if (expectedFile) loadExpectedOutcomes(expectedFile, ids); // exit 2 now, not after the run
 
+    if (!target && timeScale === undefined) parseTimeScale(settings.timeScale, 'CCS_TIME_SCALE');
+
     const env: Record<string, string | undefined> = {
       CCS_REPORT_DIR: reportDir,
       CCS_FAULTS: faults.length > 0 ? faults.join(',') : undefined,
       CCS_FAULT_CLAUSES: faultClauses || undefined,
       CCS_SEED: seed !== undefined ? String(seed) : undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : settings.workers?.toString(),
       CCS_TIME_SCALE: timeScale !== undefined ? String(timeScale) : settings.timeScale,
       CCS_EXPECTED_FILE: expectedFile,
       CCS_REPORTER: str(p, 'reporter') ?? 'progress',
       CCS_SHARD: shardSpec ? `${shardSpec.current}/${shardSpec.total}` : undefined,
     };
+    // The run's time goes to waiting on contract windows, not to CPU: more workers than cores.
+    env.CCS_WORKERS = workers !== undefined ? String(workers) : settings.workers?.toString() ?? String(defaultRunWorkers({ ...process.env, CCS_TARGET: target, CCS_TIME_SCALE: env.CCS_TIME_SCALE }));
     if (target) {
       const file = resolve(target);
       const checked = await checkTarget(file); // throws TARGET_FIELD_INVALID naming the field

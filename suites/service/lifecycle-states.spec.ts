@@ -3,6 +3,7 @@
  * each test drives one transition through the driver and reads the result over the data API.
  */
 import { test, expect } from './fixtures.ts';
+import { waiting } from './areas/waiting.ts';
 import { assertNothingArrives, waitForEntries } from '../../mock-host/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { describe, header, payload } from './areas/journal.ts';
@@ -21,7 +22,7 @@ test('onStart fires when a fresh conversation opens for an end user (EVT-16)', {
   expect(payload(e!).conversationId, `EVT-16: onStart names the opened conversation: ${describe(e!)}`).toBe(c.conversationId);
 });
 
-test('config.saved fires once per touched instance per turn, coalescing saves to one instance (EVT-17)', { tag: clauseTags('EVT-17') }, async ({ ws, driver }) => {
+waiting(() => test('config.saved fires once per touched instance per turn, coalescing saves to one instance (EVT-17)', { tag: clauseTags('EVT-17') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
   const { serviceKeys } = await driver.turn(c.conversationId, [
@@ -39,7 +40,7 @@ test('config.saved fires once per touched instance per turn, coalescing saves to
   expect(got.filter((e) => payload(e).serviceKey === addressKey).length, 'EVT-17: one config.saved for the List instance').toBe(1);
   const seen = new Set(got.map((e) => e.seq));
   await ws.expectNoCallbacks({ predicate: (e) => isEvent('config.saved', endUserHandle)(e) && !seen.has(e.seq) });
-});
+}));
 
 test('config.saved carries callbackStatus DELIVERED for an edit of a completed record (EVT-18)', { tag: clauseTags('EVT-18') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
@@ -57,13 +58,13 @@ test('config.saved carries callbackStatus DELIVERED for an edit of a completed r
   expect(payload(edit!).callbackStatus, `EVT-18: ${describe(edit!)}`).toBe('DELIVERED');
 });
 
-test('a turn that fills every field fires no onComplete: only the user saying done does (EVT-19)', { tag: clauseTags('EVT-19') }, async ({ ws, driver }) => {
+waiting(() => test('a turn that fills every field fires no onComplete: only the user saying done does (EVT-19)', { tag: clauseTags('EVT-19') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
   const c = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
   await driver.turn(c.conversationId, [{ fields: { name: 'Ada', email: 'ada@example.test', age: 36, newsletter: true } }]);
   await waitEvent(ws, 'config.saved', endUserHandle);
   await ws.expectNoCallbacks({ predicate: isEvent('onComplete', endUserHandle) });
-});
+}));
 
 test('onSessionInterrupted fires when a conversation closes without completing (EVT-20)', { tag: clauseTags('EVT-20') }, async ({ ws, driver }) => {
   const endUserHandle = uniqueHandle();
@@ -209,7 +210,7 @@ test('a sandbox without its own hostBaseUrl inherits its production parent\'s (H
   expect(payload(v.entries[0]!).workspaceKey, `HOOK-3: ${describe(v.entries[0]!)}`).toBe(sb.workspaceKey);
 });
 
-test('with hookPath or hostBaseUrl missing, events are skipped and values stay readable over the data API (HOOK-4)', { tag: clauseTags('HOOK-4') }, async ({ makeWorkspace, driver, svc, host, timing }) => {
+waiting(() => test('with hookPath or hostBaseUrl missing, events are skipped and values stay readable over the data API (HOOK-4)', { tag: clauseTags('HOOK-4') }, async ({ makeWorkspace, driver, svc, host, timing }) => {
   // Both cases share one quiet window (grouped: the same window).
   const cases = await Promise.all((['hookPath', 'hostBaseUrl'] as const).map(async (missing) => ({
     missing,
@@ -230,4 +231,4 @@ test('with hookPath or hostBaseUrl missing, events are skipped and values stay r
     expectSuccess(read, `HOOK-4: with ${c.missing} missing the saved value stays readable`);
     expect((envelopeOf(read.json).data as Record<string, unknown> | null)?.name, `HOOK-4 (${c.missing} missing)\n${read.curl}`).toBe('Ada');
   }
-});
+}));

@@ -5,6 +5,7 @@
  * opener language (FACTS-6/9/10/11 readings).
  */
 import { test, expect } from './fixtures.ts';
+import { waiting } from './areas/waiting.ts';
 import type { DriverClient, TestWorkspace, Timing } from './fixtures.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import { waitForEntries } from '../../mock-host/index.ts';
@@ -94,23 +95,6 @@ test.describe('the fetch request', () => {
 });
 
 test.describe('timing and cache', () => {
-  test('the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)', { tag: clauseTags('FACTS-5') }, async ({ ws, driver, host, timing, evidence }) => {
-    driver.requireCapability('facts');
-    const h = uniqueHandle();
-    scriptFacts(host, ws, h, [{ action: 'never' }]);
-    const opened = await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
-    const atOpen = ws.factsRequests().filter((e) => e.endUserHandle === h);
-    for (const e of atOpen) expect(e.finished, `FACTS-5: the open waited for the facts answer: ${describe(e)}`).toBeUndefined();
-    expect(typeof opened.conversationId, 'FACTS-5: the conversation started').toBe('number');
-    await ws.waitForCallbacks({ predicate: (e) => payload(e).event === 'onStart' && payload(e).endUserHandle === h });
-    const v = await waitForEntries(host.journal, { path: ws.factsPath!, endUserHandle: h, completed: true }, { count: 1, deadlineMs: timing.scaled(CONTRACT.factsTimeoutMs) + timing.deliveryDeadlineMs() });
-    evidence.add({ sentence: v.sentence, entries: v.entries, timeline: timeoutTimeline(timing, CONTRACT.factsTimeoutMs, 'the held GET was given up') });
-    expect(v.ok, `FACTS-5: the service gave up the held GET: ${v.sentence}`).toBe(true);
-    const held = within(timing, durationMs(v.entries[0]!), CONTRACT.factsTimeoutMs);
-    expect(held.ok, `FACTS-5: the fetch timed out after 10 s: ${held.sentence}`).toBe(true);
-    if (driver.has('conversations')) expect((await driver.conversation(opened.conversationId)).state, 'FACTS-5: the conversation is open').toBe('open');
-  });
-
   test('facts fetched at an open are used from the next open, and not after 24 hours without a good answer (FACTS-6)', { tag: clauseTags('FACTS-6') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'opener-language', 'facts-observation');
     const h = uniqueHandle();
@@ -132,7 +116,7 @@ test.describe('timing and cache', () => {
     }
   });
 
-  test('a facts answer that is not a JSON object is dropped and the last good facts are kept (FACTS-7)', { tag: clauseTags('FACTS-7') }, async ({ ws, driver, host, timing }) => {
+  waiting(() => test('a facts answer that is not a JSON object is dropped and the last good facts are kept (FACTS-7)', { tag: clauseTags('FACTS-7') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'facts-observation');
     const variants: Array<[string, unknown]> = [['an array', [GOOD]], ['a number', 42], ['a string', 'not json {'], ['null', null]];
     const users = variants.map(([name]) => uniqueHandle(name.replace(/\W+/g, '')));
@@ -149,9 +133,9 @@ test.describe('timing and cache', () => {
         expect(f?.company, `FACTS-7: after ${variants[i]![0]}, the last good facts are served`).toBe(GOOD.company);
       }
     });
-  });
+  }));
 
-  test('a facts answer that does not fit the FACTS class is rejected whole, never partially applied (FACTS-8)', { tag: clauseTags('FACTS-8') }, async ({ ws, driver, host, timing }) => {
+  waiting(() => test('a facts answer that does not fit the FACTS class is rejected whole, never partially applied (FACTS-8)', { tag: clauseTags('FACTS-8') }, async ({ ws, driver, host, timing }) => {
     driver.requireCapability('facts', 'facts-observation');
     const h = uniqueHandle();
     // preferredLanguages fits, company has the wrong type: a partial application would take the languages.
@@ -164,7 +148,24 @@ test.describe('timing and cache', () => {
       expect(now.facts, 'FACTS-8: the last good facts are served, untouched').toEqual(GOOD);
       expect(now.languages[0], 'FACTS-8: the rejected answer\'s languages were not applied').toBe('German');
     });
-  });
+  }));
+
+  waiting(() => test('the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)', { tag: clauseTags('FACTS-5') }, async ({ ws, driver, host, timing , evidence}) => {
+    driver.requireCapability('facts');
+    const h = uniqueHandle();
+    scriptFacts(host, ws, h, [{ action: 'never' }]);
+    const opened = await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
+    const atOpen = ws.factsRequests().filter((e) => e.endUserHandle === h);
+    for (const e of atOpen) expect(e.finished, `FACTS-5: the open waited for the facts answer: ${describe(e)}`).toBeUndefined();
+    expect(typeof opened.conversationId, 'FACTS-5: the conversation started').toBe('number');
+    await ws.waitForCallbacks({ predicate: (e) => payload(e).event === 'onStart' && payload(e).endUserHandle === h });
+    const v = await waitForEntries(host.journal, { path: ws.factsPath!, endUserHandle: h, completed: true }, { count: 1, deadlineMs: timing.scaled(CONTRACT.factsTimeoutMs) + timing.deliveryDeadlineMs() });
+    evidence.add({ sentence: v.sentence, entries: v.entries, timeline: timeoutTimeline(timing, CONTRACT.factsTimeoutMs, 'the held GET was given up') });
+    expect(v.ok, `FACTS-5: the service gave up the held GET: ${v.sentence}`).toBe(true);
+    const held = within(timing, durationMs(v.entries[0]!), CONTRACT.factsTimeoutMs);
+    expect(held.ok, `FACTS-5: the fetch timed out after 10 s: ${held.sentence}`).toBe(true);
+    if (driver.has('conversations')) expect((await driver.conversation(opened.conversationId)).state, 'FACTS-5: the conversation is open').toBe('open');
+  }));
 });
 
 test.describe('languages', () => {

@@ -22,6 +22,8 @@ const usageCases: Array<[string, string[], RegExp]> = [
   ['a flag without its value', ['run', '--seed'], /'--seed' needs a value/],
   ['a seed that is no integer', ['run', '--seed', '1.5'], /--seed must be an integer/],
   ['--workers 0', ['run', '--workers', '0'], /--workers must be a positive integer/],
+  ['a --time-scale above 1', ['run', '--time-scale', '2'], /--time-scale: must be a number in \(0, 1\], got "2"/],
+  ['a --time-scale of 0', ['run', '--time-scale', '0'], /--time-scale: must be a number in \(0, 1\], got "0"/],
   ['an unknown clause in --grep', ['run', '--grep', 'NOPE-1'], /--grep NOPE-1: not a clause id/],
   ['an unknown --area', ['run', '--area', 'NOPE'], /--area NOPE: unknown area/],
   ['--fault with --target', ['run', '--target', join(FIXTURES, 'target.yaml'), '--fault', 'x'], /--fault applies to the embedded reference service only/],

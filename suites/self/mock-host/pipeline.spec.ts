@@ -3,10 +3,11 @@ import { connect } from 'node:net';
 import { SIGNATURE_HEADER, generateSigningKey, signJws, verifyCallback, type VerifierConfig } from '../../../protocol/index.ts';
 import { MockHost, printRequestLines, type JournalChange, type JournalEntry, type SigningConfig } from '../../../mock-host/index.ts';
 import { TEST_ONLY_SECRET, hmacHeader, lcBody, lcHeaders, nowSeconds, send } from './helpers.ts';
+import { clauseTags } from '../../../spec/index.ts';
 
 const body = lcBody('onComplete', 70);
 
-test('the mock host gives every signature the verdict of the protocol verifier, signing off included (SIGN-1, HOST-5, HOST-7)', { tag: ['@SIGN-1', '@HOST-5', '@HOST-7'] }, async () => {
+test('the mock host gives every signature the verdict of the protocol verifier, signing off included (SIGN-1, HOST-5, HOST-7)', { tag: clauseTags('SIGN-1', 'HOST-5', 'HOST-7') }, async () => {
   const key = await generateSigningKey('test-only-one-verifier');
   const configs: Array<[SigningConfig, VerifierConfig]> = [
     [{ mode: 'none' }, { mode: 'none' }],
@@ -38,7 +39,7 @@ test('the mock host gives every signature the verdict of the protocol verifier, 
   }
 });
 
-test('a signature header sent while the route has signing off is malformed, not an unknown kid (SIGN-1)', { tag: ['@SIGN-1'] }, async () => {
+test('a signature header sent while the route has signing off is malformed, not an unknown kid (SIGN-1)', { tag: clauseTags('SIGN-1') }, async () => {
   const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/off', signing: { mode: 'none' } }, { kind: 'lifecycle', path: '/unset' }] });
   try {
     for (const path of ['/off', '/unset', '/nowhere']) await send(host.url, { path, headers: lcHeaders(body, { signature: 't=1,v1=00' }), body });
@@ -106,7 +107,7 @@ test('an entry handed out on arrival is complete once its request is, and reads 
   }
 });
 
-test('with enforce, the verdict that decides the 401 is reached on the request path and recorded (HOST-3)', { tag: ['@HOST-3'] }, async () => {
+test('with enforce, the verdict that decides the 401 is reached on the request path and recorded (HOST-3)', { tag: clauseTags('HOST-3') }, async () => {
   const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing: { mode: 'hmac', secrets: [TEST_ONLY_SECRET] }, enforce: true }] });
   try {
     expect((await send(host.url, { path: '/hooks', headers: lcHeaders(body, { signature: hmacHeader(body, 'test-only-wrong-secret') }), body })).status).toBe(401);

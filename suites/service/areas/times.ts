@@ -21,14 +21,9 @@ export function durationMs(e: JournalEntry): number | undefined {
   return monoMs(e.finished.monoNs) - monoMs(e.arrival.monoNs);
 }
 
-/**
- * An explicit tolerance for a contract interval: the target's (timing.tolerance) but never under
- * this floor, the event-loop and scheduling noise of a loaded 2-core machine (common rules).
- */
-export const LOADED_MACHINE_FLOOR_MS = 400;
-
+/** The tolerance of a contract interval: the one rule of target/timing.ts. */
 export function toleranceFor(timing: Timing, contractMs: number): number {
-  return Math.max(timing.tolerance(contractMs), LOADED_MACHINE_FLOOR_MS);
+  return timing.tolerance(contractMs);
 }
 
 /** Whether measured is within tolerance of the scaled contract interval; a sentence either way. */

@@ -40,10 +40,14 @@ export const DEFAULT_EMBEDDED_TIME_SCALE = 0.1;
 
 export interface TargetSession { target: ResolvedTarget; close(): Promise<void> }
 
-function parseTimeScale(raw: string | undefined): number {
+/**
+ * The embedded reference's time scale from `raw` (CCS_TIME_SCALE, or the CLI's --time-scale named
+ * by `field`): a number in (0, 1]. Above 1 the contract's durations would stretch, not shrink.
+ */
+export function parseTimeScale(raw: string | undefined, field = 'CCS_TIME_SCALE'): number {
   if (raw === undefined || raw === '') return DEFAULT_EMBEDDED_TIME_SCALE;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new CcsError('TARGET_FIELD_INVALID', `CCS_TIME_SCALE: must be a number in (0, 1], got ${JSON.stringify(raw)}`);
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) throw new CcsError('TARGET_FIELD_INVALID', `${field}: must be a number in (0, 1], got ${JSON.stringify(raw)}`, { field });
   return n;
 }
 

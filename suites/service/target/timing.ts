@@ -1,37 +1,41 @@
 /**
- * Timing expectations derived from the contract's durations and the target's time scale.
- * Every wait in a suite takes its deadline from here (no fixed sleeps, CONTRIBUTING).
+ * Timing expectations derived from the contract's durations (protocol CONTRACT, section 8) and the
+ * target's time scale: the one home of the suites' deadlines and tolerances. Every wait in a suite
+ * takes its deadline from here (no fixed sleeps, CONTRIBUTING).
  */
+import { CONTRACT } from '../../../protocol/index.ts';
+
 export interface Tolerances { minMs: number; relative: number }
 
 export interface Timing {
   timeScale: number;
   /** contractMs * timeScale. */
   scaled(contractMs: number): number;
-  /** max(minMs * timeScale, relative * scaled(contractMs), JITTER_FLOOR_MS): explicit, from the target (DELIV-8 reading). */
+  /** The one tolerance rule: max(minMs * timeScale, relative * scaled(contractMs), LOADED_MACHINE_FLOOR_MS); minMs and relative from the target (DELIV-8 reading). */
   tolerance(contractMs: number): number;
-  /** How long to wait for a callback the contract says fires: scaled(connect 5 s + request 10 s) + fixed harness slack. */
+  /** How long to wait for a callback the contract says fires: scaled(connect 5 s + request 10 s) + HARNESS_SLACK_MS. */
   deliveryDeadlineMs(): number;
   /** How long to watch when asserting that nothing arrives: the same window as deliveryDeadlineMs. */
   quietWindowMs(): number;
-  /** Three attempts each held past 10 s, plus 5 s and 20 s back-off, scaled, plus slack. */
+  /** Three attempts each held past 10 s, plus 5 s and 20 s back-off, scaled, plus tolerance and slack. */
   retryScheduleDeadlineMs(): number;
 }
 
 /** Fixed slack for a loaded 2-core machine: event-loop jitter and process scheduling (PITFALLS: Timing). */
 export const HARNESS_SLACK_MS = 2_000;
 
-/** Event-loop jitter floor for any timing tolerance (PITFALLS: tens of ms on a loaded 2-core machine). */
-export const JITTER_FLOOR_MS = 100;
+/**
+ * The floor of every timing tolerance: below it a measured gap is the event-loop and scheduling
+ * noise of a loaded 2-core machine, not the target's timing (PITFALLS: Timing).
+ */
+export const LOADED_MACHINE_FLOOR_MS = 400;
 
-/** The contract's durations (section 8), in ms. */
-export const CONTRACT_MS = { connect: 5_000, request: 10_000, backoff1: 5_000, backoff2: 20_000, factsTimeout: 10_000 } as const;
+const [BACKOFF_1, BACKOFF_2] = CONTRACT.backoffMs;
 
 export function makeTiming(timeScale: number, tolerances: Tolerances): Timing {
   const scaled = (ms: number) => ms * timeScale;
-  // JITTER_FLOOR_MS: below it a measured gap is noise of the harness's own machine, not the target's timing.
-  const tolerance = (ms: number) => Math.max(tolerances.minMs * timeScale, tolerances.relative * scaled(ms), JITTER_FLOOR_MS);
-  const delivery = () => scaled(CONTRACT_MS.connect + CONTRACT_MS.request) + HARNESS_SLACK_MS;
+  const tolerance = (ms: number) => Math.max(tolerances.minMs * timeScale, tolerances.relative * scaled(ms), LOADED_MACHINE_FLOOR_MS);
+  const delivery = () => scaled(CONTRACT.connectTimeoutMs + CONTRACT.requestTimeoutMs) + HARNESS_SLACK_MS;
   return {
     timeScale,
     scaled,
@@ -39,8 +43,8 @@ export function makeTiming(timeScale: number, tolerances: Tolerances): Timing {
     deliveryDeadlineMs: delivery,
     quietWindowMs: delivery,
     retryScheduleDeadlineMs: () => {
-      const contract = 3 * CONTRACT_MS.request + CONTRACT_MS.backoff1 + CONTRACT_MS.backoff2;
-      return scaled(contract) + tolerance(CONTRACT_MS.backoff2) * 2 + HARNESS_SLACK_MS * 2;
+      const contract = CONTRACT.maxAttempts * CONTRACT.requestTimeoutMs + BACKOFF_1! + BACKOFF_2!;
+      return scaled(contract) + tolerance(BACKOFF_2!) * 2 + HARNESS_SLACK_MS * 2;
     },
   };
 }
