@@ -135,6 +135,7 @@ export function grepPattern(greps: string[], knownIds: ReadonlySet<string>, exam
 /** --time-scale X: the target schema's range, 0 < X <= 1 (1 is the contract's own clock). */
 export function timeScale(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
+  if (value.trim() === '') throw usageError(`--time-scale: must be a number in (0, 1], got ''`);
   // One range check for the flag, the environment and a target file (suites/service/target/resolve.ts).
   try {
     return parseTimeScale(value, '--time-scale');
