@@ -3,7 +3,8 @@
  * team's callback receiver and facts endpoint, given by a host target file or by flags; with
  * neither, against the reference host receiver (fixtures/host-receiver), optionally a faulty
  * variant (--fault). The harness plays the service: it signs callbacks and facts GETs, and
- * serves the data API and the JWKS document at a local address printed before the run.
+ * serves the data API and the JWKS document at a local address printed before the run: for a
+ * target, from this process, once for every Playwright worker (they drive it over loopback).
  * Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target error.
  */
 import { randomBytes } from 'node:crypto';
@@ -174,6 +175,8 @@ export async function run(argv: string[]): Promise<number> {
       );
     } else {
       if (servicePort !== undefined) env.CCS_SERVICE_PORT = String(servicePort);
+      // Each worker serves the reference receivers' service side itself: a fixed port holds one worker.
+      if (servicePort && workers === undefined && settings.workers === undefined) env.CCS_WORKERS = '1';
       env.CCS_TARGET_DESCRIPTION = fault ? `reference host receiver with fault ${fault}` : 'reference host receiver';
       process.stdout.write(`No target: testing the ${env.CCS_TARGET_DESCRIPTION} (in-process, both signing modes).\n`);
     }
