@@ -28,6 +28,8 @@ export interface Settings {
   hostFault?: string;
   /** CCS_SERVICE_PORT: port of the harness's data API and JWKS in the host direction, as given. */
   servicePort?: string;
+  /** CCS_SERVICE_CONTROL: control address of the service side shared by the host workers (holds a token). */
+  serviceControl?: string;
   /** CCS_SEED: fast-check seed. */
   seed?: number;
   /** CCS_SEED_PATH: fast-check counterexample path to replay with the seed. */
@@ -90,7 +92,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const optional: Array<[keyof Settings, string]> = [
     ['target', 'CCS_TARGET'], ['targetArg', 'CCS_TARGET_ARG'], ['targetDescription', 'CCS_TARGET_DESCRIPTION'],
     ['faultClauses', 'CCS_FAULT_CLAUSES'], ['timeScale', 'CCS_TIME_SCALE'], ['hostTarget', 'CCS_HOST_TARGET'],
-    ['hostFault', 'CCS_HOST_FAULT'], ['servicePort', 'CCS_SERVICE_PORT'], ['seedPath', 'CCS_SEED_PATH'],
+    ['hostFault', 'CCS_HOST_FAULT'], ['servicePort', 'CCS_SERVICE_PORT'], ['serviceControl', 'CCS_SERVICE_CONTROL'], ['seedPath', 'CCS_SEED_PATH'],
     ['reporter', 'CCS_REPORTER'], ['shard', 'CCS_SHARD'], ['expectedFile', 'CCS_EXPECTED_FILE'],
     ['secretsFile', 'CCS_SECRETS_FILE'], ['runId', 'CCS_RUN_ID'], ['contractUrl', 'CCS_CONTRACT_URL'],
     ['matrixPlan', 'CCS_MATRIX_PLAN'], ['matrixResults', 'CCS_MATRIX_RESULTS'], ['runConfig', 'CCS_RUN_CONFIG'],
@@ -115,7 +117,7 @@ export function reportDirFrom(flag?: string, env: NodeJS.ProcessEnv = process.en
 /** Every variable readSettings reads (CONTRIBUTING.md's table must list each). */
 export const SETTING_NAMES = [
   'CCS_TARGET', 'CCS_TARGET_ARG', 'CCS_TARGET_DESCRIPTION', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_TIME_SCALE',
-  'CCS_HOST_TARGET', 'CCS_HOST_FAULT', 'CCS_SERVICE_PORT', 'CCS_SEED', 'CCS_SEED_PATH', 'CCS_PROPERTY_RUNS',
+  'CCS_HOST_TARGET', 'CCS_HOST_FAULT', 'CCS_SERVICE_PORT', 'CCS_SERVICE_CONTROL', 'CCS_SEED', 'CCS_SEED_PATH', 'CCS_PROPERTY_RUNS',
   'CCS_REPORT_DIR', 'CCS_WORKERS', 'CCS_REPORTER', 'CCS_PROGRESS_TTY', 'CCS_SHARD', 'CCS_EXPECTED_FILE',
   'CCS_SECRETS_FILE', 'CCS_RUN_ID', 'CCS_CONTRACT_URL', 'CCS_MUTANTS', 'CCS_MATRIX_PLAN', 'CCS_MATRIX_RESULTS',
   'CCS_RUN_CONFIG', 'CCS_MERGE_CONFIG', 'CCS_CLAUSES_FILE', 'CCS_HOST_REPRO_ARGS',

@@ -3,16 +3,18 @@
  * team's callback receiver and facts endpoint, given by a host target file or by flags; with
  * neither, against the reference host receiver (fixtures/host-receiver), optionally a faulty
  * variant (--fault). The harness plays the service: it signs callbacks and facts GETs, and
- * serves the data API and the JWKS document at a local address printed before the run.
+ * serves the data API and the JWKS document at a local address printed before the run: for a
+ * target, from this process, once for every Playwright worker (they drive it over loopback).
  * Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target error.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
-import { loadHostTarget, HOST_FAULTS, type HostTarget } from '../../suites/host/index.ts';
+import { loadHostTarget, startServiceSide, HOST_FAULTS, type HostTarget, type ServiceSide } from '../../suites/host/index.ts';
 import { bool, grepPattern, helpText, integer, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
@@ -21,12 +23,13 @@ import { printGate } from '../gate-output.ts';
 export const DEFAULT_SERVICE_PORT = 4470;
 
 /**
- * Workers against the in-process reference receiver when neither --workers nor CCS_WORKERS says:
- * its tests are independent (fresh conversations, handles and keys each), and a receiver that
- * never answers costs each failed test one 10 s wait plus a worker restart, so tests in flight at
- * once set the run's length. A target runs on one worker (one service port).
+ * Workers when neither --workers nor CCS_WORKERS says, for the reference receiver and a target
+ * alike: the tests are independent (fresh conversations, handles and keys each; a target's
+ * service side is served once and shared), and a receiver that never answers costs each failed
+ * test one 10 s wait plus a worker restart, so tests in flight at once set the run's length.
+ * They mostly wait, so more workers than cores pay off.
  */
-export const REFERENCE_WORKERS = 4;
+export const HOST_WORKERS = 6;
 
 export const HOST_FLAGS: FlagSpec[] = [
   { name: 'target', kind: 'string', value: 'FILE', help: 'host target file (YAML); default: the reference host receiver' },
@@ -42,7 +45,7 @@ export const HOST_FLAGS: FlagSpec[] = [
   { name: 'fault', kind: 'string', value: 'NAME', help: 'run the reference receiver as one of its faulty variants' },
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8, or whose title matches a text (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
-  { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${REFERENCE_WORKERS} for the reference receiver; a target always runs with 1: one service port)` },
+  { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${HOST_WORKERS})` },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
   { name: 'help', kind: 'boolean', help: 'show this help' },
 ];
@@ -101,6 +104,7 @@ function secretsOf(t: HostTarget): string[] {
 
 export async function run(argv: string[]): Promise<number> {
   let tmp: string | undefined;
+  let shared: ServiceSide | undefined;
   try {
     const p = parseArgs(argv, HOST_FLAGS);
     if (bool(p, 'help')) {
@@ -129,7 +133,8 @@ export async function run(argv: string[]): Promise<number> {
       CCS_REPORT_DIR: reportDir,
       CCS_HOST_FAULT: fault,
       CCS_HOST_TARGET: undefined,
-      CCS_WORKERS: workers !== undefined ? String(workers) : String(settings.workers ?? REFERENCE_WORKERS),
+      CCS_SERVICE_CONTROL: undefined,
+      CCS_WORKERS: workers !== undefined ? String(workers) : String(settings.workers ?? HOST_WORKERS),
       CCS_SEED: seed !== undefined ? String(seed) : settings.seed?.toString(),
       // Printed rerun lines name `host` and these flags (reports/repro.ts).
       CCS_HOST_REPRO_ARGS: JSON.stringify(reproArgs(p)),
@@ -146,16 +151,23 @@ export async function run(argv: string[]): Promise<number> {
       const port = servicePort ?? target.servicePort ?? DEFAULT_SERVICE_PORT;
       tmp ??= mkdtempSync(join(tmpdir(), 'ccs-host-'));
       const secretsFile = join(tmp, 'secrets');
-      writeFileSync(secretsFile, [...loadSecrets(settings.secretsFile), ...secretsOf(target)].join('\n') + '\n', { mode: 0o600 });
+      // The data API and JWKS are served here, once for every worker, on the port the receiver
+      // was configured with; the workers drive it over a control path holding a random token.
+      const controlToken = randomBytes(18).toString('base64url');
+      try {
+        shared = await startServiceSide({ port, workspaceKey: target.workspaceKey, bearerToken: target.bearerToken, controlToken });
+      } catch (error) {
+        return fail2(`cannot serve the data API and JWKS on port ${port}: ${(error as Error).message} (free the port or give --service-port)`);
+      }
+      writeFileSync(secretsFile, [...loadSecrets(settings.secretsFile), ...secretsOf(target), controlToken].join('\n') + '\n', { mode: 0o600 });
       Object.assign(env, {
         CCS_HOST_TARGET: file,
         CCS_SERVICE_PORT: String(port),
         CCS_SECRETS_FILE: secretsFile,
+        CCS_SERVICE_CONTROL: shared.controlUrl,
         CCS_TARGET_DESCRIPTION: settings.targetDescription || `host receiver ${target.description}`,
-        // One service side on one fixed port: one worker.
-        CCS_WORKERS: '1',
       });
-      const base = `http://127.0.0.1:${port}`;
+      const base = shared.url;
       process.stdout.write(
         `The harness plays the service for ${target.hostBaseUrl}${target.hookPath}. Configure the receiver to read from:\n`
         + `  data API  ${base}/api/${target.workspaceKey}/endpoints/${target.configEnd.replace(/^\//, '')}/data/{endUserHandle}/{serviceKey}  (Bearer token from the target file)\n`
@@ -163,6 +175,8 @@ export async function run(argv: string[]): Promise<number> {
       );
     } else {
       if (servicePort !== undefined) env.CCS_SERVICE_PORT = String(servicePort);
+      // Each worker serves the reference receivers' service side itself: a fixed port holds one worker.
+      if (servicePort && workers === undefined && settings.workers === undefined) env.CCS_WORKERS = '1';
       env.CCS_TARGET_DESCRIPTION = fault ? `reference host receiver with fault ${fault}` : 'reference host receiver';
       process.stdout.write(`No target: testing the ${env.CCS_TARGET_DESCRIPTION} (in-process, both signing modes).\n`);
     }
@@ -182,6 +196,7 @@ export async function run(argv: string[]): Promise<number> {
     if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_'))) return fail2(error.message);
     throw error;
   } finally {
+    await shared?.close();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -26,7 +26,7 @@ function sendEvery(host: HostHarness, timeoutMs?: number): Promise<Sent[]> {
   return Promise.all(allEndpoints(host).flatMap((ep) => (LIFECYCLE_EVENTS as readonly LifecycleEvent[]).map(async (event) => {
     const ctx = { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath };
     const payload = lifecyclePayload(event, ctx);
-    if (event === 'onComplete') host.service.announce(ctx.endUserHandle, payload.serviceKeys as string[]);
+    if (event === 'onComplete') await host.service.announce(ctx.endUserHandle, payload.serviceKeys as string[]);
     return { ep, event, outcome: await deliver(host, ep, payload, timeoutMs === undefined ? {} : { timeoutMs }) };
   })));
 }

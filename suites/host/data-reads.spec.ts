@@ -16,7 +16,7 @@ test.describe.configure({ mode: 'parallel' });
 
 async function completeKeys(h: HostHarness, handle: string, keys: string[]): Promise<SendOutcome> {
   const ep = firstEndpoint(h);
-  h.service.announce(handle, keys);
+  await h.service.announce(handle, keys);
   const p = lifecyclePayload('onComplete', { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle: handle, conversationId: freshConversationId(), hookPath: ep.hookPath }, { serviceKeys: keys });
   return deliver(h, ep, p);
 }
@@ -47,7 +47,7 @@ test('a data API read answered 409 is retried (HOST-21)', { tag: clauseTags('HOS
   test.setTimeout(host.target.timeouts.requestMs + 2 * deadline + 20_000);
   const handle = freshHandle();
   const key = freshKey();
-  host.service.script(handle, key, [409]);
+  await host.service.script(handle, key, [409]);
   const ack = await completeKeys(host, handle, [key]);
   test.skip(!isAck(ack), `not exercised: the onComplete was not acknowledged (see HOST-1): ${describe(ack)}`);
   const first = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key, deadline);
@@ -64,7 +64,7 @@ test('a data API read answered 401 is not retried (HOST-22)', { tag: clauseTags(
   test.setTimeout(host.target.timeouts.requestMs + deadline + quiet + 20_000);
   const handle = freshHandle();
   const key = freshKey();
-  host.service.script(handle, key, [401, 401, 401, 401, 401]);
+  await host.service.script(handle, key, [401, 401, 401, 401, 401]);
   const ack = await completeKeys(host, handle, [key]);
   test.skip(!isAck(ack), `not exercised: the onComplete was not acknowledged (see HOST-1): ${describe(ack)}`);
   const first = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key, deadline);

@@ -29,8 +29,8 @@ async function inOrder(steps: ReadonlyArray<() => Promise<SendOutcome>>): Promis
   return out;
 }
 
-function complete(h: HostHarness, ep: ModeEndpoint, keys: string[], handle = freshHandle(), conversationId = freshConversationId()): Payload {
-  h.service.announce(handle, keys);
+async function complete(h: HostHarness, ep: ModeEndpoint, keys: string[], handle = freshHandle(), conversationId = freshConversationId()): Promise<Payload> {
+  await h.service.announce(handle, keys);
   return lifecyclePayload('onComplete', { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle: handle, conversationId, hookPath: ep.hookPath }, { serviceKeys: keys });
 }
 
@@ -38,7 +38,7 @@ test('the same delivery sent twice (same delivery id, fresh signature) is acknow
   test.setTimeout(60_000);
   const ep = firstEndpoint(host);
   const saved = lifecyclePayload('config.saved', { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
-  const done = complete(host, ep, [freshKey()]);
+  const done = await complete(host, ep, [freshKey()]);
   // Both deliveries at once, each followed by its redelivery: the same payload re-signed with a
   // fresh t (5.2.5); the attempt header stays 1 here. A first delivery left unanswered ends it.
   const outcomes = (await Promise.all([saved, done].map((p) => inOrder([
@@ -52,7 +52,7 @@ test('the same delivery sent twice (same delivery id, fresh signature) is acknow
 test('onComplete attempts 2 and 3 are acknowledged like attempt 1 (HOST-12)', { tag: clauseTags('HOST-12') }, async ({ host }, testInfo) => {
   test.setTimeout(60_000);
   const ep = firstEndpoint(host);
-  const p = complete(host, ep, [freshKey()]);
+  const p = await complete(host, ep, [freshKey()]);
   const outcomes = await inOrder([1, 2, 3].map((attempt) => () => deliver(host, ep, p, { attempt })));
   await attachEvidence(testInfo, 'X-Service-Delivery-Attempt 2 and 3 carry the same payload and are answered like attempt 1', outcomes);
   for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);
@@ -65,8 +65,8 @@ test('a later onComplete for the same key with a new delivery id is acknowledged
   const handle = freshHandle();
   // DELIV-13 reading: a new delivery id means a new conversation.
   const outcomes = await inOrder([
-    () => deliver(host, ep, complete(host, ep, [key], handle)),
-    () => deliver(host, ep, complete(host, ep, [key], handle)),
+    async () => deliver(host, ep, await complete(host, ep, [key], handle)),
+    async () => deliver(host, ep, await complete(host, ep, [key], handle)),
   ]);
   await attachEvidence(testInfo, 'handling of onComplete is idempotent: a second completion of the same key is acknowledged', outcomes);
   for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);

@@ -24,8 +24,8 @@ const SPACED_PER_MODE = 12;
 
 interface Sent { ep: ModeEndpoint; name: string; payload: Payload; outcome: SendOutcome }
 
-function announce(h: HostHarness, p: Payload): void {
-  if (p.event === 'onComplete' && Array.isArray(p.serviceKeys)) h.service.announce(String(p.endUserHandle), p.serviceKeys as string[]);
+async function announce(h: HostHarness, p: Payload): Promise<void> {
+  if (p.event === 'onComplete' && Array.isArray(p.serviceKeys)) await h.service.announce(String(p.endUserHandle), p.serviceKeys as string[]);
 }
 
 function ctxOf(h: HostHarness, ep: ModeEndpoint) {
@@ -60,7 +60,7 @@ test('generated valid payloads of every event and the edges (bulk pages of 1, 49
     ...edgePayloads(ctxOf(host, ep)).map((e) => ({ ep, ...e })),
   ]);
   expect(invalidBySpec(plan.map((p) => p.payload)), `harness: payloads the spec refuses (seed ${seed})`).toEqual([]);
-  for (const p of plan) announce(host, p.payload);
+  await Promise.all(plan.map((p) => announce(host, p.payload)));
   const outcomes = await Promise.all(plan.map((p) => deliver(host, p.ep, p.payload)));
   await settle(testInfo, `every valid payload of section 2.2 is acknowledged with a 2xx (seed ${seed})`, plan.map((p, i) => ({ ...p, outcome: outcomes[i]! })), 'HOST-26', seed);
 });
@@ -73,7 +73,7 @@ test('generated payloads with JSON whitespace in unusual places, signed over tho
   const plan = allEndpoints(host).flatMap((ep) => generatePayloads(ctxOf(host, ep), seed, SPACED_PER_MODE).map((payload, i) => ({
     ep, payload, spacing: spacings[i % spacings.length]!, name: `generated #${i} ${payload.event} spaced with ${JSON.stringify(spacings[i % spacings.length]!.join(''))}`,
   })));
-  for (const p of plan) announce(host, p.payload);
+  await Promise.all(plan.map((p) => announce(host, p.payload)));
   const outcomes = await Promise.all(plan.map((p) => deliver(host, p.ep, p.payload, { body: spaced(p.payload, p.spacing) })));
   await settle(testInfo, `a correctly signed body is acknowledged whatever its whitespace (seed ${seed})`, plan.map((p, i) => ({ ...p, outcome: outcomes[i]! })), 'HOST-24', seed);
 });

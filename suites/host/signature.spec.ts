@@ -41,7 +41,7 @@ test.describe('jwks rotation', () => {
     const warm = await deliver(host, ep, onStart(host, ep));
     expect(isAck(warm), `warm-up with the current key: ${describe(warm)}`).toBe(true);
     const rotated = await host.newKey();
-    host.service.addJwk(rotated.publicJwk);
+    await host.service.addJwk(rotated.publicJwk);
     const before = host.service.jwksFetches.at(-1)?.seq ?? 0;
     const out = await deliver(host, ep, onStart(host, ep), { signer: { mode: 'jwks', privateKey: rotated.privateKey, kid: rotated.kid } });
     const fetched = await host.service.waitForJwksFetch(before, 0);

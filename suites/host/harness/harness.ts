@@ -1,6 +1,7 @@
 /**
  * Everything a host suite needs, started once per Playwright worker: the service side (data API
- * + JWKS), the signing keys, and the receiver(s) under test. With CCS_HOST_TARGET the receiver
+ * + JWKS, or a view of the one shared by every worker of a target run), the signing keys, and the
+ * receiver(s) under test. With CCS_HOST_TARGET the receiver
  * is the host team's, in the one signing mode of its target file; without it, the reference
  * receiver (fixtures/host-receiver) runs in-process twice, once per signing mode, so every
  * signature clause is exercised in both modes (CCS_HOST_FAULT picks a faulty variant).
@@ -11,6 +12,7 @@ import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fi
 import { CcsError, registerSecret } from '../../../spec/index.ts';
 import { classToSchema, DEFAULT_TIMEOUTS, loadHostTarget, type HostTarget } from '../target.ts';
 import { startServiceSide, type ServiceSide } from './service-side.ts';
+import { connectServiceSide } from './remote-service-side.ts';
 import { readSettings } from '../../../spec/index.ts';
 
 export type Mode = 'hmac' | 'jwks' | 'none';
@@ -72,7 +74,14 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
 
   if (file) {
     target = loadHostTarget(file, env);
-    service = await startServiceSide({ port: portFromEnv ?? target.servicePort ?? 0, workspaceKey: target.workspaceKey, bearerToken: target.bearerToken });
+    // One service side per run on the port the receiver was configured with, shared by every
+    // worker (cli/commands/host.ts); without it (a bare Playwright run) this worker serves its own.
+    if (settings.serviceControl) {
+      registerSecret(new URL(settings.serviceControl).pathname.split('/').pop() ?? '');
+      service = await connectServiceSide(settings.serviceControl);
+    } else {
+      service = await startServiceSide({ port: portFromEnv ?? target.servicePort ?? 0, workspaceKey: target.workspaceKey, bearerToken: target.bearerToken });
+    }
     closers.push(() => service.close());
     const s = target.signing;
     endpoints[s.mode] = endpoint(s.mode, target.hostBaseUrl, target.hookPath, target.factsPath, s.mode === 'hmac' ? s : undefined, jwksKey);
@@ -97,7 +106,9 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     endpoints.hmac = endpoint('hmac', h.url, h.hookPath, h.factsPath, hmac, jwksKey);
     endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, jwksKey);
   }
-  service.setJwks([jwksKey.publicJwk]);
+  // A shared JWKS document holds the key of every worker: each adds its own.
+  if (service.controlUrl) await service.addJwk(jwksKey.publicJwk);
+  else await service.setJwks([jwksKey.publicJwk]);
   // Evidence and messages of this process are scrubbed of the target's credentials (spec/redact.ts).
   registerSecret(target.bearerToken);
   if (target.signing.mode === 'hmac') { registerSecret(target.signing.secret); registerSecret(target.signing.previousSecret); }

@@ -9,10 +9,11 @@ import { EventEmitter } from 'node:events';
 import Fastify from 'fastify';
 import type { JWK } from 'jose';
 import type { RecordEnvelope } from '../../../spec/index.ts';
+import { controlPrefix, registerControl } from './service-control.ts';
 
 export interface DataRead {
   seq: number;
-  /** Monotonic arrival time in ms (performance.now()). */
+  /** Monotonic arrival time in ms (performance.now() of the process serving the data API). */
   atMs: number;
   workspaceKey: string;
   configEnd: string;
@@ -31,6 +32,8 @@ export interface ServiceSideOptions {
   host?: string;
   workspaceKey: string;
   bearerToken: string;
+  /** Serves the control routes under a path holding this token (a service side shared by workers). */
+  controlToken?: string;
 }
 
 export interface ServiceSide {
@@ -38,12 +41,17 @@ export interface ServiceSide {
   jwksUrl: string;
   readonly reads: readonly DataRead[];
   readonly jwksFetches: readonly JwksFetch[];
-  /** Records the receiver may read: the keys announced in an onComplete for this user. */
-  announce(endUserHandle: string, serviceKeys: readonly string[]): void;
+  /** The control address when shared by workers (holds its token: never printed). */
+  controlUrl?: string;
+  /**
+   * Records the receiver may read: the keys announced in an onComplete for this user. Resolves
+   * once the data API serves them (at once in-process, after a round trip when shared).
+   */
+  announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<void>;
   /** Answers the next reads of one key with these statuses, in order, before the envelope. */
-  script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): void;
-  setJwks(keys: readonly JWK[]): void;
-  addJwk(key: JWK): void;
+  script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): Promise<void>;
+  setJwks(keys: readonly JWK[]): Promise<void>;
+  addJwk(key: JWK): Promise<void>;
   /** Resolves with the first entry (existing or future) matching, or undefined at the deadline. */
   waitForRead(pred: (r: DataRead) => boolean, deadlineMs: number): Promise<DataRead | undefined>;
   waitForJwksFetch(afterSeq: number, deadlineMs: number): Promise<JwksFetch | undefined>;
@@ -110,6 +118,21 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     },
   });
 
+  const state = {
+    reads, jwksFetches, events,
+    announce(endUserHandle: string, serviceKeys: readonly string[]) {
+      const set = records.get(endUserHandle) ?? new Set<string>();
+      for (const k of serviceKeys) set.add(k);
+      records.set(endUserHandle, set);
+    },
+    script(endUserHandle: string, serviceKey: string, statuses: readonly number[]) {
+      scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
+    },
+    setJwks(keys: readonly JWK[]) { jwks = [...keys]; },
+    addJwk(key: JWK) { jwks = [...jwks, key]; },
+  };
+  if (o.controlToken !== undefined) registerControl(app, o.controlToken, () => state);
+
   const url = await app.listen({ port: o.port ?? 0, host: o.host ?? '127.0.0.1' });
 
   const waitFor = <T>(name: string, list: readonly T[], pred: (e: T) => boolean, deadlineMs: number): Promise<T | undefined> => {
@@ -132,16 +155,11 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     jwksUrl: `${url}/.well-known/service/jwks.json`,
     reads,
     jwksFetches,
-    announce(endUserHandle, serviceKeys) {
-      const set = records.get(endUserHandle) ?? new Set<string>();
-      for (const k of serviceKeys) set.add(k);
-      records.set(endUserHandle, set);
-    },
-    script(endUserHandle, serviceKey, statuses) {
-      scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
-    },
-    setJwks(keys) { jwks = [...keys]; },
-    addJwk(key) { jwks = [...jwks, key]; },
+    ...(o.controlToken !== undefined ? { controlUrl: url + controlPrefix(o.controlToken) } : {}),
+    announce: async (endUserHandle, serviceKeys) => state.announce(endUserHandle, serviceKeys),
+    script: async (endUserHandle, serviceKey, statuses) => state.script(endUserHandle, serviceKey, statuses),
+    setJwks: async (keys) => state.setJwks(keys),
+    addJwk: async (key) => state.addJwk(key),
     waitForRead: (pred, deadlineMs) => waitFor('read', reads, pred, deadlineMs),
     waitForJwksFetch: (afterSeq, deadlineMs) => waitFor('jwks', jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
     close: () => app.close(),

@@ -1,0 +1,78 @@
+/**
+ * A worker's view of the service side shared by every worker of a run (service-control.ts): the
+ * same ServiceSide, over loopback HTTP. The journal is mirrored locally: every wait polls it, and
+ * every change (announce, script, JWKS) brings it up to date, so `reads` and `jwksFetches` hold at
+ * least what the server had journalled when the last call returned. Tests tell their reads apart
+ * by their own endUserHandle and keys (freshHandle, freshKey); closing leaves the server running.
+ */
+import { CcsError } from '../../../spec/index.ts';
+import { MAX_POLL_MS, type Journal } from './service-control.ts';
+import type { DataRead, JwksFetch, ServiceSide } from './service-side.ts';
+
+/** A control call that takes longer than a long poll plus this is a broken service side. */
+const SLACK_MS = 5_000;
+
+export async function connectServiceSide(controlUrl: string): Promise<ServiceSide> {
+  const url = new URL(controlUrl).origin;
+  const reads: DataRead[] = [];
+  const jwksFetches: JwksFetch[] = [];
+  let after = 0;
+
+  const call = async (path: string, body?: unknown, waitMs = 0): Promise<unknown> => {
+    let res: Response;
+    try {
+      res = await fetch(controlUrl + path, {
+        method: body === undefined ? 'GET' : 'POST',
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+        signal: AbortSignal.timeout(waitMs + SLACK_MS),
+      });
+    } catch (error) {
+      throw new CcsError('HOST_SERVICE_SIDE_UNREACHABLE', `the shared service side at ${url} did not answer: ${(error as Error).message}`, { url });
+    }
+    if (!res.ok) throw new CcsError('HOST_SERVICE_SIDE_UNREACHABLE', `the shared service side at ${url} answered ${res.status} to a control call`, { url });
+    return res.json();
+  };
+
+  // Merged synchronously, so concurrent polls never add an entry twice.
+  const merge = (j: Journal): void => {
+    for (const r of j.reads) if (r.seq > after && !reads.some((x) => x.seq === r.seq)) reads.push(r);
+    for (const f of j.jwksFetches) if (f.seq > after && !jwksFetches.some((x) => x.seq === f.seq)) jwksFetches.push(f);
+    after = Math.max(after, ...j.reads.map((r) => r.seq), ...j.jwksFetches.map((f) => f.seq));
+  };
+  const pull = async (waitMs: number): Promise<void> => {
+    const wait = Math.max(0, Math.min(Math.round(waitMs), MAX_POLL_MS));
+    merge((await call(`/journal?after=${after}&waitMs=${wait}`, undefined, wait)) as Journal);
+  };
+  const change = async (path: string, body: unknown): Promise<void> => {
+    await call(path, body);
+    await pull(0);
+  };
+
+  const waitFor = async <T>(list: readonly T[], pred: (e: T) => boolean, deadlineMs: number): Promise<T | undefined> => {
+    const until = performance.now() + Math.max(0, deadlineMs);
+    await pull(0);
+    for (;;) {
+      const found = list.find(pred);
+      if (found !== undefined) return found;
+      const left = until - performance.now();
+      if (left <= 0) return undefined;
+      await pull(left);
+    }
+  };
+
+  await pull(0); // fails fast when the shared service side is not there
+  return {
+    url,
+    jwksUrl: `${url}/.well-known/service/jwks.json`,
+    controlUrl,
+    reads,
+    jwksFetches,
+    announce: (endUserHandle, serviceKeys) => change('/announce', { endUserHandle, serviceKeys }),
+    script: (endUserHandle, serviceKey, statuses) => change('/script', { endUserHandle, serviceKey, statuses }),
+    setJwks: (keys) => change('/jwks', { keys, replace: true }),
+    addJwk: (key) => change('/jwks', { keys: [key] }),
+    waitForRead: (pred, deadlineMs) => waitFor(reads, pred, deadlineMs),
+    waitForJwksFetch: (afterSeq, deadlineMs) => waitFor(jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
+    close: async () => undefined,
+  };
+}

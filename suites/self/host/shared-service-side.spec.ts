@@ -1,0 +1,57 @@
+import { test, expect } from '@playwright/test';
+import { connectServiceSide, startServiceSide } from '../../host/index.ts';
+
+/**
+ * The service side of a target run is served once and shared by every worker over its control
+ * path: what one worker announces the data API serves, every worker sees the journal, and the
+ * JWKS document holds the key of each worker.
+ */
+const auth = { authorization: 'Bearer tok-test-only' };
+
+test('workers sharing one service side announce keys, see every read and each add a JWKS key', async () => {
+  const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' });
+  try {
+    expect(s.controlUrl).toBe(`${s.url}/__ccs/control/ctl-test-only`);
+    const [a, b] = await Promise.all([connectServiceSide(s.controlUrl ?? ''), connectServiceSide(s.controlUrl ?? '')]);
+    expect(a.url).toBe(s.url);
+    await a.announce('u-a', ['k1']);
+    await b.script('u-b', 'k2', [409]);
+    await b.announce('u-b', ['k2']);
+    // A read that arrives while the worker waits (long poll), and one already journalled.
+    const waiting = a.waitForRead((r) => r.endUserHandle === 'u-a' && r.serviceKey === 'k1', 5_000);
+    expect((await fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-a/k1`, { headers: auth })).status).toBe(200);
+    expect((await waiting)?.status).toBe(200);
+    expect((await fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-b/k2`, { headers: auth })).status).toBe(409);
+    expect((await fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-b/k2`, { headers: auth })).status).toBe(200);
+    const second = await b.waitForRead((r) => r.endUserHandle === 'u-b' && r.status === 200, 5_000);
+    expect(second?.serviceKey).toBe('k2');
+    expect(b.reads.map((r) => [r.endUserHandle, r.status])).toEqual([['u-a', 200], ['u-b', 409], ['u-b', 200]]);
+    expect(await a.waitForRead((r) => r.endUserHandle === 'nobody', 50)).toBeUndefined();
+
+    await a.addJwk({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'worker-a' });
+    await b.addJwk({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'worker-b' });
+    const before = a.jwksFetches.at(-1)?.seq ?? 0;
+    const doc = (await (await fetch(s.jwksUrl)).json()) as { keys: Array<{ kid: string }> };
+    expect(doc.keys.map((k) => k.kid)).toEqual(['worker-a', 'worker-b']);
+    expect(await a.waitForJwksFetch(before, 5_000)).toBeDefined();
+
+    // A worker's view closing leaves the shared server serving the others.
+    await a.close();
+    expect((await fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-a/k1`, { headers: auth })).status).toBe(200);
+  } finally {
+    await s.close();
+  }
+});
+
+test('the control path needs its token, and a service side without one has no control path', async () => {
+  const shared = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' });
+  const plain = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });
+  try {
+    expect((await fetch(`${shared.url}/__ccs/control/wrong/journal`)).status).toBe(404);
+    expect((await fetch(`${plain.url}/__ccs/control/ctl-test-only/journal`)).status).toBe(404);
+    expect(plain.controlUrl).toBeUndefined();
+    await expect(connectServiceSide(`${plain.url}/__ccs/control/ctl-test-only`)).rejects.toMatchObject({ code: 'HOST_SERVICE_SIDE_UNREACHABLE' });
+  } finally {
+    await Promise.all([shared.close(), plain.close()]);
+  }
+});
