@@ -5,7 +5,7 @@
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { CcsError } from '../spec/index.ts';
-import { parseTimeScale } from '../suites/service/target/resolve.ts';
+import { parseTimeScale } from '../suites/service/target-config/resolve.ts';
 
 export interface FlagSpec {
   name: string;
@@ -136,7 +136,7 @@ export function grepPattern(greps: string[], knownIds: ReadonlySet<string>, exam
 export function timeScale(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') throw usageError(`--time-scale: must be a number in (0, 1], got ''`);
-  // One range check for the flag, the environment and a target file (suites/service/target/resolve.ts).
+  // One range check for the flag, the environment and a target file (suites/service/target-config/resolve.ts).
   try {
     return parseTimeScale(value, '--time-scale');
   } catch (error) {

@@ -14,7 +14,7 @@ import { describe, header, payload } from './areas/journal.ts';
 import { isEvent, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { durationMs, gapMs, retryTimeline, toleranceFor, within } from './areas/times.ts';
 import { checkHmac } from './areas/signatures.ts';
-import { HARNESS_SLACK_MS } from './target/timing.ts';
+import { HARNESS_SLACK_MS } from './target-config/timing.ts';
 import { realTime, waiting } from './areas/waiting.ts';
 import { clauseTags } from '../../spec/index.ts';
 

@@ -13,8 +13,8 @@ import { ServiceClient, type ServiceResponse } from './clients/service-client.ts
 import { DriverClient } from './clients/driver-client.ts';
 import { EvidenceCollector, type EvidenceLog } from './clients/evidence.ts';
 import { createTestWorkspace, patchTestWorkspace, type TestWorkspace, type WorkspaceOptions, type WorkspaceContext } from './clients/workspace.ts';
-import { resolveTarget, type ResolvedTarget } from './target/resolve.ts';
-import { makeTiming, type Timing } from './target/timing.ts';
+import { resolveTarget, type ResolvedTarget } from './target-config/resolve.ts';
+import { makeTiming, type Timing } from './target-config/timing.ts';
 
 export { expect };
 export type { ResolvedTarget, TestWorkspace, WorkspaceOptions, ServiceResponse, Timing, EvidenceLog };

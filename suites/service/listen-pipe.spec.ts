@@ -10,7 +10,7 @@ import { waitForEntries, type JournalEntry, type MockHost, type SigningConfig } 
 import type { DriverClient, EvidenceLog, TestWorkspace, Timing } from './fixtures.ts';
 import { mockHostPublicUrl } from './clients/workspace.ts';
 import { uniqueHandle } from './areas/scenario.ts';
-import type { ResolvedTarget } from './target/resolve.ts';
+import type { ResolvedTarget } from './target-config/resolve.ts';
 import { clauseTags } from '../../spec/index.ts';
 
 interface PipeRun { entries: JournalEntry[]; conversationId: number }

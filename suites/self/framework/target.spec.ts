@@ -7,9 +7,9 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTargetFile, validateTargetDocument, readWorkspace, readSecret } from '../../service/target/load.ts';
-import { resolveTarget } from '../../service/target/resolve.ts';
-import { makeTiming } from '../../service/target/timing.ts';
+import { loadTargetFile, validateTargetDocument, readWorkspace, readSecret } from '../../service/target-config/load.ts';
+import { resolveTarget } from '../../service/target-config/resolve.ts';
+import { makeTiming } from '../../service/target-config/timing.ts';
 import { CcsError } from '../../../spec/errors.ts';
 
 function errorOf(fn: () => unknown): CcsError {

@@ -10,8 +10,8 @@ import { CcsError } from '../../../spec/index.ts';
 import { DriverClient, type ClassDef, type FieldDef, type DriverWorkspace } from './driver-client.ts';
 import type { EvidenceLog } from './evidence.ts';
 import { registerSecret } from '../../../spec/index.ts';
-import type { Timing } from '../target/timing.ts';
-import type { ResolvedTarget } from '../target/resolve.ts';
+import type { Timing } from '../target-config/timing.ts';
+import type { ResolvedTarget } from '../target-config/resolve.ts';
 
 export type { ClassDef, FieldDef };
 
