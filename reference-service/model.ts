@@ -1,5 +1,5 @@
 /** The service's in-memory state: workspaces, classes, records, conversations, upload history. */
-import type { DriverClassDef, DriverClassField, DriverSigning, DriverWorkspaceCreate } from '../spec/index.ts';
+import type { DriverClassDef, DriverClassField, DriverLogLine, DriverSigning, DriverWorkspaceCreate } from '../spec/index.ts';
 import { CONTRACT } from '../protocol/index.ts';
 
 /** The driver's class and signing shapes, generated from spec/driver.openapi.yaml. */
@@ -74,15 +74,8 @@ export interface FactsEntry {
   fetchedAt: string;
 }
 
-export interface ServiceLogLine {
-  seq: number;
-  at: string;
-  level: 'info' | 'warn' | 'error';
-  event: string;
-  message: string;
-  workspaceKey?: string;
-  deliveryId?: string;
-}
+/** A line of the service-side log the driver exposes (spec/driver.openapi.yaml). */
+export type ServiceLogLine = DriverLogLine;
 
 export function isSandboxKey(key: string): boolean {
   return key.startsWith(CONTRACT.sandboxPrefix); // 2.1
