@@ -56,6 +56,16 @@ function call(subscribers: Subscriber[], change: JournalChange): void {
   }
 }
 
+function tell(listeners: Listener[], e: JournalEntry, phase: EntryPhase): void {
+  for (const l of listeners) {
+    try {
+      l(e, phase);
+    } catch {
+      // a listener's bug must never stall the host
+    }
+  }
+}
+
 export class JournalStore implements Journal {
   private list: JournalEntry[] = [];
   private head = 0; // index of the first live entry in `list` (cheap drop of the oldest)
@@ -63,6 +73,7 @@ export class JournalStore implements Journal {
   private nextSeq = 1;
   // arrays replaced whole on (un)subscribe, so a listener that unsubscribes mid-call is safe
   private listeners: Listener[] = [];
+  private lazyListeners: Listener[] = [];
   private subscribers: Subscriber[] = [];
   private readonly maxEntries: number;
 
@@ -101,15 +112,13 @@ export class JournalStore implements Journal {
 
   /** Tells listeners of a phase of an entry; costs nothing when nobody listens. */
   emit(e: JournalEntry, phase: EntryPhase): void {
-    if (this.listeners.length === 0 && this.subscribers.length === 0) return;
-    settled(e);
-    for (const l of this.listeners) {
-      try {
-        l(e, phase);
-      } catch {
-        // a listener's bug must never stall the host
-      }
+    if (this.listeners.length === 0 && this.subscribers.length === 0) {
+      if (this.lazyListeners.length !== 0) tell(this.lazyListeners, e, phase);
+      return;
     }
+    settled(e);
+    tell(this.listeners, e, phase);
+    if (this.lazyListeners.length !== 0) tell(this.lazyListeners, e, phase);
     if (this.subscribers.length !== 0 && phase !== 'body') call(this.subscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
   }
 
@@ -147,6 +156,18 @@ export class JournalStore implements Journal {
     this.listeners = [...this.listeners, listener];
     return () => {
       this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /**
+   * Like onEntry, but the entry is handed over as it stands, perhaps not yet settled: nothing is
+   * worked out for this listener on the request path. It must read the entry through settled()
+   * (or, for a request line, lines.ts) when it needs more than seq, method, url, path and kind.
+   */
+  onEntryLazy(listener: Listener): () => void {
+    this.lazyListeners = [...this.lazyListeners, listener];
+    return () => {
+      this.lazyListeners = this.lazyListeners.filter((l) => l !== listener);
     };
   }
 
