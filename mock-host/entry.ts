@@ -51,6 +51,10 @@ export interface Settler {
   body(e: Entry, p: Pending): void;
   /** The body's verdicts for a request line, kept for settling (settle.ts); undefined: settle instead. */
   facts(e: Entry, p: Pending): JournalEntry | undefined;
+  /** The id and addressing of a read body for a summary, without settling: a scratch record. */
+  addressing(e: Entry, p: Pending): JournalEntry | undefined;
+  /** The id the entry of this seq gets. */
+  id(seq: number): string;
 }
 
 export class Entry implements JournalEntry {

@@ -75,6 +75,7 @@ export class JournalStore implements Journal {
   private listeners: Listener[] = [];
   private lazyListeners: Listener[] = [];
   private subscribers: Subscriber[] = [];
+  private lazySubscribers: Subscriber[] = [];
   private readonly maxEntries: number;
 
   constructor(o: { maxEntries?: number } = {}) {
@@ -105,6 +106,7 @@ export class JournalStore implements Journal {
         this.list = this.list.slice(this.head);
         this.head = 0;
       }
+      if (this.lazySubscribers.length !== 0) call(this.lazySubscribers, { kind: 'dropped', entry: old });
       if (this.subscribers.length !== 0) call(this.subscribers, { kind: 'dropped', entry: settled(old) });
     }
     this.emit(e, 'arrival');
@@ -112,6 +114,7 @@ export class JournalStore implements Journal {
 
   /** Tells listeners of a phase of an entry; costs nothing when nobody listens. */
   emit(e: JournalEntry, phase: EntryPhase): void {
+    if (this.lazySubscribers.length !== 0 && phase !== 'body') call(this.lazySubscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
     if (this.listeners.length === 0 && this.subscribers.length === 0) {
       if (this.lazyListeners.length !== 0) tell(this.lazyListeners, e, phase);
       return;
@@ -180,6 +183,17 @@ export class JournalStore implements Journal {
     this.subscribers = [...this.subscribers, listener];
     return () => {
       this.subscribers = this.subscribers.filter((l) => l !== listener);
+    };
+  }
+
+  /**
+   * Like subscribe, but the entry is handed over as it stands, perhaps not yet settled: nothing is
+   * worked out for this subscriber on the request path (see onEntryLazy).
+   */
+  subscribeLazy(listener: Subscriber): () => void {
+    this.lazySubscribers = [...this.lazySubscribers, listener];
+    return () => {
+      this.lazySubscribers = this.lazySubscribers.filter((l) => l !== listener);
     };
   }
 

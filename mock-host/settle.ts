@@ -75,7 +75,7 @@ export class EntrySettler implements Settler {
 
   head(e: Entry, p: Pending): void {
     p.head = true;
-    e.id = [this.runId, e.seq].join('-');
+    e.id = this.id(e.seq);
     e.arrival = { monoNs: p.monoNs.toString(), wallMs: p.wallMs, iso: isoOf(p.wallMs) };
     e.query = parseQuery(e.url);
     const headers = headersOf(p.rawHeaders);
@@ -127,6 +127,22 @@ export class EntrySettler implements Settler {
       this.verdicts(t, p, route);
       p.signature = t.signature;
       p.facts = { schema: t.schema, checks: t.checks };
+      return t;
+    } catch {
+      return undefined;
+    }
+  }
+
+  id(seq: number): string {
+    return [this.runId, seq].join('-');
+  }
+
+  addressing(e: Entry, p: Pending): JournalEntry | undefined {
+    if (!p.read || p.body === undefined) return undefined;
+    try {
+      const t = { id: this.id(e.seq), seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, response: e.response, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
+      parseBody(t, p.body);
+      fillAddressing(t, p.attemptsSeen);
       return t;
     } catch {
       return undefined;
