@@ -3,7 +3,7 @@
  * 64 keep-alive connections, driven by autocannon from a process of its own, against each server
  * in its own process: a bare fastify server that only acknowledges, the standalone mock host with
  * its per-request lines and with --quiet, the embedded MockHost, and the embedded MockHost with one
- * journal subscriber that drains every change. Rounds alternate the servers, so a change in the
+ * journal subscriber that summarizes every change as the inspector's event stream does. Rounds alternate the servers, so a change in the
  * machine's load hits them alike. Prints req/s, p50 and p99 latency, server CPU per request and
  * the ratios to bare fastify; then checks every journal: each callback recorded once with the
  * bytes sent (sha256), a valid verdict and an answer; and the bytes a journal entry takes.

@@ -29,6 +29,11 @@ export function fillBody(e: JournalEntry, body: Buffer | undefined, sha?: string
   e.bodySize = b.length;
   e.bodyBase64 = b.length ? b.toString('base64') : '';
   e.bodySha256 = sha ?? (b.length ? sha256Hex(b) : EMPTY_SHA);
+  parseBody(e, b);
+}
+
+/** The parse result of a body (json, or parseError with the reason), written into e. */
+export function parseBody(e: JournalEntry, b: Buffer): void {
   if (b.length === 0) {
     if (e.method !== 'GET' && e.method !== 'HEAD') e.parseError = 'no body';
     return;

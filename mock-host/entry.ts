@@ -34,6 +34,11 @@ export interface Pending {
   route: unknown;
   /** the signature verdict when it was needed on the request path (enforce, JWKS) */
   signature: SignatureRecord | undefined;
+  /**
+   * The verdicts a request line needed before the entry was settled (schema, checks; the
+   * signature goes to `signature`): settling reuses them, so they are worked out once.
+   */
+  facts: { schema: JournalEntry['schema']; checks: EntryCheck[] } | undefined;
   finishedMonoNs: bigint | undefined;
   finishedWallMs: number;
   outcome: FinishOutcome | undefined;
@@ -44,6 +49,12 @@ export interface Settler {
   head(e: Entry, p: Pending): void;
   /** Writes what the body gives: bytes, JSON, addressing, schema, signature, checks. */
   body(e: Entry, p: Pending): void;
+  /** The body's verdicts for a request line, kept for settling (settle.ts); undefined: settle instead. */
+  facts(e: Entry, p: Pending): JournalEntry | undefined;
+  /** The id and addressing of a read body for a summary, without settling: a scratch record. */
+  addressing(e: Entry, p: Pending): JournalEntry | undefined;
+  /** The id the entry of this seq gets. */
+  id(seq: number): string;
 }
 
 export class Entry implements JournalEntry {

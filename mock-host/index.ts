@@ -4,6 +4,7 @@
  */
 export { MockHost } from './server.ts';
 export { JournalStore, matchesFilter, describeFilter, summarizeEntry } from './journal.ts';
+export { summarizeLazy, type ChangeSummary } from './ui/events.ts';
 export { printRequestLines, arrivalLine, finishLine } from './lines.ts';
 export { validateScripts, parseScripts, STEP_ACTIONS } from './scripts/definitions.ts';
 export type {

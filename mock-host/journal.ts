@@ -56,6 +56,16 @@ function call(subscribers: Subscriber[], change: JournalChange): void {
   }
 }
 
+function tell(listeners: Listener[], e: JournalEntry, phase: EntryPhase): void {
+  for (const l of listeners) {
+    try {
+      l(e, phase);
+    } catch {
+      // a listener's bug must never stall the host
+    }
+  }
+}
+
 export class JournalStore implements Journal {
   private list: JournalEntry[] = [];
   private head = 0; // index of the first live entry in `list` (cheap drop of the oldest)
@@ -63,7 +73,9 @@ export class JournalStore implements Journal {
   private nextSeq = 1;
   // arrays replaced whole on (un)subscribe, so a listener that unsubscribes mid-call is safe
   private listeners: Listener[] = [];
+  private lazyListeners: Listener[] = [];
   private subscribers: Subscriber[] = [];
+  private lazySubscribers: Subscriber[] = [];
   private readonly maxEntries: number;
 
   constructor(o: { maxEntries?: number } = {}) {
@@ -94,6 +106,7 @@ export class JournalStore implements Journal {
         this.list = this.list.slice(this.head);
         this.head = 0;
       }
+      if (this.lazySubscribers.length !== 0) call(this.lazySubscribers, { kind: 'dropped', entry: old });
       if (this.subscribers.length !== 0) call(this.subscribers, { kind: 'dropped', entry: settled(old) });
     }
     this.emit(e, 'arrival');
@@ -101,15 +114,14 @@ export class JournalStore implements Journal {
 
   /** Tells listeners of a phase of an entry; costs nothing when nobody listens. */
   emit(e: JournalEntry, phase: EntryPhase): void {
-    if (this.listeners.length === 0 && this.subscribers.length === 0) return;
-    settled(e);
-    for (const l of this.listeners) {
-      try {
-        l(e, phase);
-      } catch {
-        // a listener's bug must never stall the host
-      }
+    if (this.lazySubscribers.length !== 0 && phase !== 'body') call(this.lazySubscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
+    if (this.listeners.length === 0 && this.subscribers.length === 0) {
+      if (this.lazyListeners.length !== 0) tell(this.lazyListeners, e, phase);
+      return;
     }
+    settled(e);
+    tell(this.listeners, e, phase);
+    if (this.lazyListeners.length !== 0) tell(this.lazyListeners, e, phase);
     if (this.subscribers.length !== 0 && phase !== 'body') call(this.subscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
   }
 
@@ -151,6 +163,18 @@ export class JournalStore implements Journal {
   }
 
   /**
+   * Like onEntry, but the entry is handed over as it stands, perhaps not yet settled: nothing is
+   * worked out for this listener on the request path. It must read the entry through settled()
+   * (or, for a request line, lines.ts) when it needs more than seq, method, url, path and kind.
+   */
+  onEntryLazy(listener: Listener): () => void {
+    this.lazyListeners = [...this.lazyListeners, listener];
+    return () => {
+      this.lazyListeners = this.lazyListeners.filter((l) => l !== listener);
+    };
+  }
+
+  /**
    * Changes as they happen: 'arrived' (request line and headers recorded), 'completed' (answered
    * or ended, everything recorded), 'dropped' (pushed out past maxEntries, counted in dropped).
    * Without subscribers nothing is allocated for them on the request path.
@@ -159,6 +183,17 @@ export class JournalStore implements Journal {
     this.subscribers = [...this.subscribers, listener];
     return () => {
       this.subscribers = this.subscribers.filter((l) => l !== listener);
+    };
+  }
+
+  /**
+   * Like subscribe, but the entry is handed over as it stands, perhaps not yet settled: nothing is
+   * worked out for this subscriber on the request path (see onEntryLazy).
+   */
+  subscribeLazy(listener: Subscriber): () => void {
+    this.lazySubscribers = [...this.lazySubscribers, listener];
+    return () => {
+      this.lazySubscribers = this.lazySubscribers.filter((l) => l !== listener);
     };
   }
 

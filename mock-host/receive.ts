@@ -97,6 +97,7 @@ export function receive(host: ReceiveHost, req: IncomingMessage, res: ServerResp
     attemptsSeen: 0,
     route,
     signature: undefined,
+    facts: undefined,
     finishedMonoNs: undefined,
     finishedWallMs: 0,
     outcome: undefined,

@@ -6,7 +6,7 @@
  */
 import { IncomingMessage } from 'node:http';
 import { isLifecycleEvent } from '../protocol/index.ts';
-import { fillAddressing, fillBody } from './analyze.ts';
+import { fillAddressing, fillBody, parseBody } from './analyze.ts';
 import { headerChecks } from './checks.ts';
 import { schemaVerdict, shareHeaderStrings } from './compact.ts';
 import type { Entry, Pending, Settler } from './entry.ts';
@@ -75,7 +75,7 @@ export class EntrySettler implements Settler {
 
   head(e: Entry, p: Pending): void {
     p.head = true;
-    e.id = [this.runId, e.seq].join('-');
+    e.id = this.id(e.seq);
     e.arrival = { monoNs: p.monoNs.toString(), wallMs: p.wallMs, iso: isoOf(p.wallMs) };
     e.query = parseQuery(e.url);
     const headers = headersOf(p.rawHeaders);
@@ -98,22 +98,71 @@ export class EntrySettler implements Settler {
         e.signature = unroutedVerdict(p.rawHeaders);
         return;
       }
-      const kind = route.config.kind;
-      const schema = this.schema();
-      if ((kind === 'lifecycle' || kind === 'tool') && schema) {
-        const event = (e.json as { event?: unknown } | undefined)?.event;
-        const name = kind === 'tool' ? 'tool.dispatch' : isLifecycleEvent(event) ? String(event) : undefined;
-        if (name === undefined) e.schema = { name: 'lifecycle', valid: false, errors: [e.json === undefined ? `body is not JSON (${e.parseError ?? 'no body'})` : 'body.event is not one of the lifecycle events of section 6'] };
-        else if (e.json === undefined) e.schema = { name, valid: false, errors: [`body is not JSON (${e.parseError ?? 'no body'})`] };
-        else e.schema = schemaVerdict(name, schema(name, e.json));
+      if (p.facts !== undefined) {
+        // worked out for a request line already, from the same request: the same values
+        if (p.facts.schema !== undefined) e.schema = p.facts.schema;
+        e.signature = p.signature!;
+        e.checks = p.facts.checks;
+        return;
       }
-      // JWKS verdicts (and enforced ones) were reached on the request path; the rest are synchronous
-      const signature = p.signature ?? (verifyRequest(route.verifier, p.rawHeaders, requestPayload(kind, e.url, p.body), Math.floor(p.wallMs / 1000)) as SignatureRecord);
-      e.signature = signature;
-      e.checks = headerChecks({ kind, method: e.method, headers: e.headers, json: e.json, signingMode: route.declared, query: e.query });
+      this.verdicts(e, p, route);
     } catch (error) {
       analysisFailed(e, error);
     }
+  }
+
+  /**
+   * The verdicts of a routed request with its body read (schema, signature, header checks),
+   * worked out for a request line without settling the entry: written into a scratch record and
+   * kept in the pending request, so that settling later reuses them. Undefined when they cannot
+   * be had this way (no route, no body, a failed analysis): the caller then settles the entry.
+   */
+  facts(e: Entry, p: Pending): JournalEntry | undefined {
+    const route = p.route as RouteState | undefined;
+    if (!route || !p.read || p.body === undefined) return undefined;
+    try {
+      const t = { seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, step: e.step, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
+      parseBody(t, p.body);
+      fillAddressing(t, p.attemptsSeen);
+      this.verdicts(t, p, route);
+      p.signature = t.signature;
+      p.facts = { schema: t.schema, checks: t.checks };
+      return t;
+    } catch {
+      return undefined;
+    }
+  }
+
+  id(seq: number): string {
+    return [this.runId, seq].join('-');
+  }
+
+  addressing(e: Entry, p: Pending): JournalEntry | undefined {
+    if (!p.read || p.body === undefined) return undefined;
+    try {
+      const t = { id: this.id(e.seq), seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, response: e.response, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
+      parseBody(t, p.body);
+      fillAddressing(t, p.attemptsSeen);
+      return t;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private verdicts(e: JournalEntry, p: Pending, route: RouteState): void {
+    const kind = route.config.kind;
+    const schema = this.schema();
+    if ((kind === 'lifecycle' || kind === 'tool') && schema) {
+      const event = (e.json as { event?: unknown } | undefined)?.event;
+      const name = kind === 'tool' ? 'tool.dispatch' : isLifecycleEvent(event) ? String(event) : undefined;
+      if (name === undefined) e.schema = { name: 'lifecycle', valid: false, errors: [e.json === undefined ? `body is not JSON (${e.parseError ?? 'no body'})` : 'body.event is not one of the lifecycle events of section 6'] };
+      else if (e.json === undefined) e.schema = { name, valid: false, errors: [`body is not JSON (${e.parseError ?? 'no body'})`] };
+      else e.schema = schemaVerdict(name, schema(name, e.json));
+    }
+    // JWKS verdicts (and enforced ones) were reached on the request path; the rest are synchronous
+    const signature = p.signature ?? (verifyRequest(route.verifier, p.rawHeaders, requestPayload(kind, e.url, p.body), Math.floor(p.wallMs / 1000)) as SignatureRecord);
+    e.signature = signature;
+    e.checks = headerChecks({ kind, method: e.method, headers: e.headers, json: e.json, signingMode: route.declared, query: e.query });
   }
 }
 

@@ -2,7 +2,7 @@
  * HMAC mode of callback signing (5.2, SIGN-11, SIGN-12, HOST-9, HOST-10).
  * Header: t=<unix_seconds>,v1=<hex>; v1 = lowercase hex HMAC-SHA256(secret, t + "." + raw body bytes).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { CcsError } from '../spec/index.ts';
 import { CONTRACT } from './constants.ts';
 import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdict } from './verdict.ts';
@@ -10,25 +10,32 @@ import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdic
 /** The exact header form of SIGN-11 (t first, v1 second, nothing else). */
 export const HMAC_HEADER_PATTERN = /^t=([0-9]+),v1=([0-9a-f]{64})$/;
 
-/** The UTF-8 bytes of the last few text secrets: a verifier checks the same one or two per request. */
-const secretBytesCache = new Map<string, Buffer>();
+/**
+ * The key objects of the last few text secrets: a verifier checks the same one or two per
+ * request, and createHmac given raw bytes would build a fresh key object for every request.
+ */
+const secretKeyCache = new Map<string, KeyObject>();
 const SECRET_CACHE_MAX = 16;
 
-function keyBytes(secret: string | Uint8Array): Uint8Array {
-  // Reading: a secret given as text is used as its UTF-8 bytes (the contract says "with the secret").
+function keyOf(secret: string | Uint8Array): KeyObject | Uint8Array {
+  // bytes may be changed by their owner between calls, so only text secrets are cached
   if (typeof secret !== 'string') return secret;
-  let bytes = secretBytesCache.get(secret);
-  if (bytes === undefined) {
-    if (secretBytesCache.size >= SECRET_CACHE_MAX) secretBytesCache.clear();
-    bytes = Buffer.from(secret, 'utf8');
-    secretBytesCache.set(secret, bytes);
+  let key = secretKeyCache.get(secret);
+  if (key === undefined) {
+    if (secretKeyCache.size >= SECRET_CACHE_MAX) secretKeyCache.clear();
+    // Reading: a secret given as text is used as its UTF-8 bytes (the contract says "with the secret").
+    const bytes = Buffer.from(secret, 'utf8');
+    // an empty key cannot be a KeyObject; createHmac takes the empty bytes as they are
+    key = bytes.length === 0 ? undefined : createSecretKey(bytes);
+    if (key === undefined) return bytes;
+    secretKeyCache.set(secret, key);
   }
-  return bytes;
+  return key;
 }
 
 /** Lowercase hex HMAC-SHA256 over `${t}.` followed by the payload bytes (SIGN-12). */
 export function hmacHex(secret: string | Uint8Array, tText: string, payload: Uint8Array | string): string {
-  const mac = createHmac('sha256', keyBytes(secret));
+  const mac = createHmac('sha256', keyOf(secret));
   mac.update(Buffer.from(`${tText}.`, 'utf8'));
   mac.update(toBytes(payload));
   return mac.digest('hex');
@@ -87,7 +94,7 @@ function prefixBytes(tText: string): Buffer {
 
 /** The raw HMAC-SHA256 digest over `${t}.` + payload bytes (the bytes that hmacHex writes in hex). */
 function hmacDigest(secret: string | Uint8Array, tText: string, payload: Uint8Array | string): Buffer {
-  const mac = createHmac('sha256', keyBytes(secret));
+  const mac = createHmac('sha256', keyOf(secret));
   mac.update(prefixBytes(tText));
   mac.update(toBytes(payload));
   return mac.digest();

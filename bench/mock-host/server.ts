@@ -1,11 +1,11 @@
 /**
  * A server under test of the mock-host benchmark, in a process of its own: a bare fastify server
  * that only acknowledges, or the embedded MockHost (optionally with one journal subscriber that
- * drains every change, as a live page would). Answers the parent's messages: its URL at start,
+ * summarizes every change, as the inspector's event stream does). Answers the parent's messages: its URL at start,
  * then journal checks and memory figures on request.
  */
 import Fastify from 'fastify';
-import { MockHost, type JournalEntry } from '../../mock-host/index.ts';
+import { MockHost, summarizeLazy, type JournalChange, type JournalEntry } from '../../mock-host/index.ts';
 import { BENCH_ONLY_SECRET, HOOK_PATH, bodyFor, deliveryIdFor, sha256Of } from './callbacks.ts';
 
 export type ServerKind = 'bare' | 'embedded' | 'embedded-subscriber';
@@ -81,14 +81,17 @@ async function main(kind: ServerKind, maxEntries: number | undefined): Promise<v
       ...(maxEntries !== undefined ? { maxEntries } : {}),
     });
     if (kind === 'embedded-subscriber') {
-      // as a live page does: queue each change, drain the queue once per turn of the loop
-      const queue: unknown[] = [];
+      // as the inspector's event stream does: note each change as it stands, then once per turn
+      // of the loop summarize the noted ones (id, event, delivery id, attempt, status) as it sends them
+      const queue: JournalChange[] = [];
       let scheduled = false;
-      host.journal.subscribe((change) => {
+      let bytes = 0;
+      host.journal.subscribeLazy((change) => {
         queue.push(change);
         if (scheduled) return;
         scheduled = true;
         setImmediate(() => {
+          for (const c of queue) bytes += JSON.stringify(summarizeLazy(c)).length;
           changes += queue.length;
           queue.length = 0;
           scheduled = false;

@@ -10,10 +10,12 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { JournalChange } from '../index.ts';
+import { Entry, settled } from '../entry.ts';
 import type { MockHost } from '../server.ts';
 
 const MAX_UNSENT_BYTES = 256 * 1024;
 const HEARTBEAT_MS = 15_000;
+const WRITE_PIECE = 16 * 1024;
 
 export interface ChangeSummary {
   kind: JournalChange['kind'];
@@ -25,6 +27,23 @@ export interface ChangeSummary {
   deliveryId?: string;
   attempt?: number;
   status?: number;
+}
+
+/**
+ * The summary of a change whose entry may not be settled yet (subscribeLazy): what the entry says
+ * at that change, worked out from its request alone (no signature, schema or checks), so a page
+ * that listens costs the request path nothing.
+ */
+export function summarizeLazy(c: JournalChange): ChangeSummary {
+  const e = c.entry;
+  if (e instanceof Entry && !Entry.isSeen(e)) {
+    const p = Entry.pendingOf(e);
+    // on arrival the body has not been read: the request line is all there is
+    if (p !== undefined && c.kind === 'arrived') return { kind: c.kind, id: p.settler.id(e.seq), seq: e.seq, method: e.method, path: e.path };
+    const t = p !== undefined ? p.settler.addressing(e, p) : undefined;
+    if (t !== undefined) return summarizeChange({ kind: c.kind, entry: t });
+  }
+  return summarizeChange({ kind: c.kind, entry: settled(e) });
 }
 
 export function summarizeChange(c: JournalChange): ChangeSummary {
@@ -39,6 +58,8 @@ export function summarizeChange(c: JournalChange): ChangeSummary {
 
 class EventStream {
   private lagging = false;
+  /** changes noted on the request path, summarized and written once per turn of the event loop */
+  private queue: JournalChange[] = [];
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly res: ServerResponse, private readonly off: () => void) {
@@ -53,7 +74,31 @@ class EventStream {
   }
 
   send(name: string, data: unknown): void {
+    // changes noted before this event go first (a reset after them must come after them)
+    if (this.queue.length !== 0) this.flush();
     this.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`, false);
+  }
+
+  note(c: JournalChange): void {
+    if (this.queue.push(c) === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const queue = this.queue;
+    this.queue = [];
+    // a client already lagging is skipped without working out what it would have been sent
+    if (this.res.destroyed || this.res.writableEnded || this.lagging) return;
+    let text = '';
+    for (const c of queue) {
+      text += `event: ${c.kind}\ndata: ${JSON.stringify(summarizeLazy(c))}\n\n`;
+      // written in pieces, so the bound on unsent bytes holds within one turn's changes too
+      if (text.length >= WRITE_PIECE) {
+        this.write(text, false);
+        text = '';
+        if (this.lagging) return;
+      }
+    }
+    if (text !== '') this.write(text, false);
   }
 
   /** control lines (heartbeat, resync) are tiny and go even when events are being skipped */
@@ -97,7 +142,7 @@ export function registerEvents(app: FastifyInstance, host: MockHost): void {
     });
     res.socket?.setNoDelay(true);
     let stream: EventStream | undefined;
-    const off = host.journal.subscribe((c) => stream?.send(c.kind, summarizeChange(c)));
+    const off = host.journal.subscribeLazy((c) => stream?.note(c));
     stream = new EventStream(res, () => {
       off();
       open.delete(stream!);

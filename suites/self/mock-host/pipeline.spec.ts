@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { connect } from 'node:net';
 import { SIGNATURE_HEADER, generateSigningKey, signJws, verifyCallback, type VerifierConfig } from '../../../protocol/index.ts';
-import { MockHost, printRequestLines, type JournalChange, type JournalEntry, type SigningConfig } from '../../../mock-host/index.ts';
+import { MockHost, arrivalLine, finishLine, printRequestLines, type JournalChange, type JournalEntry, type SigningConfig } from '../../../mock-host/index.ts';
 import { TEST_ONLY_SECRET, hmacHeader, lcBody, lcHeaders, nowSeconds, send } from './helpers.ts';
 import { clauseTags } from '../../../spec/index.ts';
 
@@ -149,4 +149,37 @@ test('the request lines say when a bounded journal drops its oldest entries, nev
   expect(lines.filter((l) => l.startsWith('-> ')).length).toBe(3);
   expect(lines.filter((l) => l.startsWith('<- ')).length).toBe(3);
   expect(lines.filter((l) => l.startsWith('x- journal full')).join(' ')).toMatch(/dropped \(2 so far/);
+});
+
+test('a request line says what the entry says once read, and printing it changes nothing the journal records (HOST-5, HDR-1)', { tag: ['@HOST-5', '@HDR-1'] }, async () => {
+  const signing: SigningConfig = { mode: 'hmac', secrets: [TEST_ONLY_SECRET] };
+  const printed = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing }] });
+  const quiet = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing }] });
+  const written: string[] = [];
+  const stop = printRequestLines(printed.journal, { write: (t: string) => (written.push(t), true), once: () => undefined });
+  const requests = [
+    { headers: lcHeaders(body, { signature: hmacHeader(body) }), body },
+    { headers: lcHeaders(body, { signature: hmacHeader(body, 'test-only-wrong-secret') }), body },
+    { headers: { ...lcHeaders(body, { signature: hmacHeader(body) }), 'content-type': 'text/plain' }, body },
+    { headers: lcHeaders(body, { signature: hmacHeader('{"event":"onStart"') }), body: '{"event":"onStart"' },
+  ];
+  try {
+    for (const host of [printed, quiet]) for (const r of requests) await send(host.url, { path: '/hooks', ...r });
+    await printed.journal.waitFor({ completed: true }, { count: requests.length, timeoutMs: 5000 });
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    stop();
+  }
+  try {
+    const lines = written.join('').trim().split('\n');
+    const entries = printed.journal.entries();
+    expect(lines.filter((l) => l.startsWith('-> '))).toEqual(entries.map(arrivalLine));
+    expect(lines.filter((l) => l.startsWith('<- '))).toEqual(entries.map(finishLine));
+    expect(lines.filter((l) => l.startsWith('-> ')).map((l) => / sig=(\S+)/.exec(l)?.[1])).toEqual(['valid', 'invalid', 'valid', 'valid']);
+    const recorded = (e: JournalEntry) => ({ ...e, id: undefined, arrival: undefined, finished: undefined, headers: { ...e.headers, host: undefined }, rawHeaders: undefined, signature: { ...e.signature, skewSeconds: undefined } });
+    expect(entries.map(recorded)).toEqual(quiet.journal.entries().map(recorded));
+  } finally {
+    await printed.close();
+    await quiet.close();
+  }
 });
