@@ -68,6 +68,20 @@ export function parseArgs(argv: string[], specs: FlagSpec[], opts: { positionals
   return { flags: parsed.values as Parsed['flags'], positionals: parsed.positionals };
 }
 
+/** The flags every subcommand shares, written once. */
+export const HELP_FLAG: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
+export const REPORT_DIR_FLAG: FlagSpec = { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' };
+
+/** Parses a subcommand's flags; prints its help and answers undefined when --help was given. */
+export function parseOrHelp(argv: string[], specs: FlagSpec[], help: string, opts: { positionals?: boolean } = {}): Parsed | undefined {
+  const p = parseArgs(argv, specs, opts);
+  if (p.flags.help === true) {
+    process.stdout.write(help);
+    return undefined;
+  }
+  return p;
+}
+
 export function helpText(usage: string, description: string, specs: FlagSpec[], footer: string[] = []): string {
   const left = specs.map((s) => `--${s.name}${s.kind === 'boolean' ? '' : ` ${s.value ?? 'VALUE'}`}${s.kind === 'list' ? '...' : ''}`);
   const width = Math.max(...left.map((l) => l.length));

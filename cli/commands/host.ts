@@ -15,7 +15,7 @@ import { stringify as toYaml } from 'yaml';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
 import { loadHostTarget, startServiceSide, HOST_FAULTS, type HostTarget, type ServiceSide } from '../../suites/host/index.ts';
-import { bool, grepPattern, helpText, integer, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
+import { type FlagSpec, grepPattern, type Parsed, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt, REPORT_DIR_FLAG, str, usageError } from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
 
@@ -46,8 +46,8 @@ export const HOST_FLAGS: FlagSpec[] = [
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8, or whose title matches a text (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
   { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${HOST_WORKERS})` },
-  { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
-  { name: 'help', kind: 'boolean', help: 'show this help' },
+  REPORT_DIR_FLAG,
+  HELP_FLAG,
 ];
 
 export const HOST_HELP = helpText(
@@ -66,7 +66,7 @@ function fail2(message: string): number {
 }
 
 /** A target built from flags: secrets stay in the environment, the file holds their names only. */
-function targetFromFlags(p: ReturnType<typeof parseArgs>): Record<string, unknown> {
+function targetFromFlags(p: Parsed): Record<string, unknown> {
   const signingMode = str(p, 'signing') ?? 'hmac';
   const signing: Record<string, unknown> = { mode: signingMode };
   if (str(p, 'secret-env')) signing.secretEnv = str(p, 'secret-env');
@@ -86,7 +86,7 @@ function targetFromFlags(p: ReturnType<typeof parseArgs>): Record<string, unknow
 /** The flags that chose the receiver, repeated in each printed rerun line (never a secret: only names of variables). */
 const RECEIVER_FLAGS = ['base-url', 'hook-path', 'facts-path', 'facts-schema', 'signing', 'secret-env', 'previous-secret-env', 'bearer-token-env', 'service-port', 'fault'];
 
-function reproArgs(p: ReturnType<typeof parseArgs>): string[] {
+function reproArgs(p: Parsed): string[] {
   const args: string[] = [];
   const target = str(p, 'target');
   if (target) args.push('--target', target);
@@ -106,11 +106,8 @@ export async function run(argv: string[]): Promise<number> {
   let tmp: string | undefined;
   let shared: ServiceSide | undefined;
   try {
-    const p = parseArgs(argv, HOST_FLAGS);
-    if (bool(p, 'help')) {
-      process.stdout.write(HOST_HELP);
-      return 0;
-    }
+    const p = parseOrHelp(argv, HOST_FLAGS, HOST_HELP);
+    if (!p) return 0;
     const fault = str(p, 'fault');
     const targetArg = str(p, 'target');
     const baseUrl = str(p, 'base-url');

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { isCcsError, reportDirFrom } from '../../spec/index.ts';
-import { bool, helpText, list, parseArgs, positiveInt, str, usageError, type FlagSpec } from '../args.ts';
+import { type FlagSpec, HELP_FLAG, helpText, list, parseOrHelp, positiveInt, str, usageError } from '../args.ts';
 import { runMutationMatrix } from '../../suites/mutants/index.ts';
 
 export const MUTANTS_FLAGS: FlagSpec[] = [
@@ -13,18 +13,15 @@ export const MUTANTS_FLAGS: FlagSpec[] = [
   { name: 'concurrency', kind: 'string', value: 'N', help: 'faults run at once' },
   { name: 'direction', kind: 'string', value: 'D', help: 'service, host or both (default: the runner\'s)' },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where mutants.json and the per-fault reports go' },
-  { name: 'help', kind: 'boolean', help: 'show this help' },
+  HELP_FLAG,
 ];
 
 export const MUTANTS_HELP = helpText('ccs-conformance mutants [options]', 'Runs the mutation matrix: the suites against the reference service clean and once per seeded fault; every fault must be caught by a test citing its clause.', MUTANTS_FLAGS, ['Exit codes: 0 every fault caught and the clean run clean; 1 the matrix fails; 2 usage error.']);
 
 export async function run(argv: string[]): Promise<number> {
   try {
-    const p = parseArgs(argv, MUTANTS_FLAGS);
-    if (bool(p, 'help')) {
-      process.stdout.write(MUTANTS_HELP);
-      return 0;
-    }
+    const p = parseOrHelp(argv, MUTANTS_FLAGS, MUTANTS_HELP);
+    if (!p) return 0;
     const direction = str(p, 'direction');
     if (direction !== undefined && !['service', 'host', 'both'].includes(direction)) throw usageError(`--direction must be service, host or both, got '${direction}'`);
     const concurrency = positiveInt(str(p, 'concurrency'), 'concurrency');

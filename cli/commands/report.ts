@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, readReport, writeReports } from '../../reports/index.ts';
-import { bool, helpText, list, parseArgs, str, usageError, type FlagSpec } from '../args.ts';
+import { bool, type FlagSpec, HELP_FLAG, type Parsed, helpText, list, parseOrHelp, str, usageError } from '../args.ts';
 import { childEnv, OWN_EXT, PACKAGE_ROOT, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
 
@@ -21,7 +21,7 @@ export const REPORT_FLAGS: FlagSpec[] = [
   { name: 'expected', kind: 'string', value: 'FILE', help: 'with --merge: expected-outcomes YAML applied to the merged report' },
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'with --merge --require-all: only these clauses must be exercised' },
   { name: 'area', kind: 'list', value: 'AREA', help: 'with --merge --require-all: only these areas must be exercised' },
-  { name: 'help', kind: 'boolean', help: 'show this help' },
+  HELP_FLAG,
 ];
 
 export const REPORT_HELP = helpText(
@@ -59,7 +59,7 @@ function runContext(dirs: string[]): Record<string, string> {
   return out;
 }
 
-async function merge(dirs: string[], p: ReturnType<typeof parseArgs>): Promise<number> {
+async function merge(dirs: string[], p: Parsed): Promise<number> {
   if (dirs.length === 0) throw usageError('--merge needs at least one directory holding shard blob reports');
   const blobs = dirs.flatMap((d) => blobsIn(resolve(d)));
   if (blobs.length === 0) throw usageError(`--merge: no blob report (.zip) in ${dirs.join(', ')}`);
@@ -98,11 +98,8 @@ async function merge(dirs: string[], p: ReturnType<typeof parseArgs>): Promise<n
 
 export async function run(argv: string[]): Promise<number> {
   try {
-    const p = parseArgs(argv, REPORT_FLAGS, { positionals: true });
-    if (bool(p, 'help')) {
-      process.stdout.write(REPORT_HELP);
-      return 0;
-    }
+    const p = parseOrHelp(argv, REPORT_FLAGS, REPORT_HELP, { positionals: true });
+    if (!p) return 0;
     if (bool(p, 'merge')) {
       if (str(p, 'from')) throw usageError('--from and --merge do not go together');
       return await merge(p.positionals, p);

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { FAULTS } from '../../reference-service/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
-import { bool, grepPattern, helpText, integer, list, parseArgs, positiveInt, shard, str, timeScale as timeScaleFlag, usageError, type FlagSpec } from '../args.ts';
+import { bool, type FlagSpec, grepPattern, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt, REPORT_DIR_FLAG, shard, str, timeScale as timeScaleFlag, usageError } from '../args.ts';
 import { defaultRunWorkers } from '../../suites/service/target-config/realtime.ts';
 import { parseTimeScale } from '../../suites/service/target-config/resolve.ts';
 import { checkTarget } from '../target.ts';
@@ -27,9 +27,9 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'shard', kind: 'string', value: 'i/n', help: 'run slice i of n; writes a blob report to merge with `ccs-conformance report --merge`' },
   { name: 'require-all', kind: 'boolean', help: 'fail when a clause the run could exercise was not exercised' },
   { name: 'expected', kind: 'string', value: 'FILE', help: 'expected-outcomes YAML { target, expectedFailures: [{ clause, reason }] }' },
-  { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' },
+  REPORT_DIR_FLAG,
   { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service, 0 < X <= 1 (default 0.1)' },
-  { name: 'help', kind: 'boolean', help: 'show this help' },
+  HELP_FLAG,
 ];
 
 export const RUN_HELP = helpText(
@@ -60,11 +60,8 @@ function writeRunContext(blobDir: string, name: string, env: Record<string, stri
 export async function run(argv: string[]): Promise<number> {
   let secretsDir: string | undefined;
   try {
-    const p = parseArgs(argv, RUN_FLAGS);
-    if (bool(p, 'help')) {
-      process.stdout.write(RUN_HELP);
-      return 0;
-    }
+    const p = parseOrHelp(argv, RUN_FLAGS, RUN_HELP);
+    if (!p) return 0;
     const target = str(p, 'target');
     const faults = list(p, 'fault');
     const greps = list(p, 'grep');

@@ -5,12 +5,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isCcsError } from '../../spec/index.ts';
-import { bool, helpText, parseArgs, str, usageError, type FlagSpec } from '../args.ts';
+import { type FlagSpec, HELP_FLAG, helpText, parseOrHelp, str, usageError } from '../args.ts';
 import { buildVectors } from '../vectors.ts';
 
 export const VECTORS_FLAGS: FlagSpec[] = [
   { name: 'out', kind: 'string', value: 'DIR', help: 'folder to write hmac.json and jws.json into (created if missing)' },
-  { name: 'help', kind: 'boolean', help: 'show this help' },
+  HELP_FLAG,
 ];
 
 export const VECTORS_HELP = helpText(
@@ -22,11 +22,8 @@ export const VECTORS_HELP = helpText(
 
 export async function run(argv: string[]): Promise<number> {
   try {
-    const p = parseArgs(argv, VECTORS_FLAGS);
-    if (bool(p, 'help')) {
-      process.stdout.write(VECTORS_HELP);
-      return 0;
-    }
+    const p = parseOrHelp(argv, VECTORS_FLAGS, VECTORS_HELP);
+    if (!p) return 0;
     const out = str(p, 'out');
     if (!out) throw usageError('--out DIR is required');
     const dir = resolve(out);
