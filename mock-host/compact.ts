@@ -1,5 +1,5 @@
 /**
- * Keeps journal entries small. A journal holding 100,000 callbacks (issue 3's benchmark) makes
+ * Keeps journal entries small. A journal holding 100,000 callbacks makes
  * every garbage collection walk every entry, so each byte an entry keeps costs throughput. Header
  * names and the usual header values repeat on every request: the entry keeps one shared copy of
  * each instead of the parser's fresh one. The strings are equal, so nothing a reader sees changes.

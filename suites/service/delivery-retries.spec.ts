@@ -27,7 +27,7 @@ async function completeOne(ws: TestWorkspace, driver: DriverClient, endUserHandl
   return { conversationId: c.conversationId, key: key! };
 }
 
-/** Fires a request at the mock host that its 'refuse' step answers by closing the listener (mockhost brief). */
+/** Fires a request at the mock host that its 'refuse' step answers by closing the listener. */
 function triggerRefusal(hostUrl: string, path: string): Promise<void> {
   return new Promise((resolve) => {
     const req = httpRequest(`${hostUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => { res.resume(); res.on('end', () => resolve()); });
@@ -61,7 +61,7 @@ realTime(() => test('onComplete answered 503 is retried: 3 attempts numbered 1 t
   }));
 
 waiting(() => test('onComplete is not retried after a 2xx or a 4xx answer, nor after a 200 given just under the 10 s timeout (DELIV-10, DELIV-3)', { tag: clauseTags('DELIV-10', 'DELIV-3') }, async ({ makeWorkspace, driver, host, timing }) => {
-  // One quiet window for every "no retry" answer: the same window, so grouped (suites-areas brief).
+  // One quiet window for every "no retry" answer: the same window, so grouped.
   const ws = await makeWorkspace({ facts: false });
   const answers = [200, 204, 400, 401, 404, 410];
   const handles = answers.map((s) => uniqueHandle(`r${s}`));

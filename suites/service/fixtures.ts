@@ -1,10 +1,10 @@
 /**
- * Fixtures of the service conformance suites (the agreed API: suites-api). Worker-scoped: the
+ * Fixtures of the service conformance suites. Worker-scoped: the
  * target (the embedded reference service unless CCS_TARGET names a target file) and a mock host
  * on loopback. Test-scoped: a fresh workspace, the service and driver clients, timing derived
  * from the target's time scale, and an evidence log attached as 'ccs-evidence' at test end.
  *
- * Real time (issue 5 item 4): in the service-realtime project the embedded reference is a
+ * Real time: in the service-realtime project the embedded reference is a
  * separate one started at timeScale 1, so the same test code runs at both scales.
  */
 import { test as base, expect } from '@playwright/test';
@@ -34,7 +34,7 @@ export class TestDriverClient extends DriverClient {
   }
 }
 
-/** The driver API client as the fixtures hand it out (agreed name). */
+/** The driver API client as the fixtures hand it out. */
 export type { TestDriverClient as DriverClient };
 export { ServiceClient };
 
@@ -92,7 +92,7 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
     if (body.items.length || body.requests.length) {
       await testInfo.attach('ccs-evidence', { body: JSON.stringify(body), contentType: 'application/json' });
     }
-    // The same spec check runs on every response a suite sees (issue 5 item 3): a response that
+    // The same spec check runs on every response a suite sees: a response that
     // does not match spec/openapi.yaml is reported on the test even when its own assertions pass.
     const mismatches = collector.requests.filter((r) => r.specValid === false);
     if (mismatches.length) {

@@ -1,5 +1,5 @@
 /**
- * Property tests of the data API routes (issue 5 item 3): generated route parameters (handles at
+ * Property tests of the data API routes: generated route parameters (handles at
  * and around the 255 limit, org- handles, unknown keys and configEnds) and malformed write bodies.
  * Each answer is the documented status for the rule at stake, and matches the spec.
  */

@@ -1,5 +1,5 @@
 /**
- * Property tests of POST /api/{workspaceKey}/embed-tokens (issue 5 item 3): generated bodies from
+ * Property tests of POST /api/{workspaceKey}/embed-tokens: generated bodies from
  * the spec's EmbedTokenRequest schema. Valid bodies are accepted (2xx, or 404 "nothing pushed",
  * EMBED-11 reading); a body breaking exactly one rule gets the 400 the contract documents for that
  * rule; a rule the contract is silent on accepts any documented answer. Every response is checked

@@ -1,5 +1,5 @@
 /**
- * The same spec check on every response any suite sees (issue 5 item 3): the operation is found
+ * The same spec check on every response any suite sees: the operation is found
  * from the method and the path template of spec/openapi.yaml, the body is validated with the
  * spec loader (ajv), and a JSON body must come with a JSON content type.
  */

@@ -1,5 +1,5 @@
 /**
- * JSON Schema (the subset spec/openapi.yaml uses) to fast-check arbitraries (issue 5 item 3):
+ * JSON Schema (the subset spec/openapi.yaml uses) to fast-check arbitraries:
  *   validArbitrary(schema)   values the schema accepts;
  *   invalidArbitrary(schema) values that break EXACTLY ONE rule, labelled with the rule and the
  *                            path (type, pattern, length, required, extra field, enum, ...).

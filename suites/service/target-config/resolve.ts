@@ -62,7 +62,7 @@ async function discover(driverUrl: string | undefined): Promise<{ timeScale?: nu
 }
 
 /**
- * @param o.realtime run at time scale 1 (the service-realtime project, issue 5 item 4): the
+ * @param o.realtime run at time scale 1 (the service-realtime project): the
  *   embedded reference is started with timeScale 1; a target file keeps its own scale.
  */
 export async function resolveTarget(o: { realtime?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TargetSession> {
