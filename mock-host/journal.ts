@@ -156,10 +156,7 @@ export class JournalStore implements Journal {
   }
 
   onEntry(listener: Listener): () => void {
-    this.listeners = [...this.listeners, listener];
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
+    return this.attach(() => this.listeners, (next) => (this.listeners = next), listener);
   }
 
   /**
@@ -168,10 +165,7 @@ export class JournalStore implements Journal {
    * (or, for a request line, lines.ts) when it needs more than seq, method, url, path and kind.
    */
   onEntryLazy(listener: Listener): () => void {
-    this.lazyListeners = [...this.lazyListeners, listener];
-    return () => {
-      this.lazyListeners = this.lazyListeners.filter((l) => l !== listener);
-    };
+    return this.attach(() => this.lazyListeners, (next) => (this.lazyListeners = next), listener);
   }
 
   /**
@@ -180,10 +174,7 @@ export class JournalStore implements Journal {
    * Without subscribers nothing is allocated for them on the request path.
    */
   subscribe(listener: Subscriber): () => void {
-    this.subscribers = [...this.subscribers, listener];
-    return () => {
-      this.subscribers = this.subscribers.filter((l) => l !== listener);
-    };
+    return this.attach(() => this.subscribers, (next) => (this.subscribers = next), listener);
   }
 
   /**
@@ -191,10 +182,13 @@ export class JournalStore implements Journal {
    * worked out for this subscriber on the request path (see onEntryLazy).
    */
   subscribeLazy(listener: Subscriber): () => void {
-    this.lazySubscribers = [...this.lazySubscribers, listener];
-    return () => {
-      this.lazySubscribers = this.lazySubscribers.filter((l) => l !== listener);
-    };
+    return this.attach(() => this.lazySubscribers, (next) => (this.lazySubscribers = next), listener);
+  }
+
+  /** Adds a listener to one of the arrays above, replaced whole (see there); returns its remover. */
+  private attach<T>(get: () => T[], set: (next: T[]) => void, listener: T): () => void {
+    set([...get(), listener]);
+    return () => set(get().filter((l) => l !== listener));
   }
 
   waitFor(filter: EntryFilter, o: { count?: number; timeoutMs: number }): Promise<JournalEntry[]> {
