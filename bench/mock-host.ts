@@ -1,19 +1,21 @@
 /**
  * Benchmark of the mock host: signed callbacks (HMAC, onComplete bodies of about 230 bytes) over
- * 64 keep-alive connections, driven by autocannon from a process of its own, against each server
+ * 512 keep-alive connections, driven by autocannon from a process of its own, against each server
  * in its own process: a bare fastify server that only acknowledges, the standalone mock host with
  * its per-request lines and with --quiet, the embedded MockHost, and the embedded MockHost with one
- * journal subscriber that summarizes every change as the inspector's event stream does. Rounds alternate the servers, so a change in the
- * machine's load hits them alike. Prints req/s, p50 and p99 latency, server CPU per request and
- * the ratios to bare fastify; then checks every journal: each callback recorded once with the
- * bytes sent (sha256), a valid verdict and an answer; and the bytes a journal entry takes.
+ * journal subscriber that summarizes every change as the inspector's event stream does. Rounds
+ * alternate the servers, so a change in the machine's load hits them alike. Prints req/s, p50 and
+ * p99 latency, server CPU per request and the ratios to bare fastify, and first of all whether
+ * the generator saturated bare fastify (else the ratios would show the generator, not the
+ * servers); then checks every journal: each callback recorded once with the bytes sent (sha256),
+ * a valid verdict and an answer; and the bytes a journal entry takes.
  *
  * Run: npm run bench:mock-host [-- --requests N --connections C --rounds R --only a,b]
  *      npm run bench:mock-host -- --hold 1000000 [--max-entries M]   (memory: bytes per entry held)
+ *      npm run bench:mock-host -- --only embedded --profile DIR      (a CPU profile of each server)
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { LoadJob, LoadResult } from './mock-host/load.ts';
@@ -43,12 +45,31 @@ function childOf(script: string, args: string[], execArgv: string[] = []): Child
   return fork(HERE + script, args, { execArgv: ['--import', 'tsx', ...execArgv], stdio: 'inherit' });
 }
 
+/**
+ * On a machine of two or more cores the servers run on the first core and the generator on the
+ * second (taskset, every thread of the process): the scheduler then never makes them take turns on
+ * one core, which would cap the baseline below what it can do.
+ */
+let pinning = false;
+function pin(pid: number, core: number): void {
+  if (!pinning) return;
+  const r = spawnSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    pinning = false;
+    console.log(`(not pinned to cores: taskset ${r.error ? 'is not available' : `said ${(r.stderr || '').trim()}`})`);
+  }
+}
+
+/** node flags of the servers under test: `--profile DIR` writes a CPU profile of each into DIR */
+let serverFlags: string[] = [];
+
 async function startServer(kind: Kind, maxEntries?: number): Promise<Server> {
   if (kind === 'standalone' || kind === 'standalone-quiet') {
-    const s = await startStandalone({ quiet: kind === 'standalone-quiet' });
+    const s = await startStandalone({ quiet: kind === 'standalone-quiet', execArgv: serverFlags });
+    pin(s.pid, 0);
     return { url: s.url, pid: s.pid, standalone: s, stop: () => s.stop() };
   }
-  const child = childOf('server.ts', ['--child', kind, ...(maxEntries ? ['--max-entries', String(maxEntries)] : [])], ['--expose-gc']);
+  const child = childOf('server.ts', ['--child', kind, ...(maxEntries ? ['--max-entries', String(maxEntries)] : [])], ['--expose-gc', ...serverFlags]);
   const ask = (msg: object) =>
     new Promise<unknown>((resolve) => {
       child.once('message', resolve);
@@ -62,28 +83,52 @@ async function startServer(kind: Kind, maxEntries?: number): Promise<Server> {
     await exited;
     clearTimeout(timer);
   };
+  pin(child.pid!, 0);
   return { url, pid: child.pid!, ask, stop };
 }
 
+/**
+ * The load generator: one process for the whole run, so its JIT is as warm in the last round as
+ * autocannon's own command is after its first second; jobs run one at a time.
+ */
+let generator: ChildProcess | undefined;
 function runLoad(job: LoadJob): Promise<LoadResult> {
+  if (generator === undefined) {
+    generator = childOf('load.ts', ['--child']);
+    pin(generator.pid!, 1);
+  }
+  const g = generator;
+  // a round never hangs the run: at 1,000 req/s (a fraction of any server here) plus a minute
+  const deadlineMs = job.n + 60_000;
   return new Promise((resolve, reject) => {
-    const child = childOf('load.ts', ['--child']);
-    child.once('message', (m) => {
+    const timer = setTimeout(() => {
+      g.kill('SIGKILL');
+      reject(new Error(`load round of ${job.n} requests to ${job.url} did not end within ${deadlineMs / 1000} s`));
+    }, deadlineMs);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`load generator exited with code ${code}`));
+    };
+    g.once('exit', onExit);
+    g.once('message', (m) => {
+      clearTimeout(timer);
+      g.off('exit', onExit);
       resolve(m as LoadResult);
-      child.kill();
     });
-    child.once('exit', (code) => code && reject(new Error(`load generator exited with code ${code}`)));
-    child.send(job);
+    g.send(job);
   });
 }
 
-/** CPU seconds a process has used (user + system), from /proc: the same measure for every server. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+/**
+ * Enough connections that requests always wait at the server: with fewer, on two cores, the
+ * generator and the server spend part of every round trip waking each other, and neither is busy.
+ */
+const DEFAULT_CONNECTIONS = 512;
 
-interface Totals { ok: number; errors: number; non2xx: number; ms: number; cpu: number; p50: number[]; p99: number[] }
+/** the share of one core the baseline must be busy for the run to prove the generator saturates it */
+const SATURATED = 0.9;
+
+interface Totals { ok: number; errors: number; non2xx: number; ms: number; cpu: number; generatorCpu: number; idle: number[]; p50: number[]; p99: number[] }
 
 function fmt(n: number, digits = 0): string {
   return n.toFixed(digits).padStart(8);
@@ -101,7 +146,7 @@ async function hold(total: number, maxEntries: number | undefined, connections: 
   const start = performance.now();
   let errors = 0;
   for (let from = 0; from < total; from += chunk) {
-    const r = await runLoad({ url: s.url, from, n: Math.min(chunk, total - from), connections });
+    const r = await runLoad({ url: s.url, serverPid: s.pid, from, n: Math.min(chunk, total - from), connections });
     errors += r.errors + r.timeouts + r.non2xx;
   }
   const secs = (performance.now() - start) / 1000;
@@ -116,15 +161,18 @@ async function hold(total: number, maxEntries: number | undefined, connections: 
   const ok = errors === 0 && check.missing === 0 && check.wrongBytes === 0 && check.wrongVerdict === 0 && check.unanswered === 0 && check.dropped === total - kept;
   console.log(`journal check of the ${kept} kept: missing ${check.missing}, wrong bytes ${check.wrongBytes}, verdict not valid ${check.wrongVerdict}, not answered ${check.unanswered} -> ${ok ? 'PASS' : 'FAIL'}`);
   await s.stop();
+  generator?.kill();
   return ok ? 0 : 1;
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { requests: { type: 'string' }, connections: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' }, hold: { type: 'string' }, 'max-entries': { type: 'string' } } });
-  if (values.hold) return hold(Number(values.hold), values['max-entries'] ? Number(values['max-entries']) : undefined, Number(values.connections ?? 64));
-  const n = Number(values.requests ?? 100_000);
-  const connections = Number(values.connections ?? 64);
-  const warmup = Number(values.warmup ?? 5_000);
+  const { values } = parseArgs({ options: { requests: { type: 'string' }, connections: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' }, hold: { type: 'string' }, 'max-entries': { type: 'string' }, profile: { type: 'string' }, 'no-pin': { type: 'boolean' } } });
+  pinning = availableParallelism() >= 2 && !values['no-pin'];
+  if (values.profile) serverFlags = ['--cpu-prof', `--cpu-prof-dir=${values.profile}`];
+  if (values.hold) return hold(Number(values.hold), values['max-entries'] ? Number(values['max-entries']) : undefined, Number(values.connections ?? DEFAULT_CONNECTIONS));
+  const n = Number(values.requests ?? 200_000);
+  const connections = Number(values.connections ?? DEFAULT_CONNECTIONS);
+  const warmup = Number(values.warmup ?? 20_000);
   const rounds = Math.max(1, Number(values.rounds ?? 4));
   const kinds = (values.only ? values.only.split(',') : [...KINDS]) as Kind[];
   if (!kinds.includes('bare')) kinds.unshift('bare');
@@ -135,7 +183,7 @@ async function main(): Promise<number> {
   for (const k of kinds) servers.set(k, await startServer(k));
   let base = 10_000_000;
   for (const k of kinds) {
-    await runLoad({ url: servers.get(k)!.url, from: base, n: warmup, connections });
+    await runLoad({ url: servers.get(k)!.url, serverPid: servers.get(k)!.pid, from: base, n: warmup, connections });
     base += warmup;
   }
   for (const k of kinds) {
@@ -146,17 +194,18 @@ async function main(): Promise<number> {
   const memBase = new Map<Kind, MemoryFigure>();
   for (const k of kinds) if (k.startsWith('embedded')) memBase.set(k, (await servers.get(k)!.ask!({ cmd: 'memory' })) as MemoryFigure);
 
-  const totals = new Map<Kind, Totals>(kinds.map((k) => [k, { ok: 0, errors: 0, non2xx: 0, ms: 0, cpu: 0, p50: [], p99: [] }]));
+  const totals = new Map<Kind, Totals>(kinds.map((k) => [k, { ok: 0, errors: 0, non2xx: 0, ms: 0, cpu: 0, generatorCpu: 0, idle: [], p50: [], p99: [] }]));
   for (let r = 0; r < rounds; r++) {
     const from = Math.floor((r * n) / rounds);
     const count = Math.floor(((r + 1) * n) / rounds) - from;
     const line: string[] = [];
     for (const k of kinds) {
       const s = servers.get(k)!;
-      const cpu0 = cpuSeconds(s.pid);
-      const res = await runLoad({ url: s.url, from, n: count, connections });
+      const res = await runLoad({ url: s.url, serverPid: s.pid, from, n: count, connections });
       const t = totals.get(k)!;
-      t.cpu += cpuSeconds(s.pid) - cpu0;
+      t.cpu += res.cpu;
+      t.generatorCpu += res.generatorCpu;
+      t.idle.push(res.machineIdle);
       t.ok += res.ok;
       t.errors += res.errors + res.timeouts;
       t.non2xx += res.non2xx;
@@ -172,6 +221,12 @@ async function main(): Promise<number> {
   const cpuPer = (k: Kind) => (totals.get(k)!.cpu * 1e6) / Math.max(1, totals.get(k)!.ok);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log('');
+  // the ratios show the servers only if the generator outruns the fastest of them: a node server
+  // works on one core, so the baseline is saturated when it is busy nearly all of its timed wall time
+  const bare = totals.get('bare')!;
+  const busy = bare.cpu / (bare.ms / 1000);
+  const saturated = busy >= SATURATED;
+  console.log(`load generator: bare fastify was busy ${(busy * 100).toFixed(0)}% of one core while timed (the generator ${((bare.generatorCpu / (bare.ms / 1000)) * 100).toFixed(0)}%, the machine idle ${((bare.idle.reduce((a, b) => a + b, 0) / bare.idle.length) * 100).toFixed(0)}%) -> ${saturated ? 'saturated, the ratios compare the servers' : `NOT saturated (under ${SATURATED * 100}%), the req/s ratios show the generator`}`);
   console.log(`${'server'.padEnd(26)}   req/s  p50 ms  p99 ms  CPU us/req  ratio req/s  ratio CPU  errors non2xx`);
   for (const k of kinds) {
     const t = totals.get(k)!;
@@ -211,8 +266,10 @@ async function main(): Promise<number> {
     console.log(`journal ${LABEL[k]}: ${check.entries} entries, lost ${lost}, wrong bytes ${check.wrongBytes}, verdict not valid ${check.wrongVerdict}, not answered ${check.unanswered}, dropped ${check.dropped}${extra} -> ${ok ? 'PASS' : 'FAIL'}`);
   }
   for (const s of servers.values()) await s.stop();
+  generator?.kill();
   console.log(intact ? 'journal check: PASS (every callback recorded once, byte for byte, with a valid verdict)' : 'journal check: FAIL');
-  return intact ? 0 : 1;
+  if (!saturated) console.log('benchmark: FAIL, the load generator did not saturate bare fastify, so the ratios above do not compare the servers');
+  return intact && saturated ? 0 : 1;
 }
 
 process.exitCode = await main();

@@ -38,7 +38,7 @@ function get(url: string, method = 'GET'): Promise<string> {
   });
 }
 
-export async function startStandalone(o: { quiet: boolean }): Promise<Standalone> {
+export async function startStandalone(o: { quiet: boolean; execArgv?: string[] }): Promise<Standalone> {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-bench-'));
   const secretFile = join(dir, 'secret.txt');
   writeFileSync(secretFile, BENCH_ONLY_SECRET + '\n');
@@ -46,7 +46,7 @@ export async function startStandalone(o: { quiet: boolean }): Promise<Standalone
   const fd = openSync(outFile, 'w');
   const args = [join(ROOT, 'cli/bin.mjs'), 'mock-host', '--port', '0', '--hook-path', HOOK_PATH, '--hmac-secret-file', secretFile];
   if (o.quiet) args.push('--quiet');
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', fd, 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...(o.execArgv ?? []), ...args], { cwd: ROOT, stdio: ['ignore', fd, 'inherit'] });
   closeSync(fd);
   const read = () => readFileSync(outFile, 'utf8');
   const deadline = Date.now() + 120_000;
