@@ -1,8 +1,8 @@
 /**
  * Fills a journal entry once its body has been read: raw bytes, parse result (with the reason
  * when it fails), the contract fields that address it (event, deliveryId, attempt, end user,
- * workspace). Attempts are counted on the request path (countAttempt), in the order bodies are
- * read; the rest runs when the entry is settled (settle.ts).
+ * workspace). Attempts are counted in the order bodies were read (attempts.ts); the rest runs
+ * when the entry is settled (settle.ts).
  */
 import * as nodeCrypto from 'node:crypto';
 import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, END_USER_HEADER, EVENT_HEADER, WORKSPACE_HEADER } from '../protocol/index.ts';
@@ -78,35 +78,7 @@ export function deliveryIdOf(rawHeaders: string[]): string | undefined {
   return out;
 }
 
-/** Per delivery id: the digest of its only body so far (count 1), or counts per body digest. */
-export type AttemptCounts = Map<string, string | Map<string, number>>;
-
-/**
- * Counts an attempt of one delivery: same id and same bytes (DELIV-11: a retry is the same
- * payload re-sent). Returns this request's count, 0 without a delivery id. On the request path:
- * the count depends on the order bodies are read in, whenever the entry is settled. Most ids are
- * seen once: they keep only their digest (a string the entry holds anyway).
- */
-export function countAttempt(counts: AttemptCounts, deliveryId: string | undefined, sha: string): number {
-  if (deliveryId === undefined) return 0;
-  const seen = counts.get(deliveryId);
-  if (seen === undefined) {
-    counts.set(deliveryId, sha);
-    return 1;
-  }
-  if (typeof seen === 'string') {
-    const byDigest = new Map<string, number>([[seen, 1]]);
-    counts.set(deliveryId, byDigest);
-    const n = (byDigest.get(sha) ?? 0) + 1;
-    byDigest.set(sha, n);
-    return n;
-  }
-  const n = (seen.get(sha) ?? 0) + 1;
-  seen.set(sha, n);
-  return n;
-}
-
-/** The contract fields of the entry, from the body first and the headers second; seen: countAttempt's count. */
+/** The contract fields of the entry, from the body first and the headers second; seen: the attempt count (attempts.ts). */
 export function fillAddressing(e: JournalEntry, seen: number): void {
   const body = typeof e.json === 'object' && e.json !== null && !Array.isArray(e.json) ? (e.json as Record<string, unknown>) : undefined;
   const event = (e.kind === 'lifecycle' ? str(body?.event) : undefined) ?? header(e, EVENT_HEADER);

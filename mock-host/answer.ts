@@ -6,7 +6,10 @@
  * forward, or the default.
  */
 import type { ServerResponse } from 'node:http';
-import { EMPTY_SHA, countAttempt, deliveryIdOf, fillBody, sha256Hex, type AttemptCounts } from './analyze.ts';
+import { fillBody } from './analyze.ts';
+import type { AttemptCounter } from './attempts.ts';
+import { keepBody } from './body-store.ts';
+import { wallMsOf } from './clock.ts';
 import type { BodyError } from './body.ts';
 import { Entry } from './entry.ts';
 import { forward } from './forward.ts';
@@ -23,7 +26,7 @@ export interface AnswerHost {
   readonly routes: Map<string, RouteState>;
   readonly book: ScriptBook;
   readonly opts: MockHostOptions;
-  readonly attemptsSeen: AttemptCounts;
+  readonly attempts: AttemptCounter;
   readonly timers: Set<NodeJS.Timeout>;
   refuseFor(ms: number): void;
 }
@@ -43,20 +46,19 @@ function enforced(host: AnswerHost, route: RouteState | undefined): boolean {
   return route !== undefined && route.verifier.mode !== 'none' && (route.config.enforce ?? host.opts.enforce ?? false);
 }
 
-/** The body has been read: count the attempt, verify what must be verified now, answer. */
+/** The body has been read: queue it for its attempt count, verify what must be verified now, answer. */
 export function bodyRead(host: AnswerHost, ctx: RequestContext, body: Buffer): void {
   const e = ctx.entry;
   const p = ctx.pending;
   const route = host.routes.get(e.path);
   p.route = route;
-  p.body = body;
-  p.sha = body.length ? sha256Hex(body) : EMPTY_SHA;
-  p.attemptsSeen = countAttempt(host.attemptsSeen, deliveryIdOf(p.rawHeaders), p.sha);
+  p.body = keepBody(body);
+  host.attempts.read(p);
   let onPath: SignatureRecord | undefined;
   if (route !== undefined && (route.verifier.mode === 'jwks' || enforced(host, route))) {
     let v: SignatureRecord | Promise<SignatureRecord> | undefined;
     try {
-      v = verifyRequest(route.verifier, p.rawHeaders, requestPayload(route.config.kind, e.url, body), Math.floor(p.wallMs / 1000));
+      v = verifyRequest(route.verifier, p.rawHeaders, requestPayload(route.config.kind, e.url, body), Math.floor(wallMsOf(p.wallOffMs) / 1000));
     } catch {
       // left to the settler, which records why the analysis failed; the answer sees no verdict
     }

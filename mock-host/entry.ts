@@ -10,14 +10,18 @@
  * serializes to the same bytes whichever order its parts were worked out in (an undefined field
  * is left out by JSON.stringify).
  */
+import { monoNow, monoText, wallMsOf, wallNow } from './clock.ts';
 import type { EntryCheck, EntryKind, FinishOutcome, JournalEntry, SignatureRecord } from './types.ts';
 
 /** What an entry keeps of its request until it is settled (then released). */
 export interface Pending {
   /** settles entries of this host, in the order their bodies were read (attempt counting) */
   readonly settler: Settler;
-  readonly monoNs: bigint;
-  readonly wallMs: number;
+  /** arrival on the monotonic clock: whole seconds and nanoseconds past them (clock.ts) */
+  readonly monoS: number;
+  readonly monoSubNs: number;
+  /** arrival on the wall clock, in ms since clock.ts loaded */
+  readonly wallOffMs: number;
   readonly rawHeaders: string[];
   /** head fields (headers, query, arrival ...) written */
   head: boolean;
@@ -26,10 +30,12 @@ export interface Pending {
   /** the body part is done (analysed, or it could not be read): nothing more will come */
   analysed: boolean;
   body: Buffer | undefined;
-  /** sha256 of the body, hex (taken on the request path to count attempts) */
+  /** sha256 of the body, hex (taken when the attempts are counted, attempts.ts) */
   sha: string;
-  /** this delivery's count of (delivery id, body digest) so far, counted on arrival order of bodies */
+  /** this delivery's count of (delivery id, body digest) so far, in the order bodies were read */
   attemptsSeen: number;
+  /** the body read after this one, while both wait to be counted (attempts.ts) */
+  nextRead: Pending | undefined;
   /** the route as it was on arrival, then when the body had been read (routes may change afterwards) */
   route: unknown;
   /** the signature verdict when it was needed on the request path (enforce, JWKS) */
@@ -39,8 +45,10 @@ export interface Pending {
    * signature goes to `signature`): settling reuses them, so they are worked out once.
    */
   facts: { schema: JournalEntry['schema']; checks: EntryCheck[] } | undefined;
-  finishedMonoNs: bigint | undefined;
-  finishedWallMs: number;
+  /** the end, as the arrival is kept (valid once outcome is set) */
+  finishedMonoS: number;
+  finishedMonoSubNs: number;
+  finishedWallOffMs: number;
   outcome: FinishOutcome | undefined;
 }
 
@@ -132,13 +140,16 @@ export class Entry implements JournalEntry {
     if (e.finished !== undefined) return false;
     const p = e.#pending;
     if (p === undefined || e.#seen) {
-      e.finished = { monoNs: process.hrtime.bigint().toString(), wallMs: Date.now(), outcome };
+      const [s, ns] = monoNow();
+      e.finished = { monoNs: monoText(s, ns), wallMs: wallMsOf(wallNow()), outcome };
       if (p !== undefined && p.analysed) e.#pending = undefined;
       return true;
     }
     if (p.outcome !== undefined) return false;
-    p.finishedMonoNs = process.hrtime.bigint();
-    p.finishedWallMs = Date.now();
+    const [s, ns] = monoNow();
+    p.finishedMonoS = s;
+    p.finishedMonoSubNs = ns;
+    p.finishedWallOffMs = wallNow();
     p.outcome = outcome;
     return true;
   }
@@ -148,7 +159,7 @@ export class Entry implements JournalEntry {
   }
 
   private static writeFinished(e: Entry, p: Pending): void {
-    e.finished = { monoNs: p.finishedMonoNs!.toString(), wallMs: p.finishedWallMs, outcome: p.outcome! };
+    e.finished = { monoNs: monoText(p.finishedMonoS, p.finishedMonoSubNs), wallMs: wallMsOf(p.finishedWallOffMs), outcome: p.outcome! };
   }
 }
 

@@ -6,6 +6,7 @@
  * pipe on the other end holds up an answer. A line needs only the body's verdicts, not a settled
  * entry: those are worked out alone and kept for when the entry is read (settle.ts).
  */
+import { monoMsBetween } from './clock.ts';
 import { Entry, settled } from './entry.ts';
 import type { JournalStore } from './journal.ts';
 import type { EntryPhase, JournalEntry } from './types.ts';
@@ -48,7 +49,7 @@ function arrivalOf(e: JournalEntry): string {
 function finishOf(e: JournalEntry): string {
   if (e instanceof Entry && !Entry.isSeen(e)) {
     const p = Entry.pendingOf(e);
-    if (p !== undefined && p.outcome !== undefined && p.finishedMonoNs !== undefined) return endLine(e, p.outcome, Number((p.finishedMonoNs - p.monoNs) / 1_000_000n));
+    if (p !== undefined && p.outcome !== undefined) return endLine(e, p.outcome, monoMsBetween(p.monoS, p.monoSubNs, p.finishedMonoS, p.finishedMonoSubNs));
   }
   return finishLine(settled(e));
 }

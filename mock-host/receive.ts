@@ -9,7 +9,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readRawBody, type BodyError, type BodyReading } from './body.ts';
-import { shareRawHeaders } from './compact.ts';
+import { monoNow, wallNow } from './clock.ts';
+import { share, shareRawHeaders } from './compact.ts';
 import { Entry, type Pending, type Settler } from './entry.ts';
 import type { JournalStore } from './journal.ts';
 import type { RouteState } from './settle.ts';
@@ -76,18 +77,21 @@ function onClose(this: WithContext): void {
 
 /** Journals one request on arrival and starts reading its body. */
 export function receive(host: ReceiveHost, req: IncomingMessage, res: ServerResponse): void {
-  const monoNs = process.hrtime.bigint();
-  const wallMs = Date.now();
-  const url = req.url ?? '/';
-  const qi = url.indexOf('?');
+  const [monoS, monoSubNs] = monoNow();
+  const wallOffMs = wallNow();
+  const raw = req.url ?? '/';
+  const qi = raw.indexOf('?');
+  // a path without a query repeats from request to request: the entry keeps one shared copy
+  const url = qi < 0 ? share(raw) : raw;
   const path = qi < 0 ? url : url.slice(0, qi);
   const route = host.routes.get(path);
   const method = req.method ?? 'GET';
   const headers = req.headers as Record<string, string | string[]>;
   const pending: Pending = {
     settler: host.settler,
-    monoNs,
-    wallMs,
+    monoS,
+    monoSubNs,
+    wallOffMs,
     rawHeaders: req.rawHeaders,
     head: false,
     read: false,
@@ -95,11 +99,13 @@ export function receive(host: ReceiveHost, req: IncomingMessage, res: ServerResp
     body: undefined,
     sha: '',
     attemptsSeen: 0,
+    nextRead: undefined,
     route,
     signature: undefined,
     facts: undefined,
-    finishedMonoNs: undefined,
-    finishedWallMs: 0,
+    finishedMonoS: 0,
+    finishedMonoSubNs: 0,
+    finishedWallOffMs: 0,
     outcome: undefined,
   };
   // the parser's copies of names and usual values die young; the entry keeps shared ones

@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { JwksCache } from '../protocol/index.ts';
 import { registerAdmin } from './admin.ts';
-import type { AttemptCounts } from './analyze.ts';
 import { bodyFailed, bodyRead, type AnswerHost } from './answer.ts';
+import { AttemptCounter } from './attempts.ts';
 import type { BodyError } from './body.ts';
 import { JournalStore } from './journal.ts';
 import { receive, type ReceiveHost, type RequestContext } from './receive.ts';
@@ -36,7 +36,7 @@ export class MockHost implements ReceiveHost, AnswerHost {
   readonly journal: JournalStore;
   readonly routes = new Map<string, RouteState>();
   readonly book = new ScriptBook();
-  readonly attemptsSeen: AttemptCounts = new Map();
+  readonly attempts: AttemptCounter;
   readonly timers = new Set<NodeJS.Timeout>();
   readonly opts: MockHostOptions;
   readonly settler: EntrySettler;
@@ -56,7 +56,9 @@ export class MockHost implements ReceiveHost, AnswerHost {
     this.opts = o;
     this.bodyLimit = o.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.journal = new JournalStore(o.maxEntries !== undefined ? { maxEntries: o.maxEntries } : {});
-    this.settler = new EntrySettler(randomBytes(3).toString('hex'), () => this.schema);
+    // bodies wait for their count no longer than the journal keeps their entries
+    this.attempts = new AttemptCounter(o.maxEntries !== undefined && o.maxEntries > 0 ? o.maxEntries : Infinity);
+    this.settler = new EntrySettler(randomBytes(3).toString('hex'), () => this.schema, this.attempts);
     const maxHeaderSize = o.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE;
     let server: Server | undefined;
     this.app = Fastify({
@@ -154,7 +156,7 @@ export class MockHost implements ReceiveHost, AnswerHost {
   reset(): void {
     this.journal.clear();
     this.book.clear();
-    this.attemptsSeen.clear();
+    this.attempts.clear();
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,8 @@
 import { IncomingMessage } from 'node:http';
 import { isLifecycleEvent } from '../protocol/index.ts';
 import { fillAddressing, fillBody, parseBody } from './analyze.ts';
+import type { AttemptCounter } from './attempts.ts';
+import { monoText, wallMsOf } from './clock.ts';
 import { headerChecks } from './checks.ts';
 import { schemaVerdict, shareHeaderStrings } from './compact.ts';
 import type { Entry, Pending, Settler } from './entry.ts';
@@ -71,12 +73,14 @@ export class EntrySettler implements Settler {
   constructor(
     private readonly runId: string,
     private readonly schema: () => SchemaValidator | undefined,
+    private readonly attempts: AttemptCounter,
   ) {}
 
   head(e: Entry, p: Pending): void {
     p.head = true;
     e.id = this.id(e.seq);
-    e.arrival = { monoNs: p.monoNs.toString(), wallMs: p.wallMs, iso: isoOf(p.wallMs) };
+    const wallMs = wallMsOf(p.wallOffMs);
+    e.arrival = { monoNs: monoText(p.monoS, p.monoSubNs), wallMs, iso: isoOf(wallMs) };
     e.query = parseQuery(e.url);
     const headers = headersOf(p.rawHeaders);
     shareHeaderStrings(p.rawHeaders, headers);
@@ -91,6 +95,7 @@ export class EntrySettler implements Settler {
 
   body(e: Entry, p: Pending): void {
     try {
+      this.attempts.drain();
       fillBody(e, p.body, p.sha);
       fillAddressing(e, p.attemptsSeen);
       const route = p.route as RouteState | undefined;
@@ -123,6 +128,7 @@ export class EntrySettler implements Settler {
     try {
       const t = { seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, step: e.step, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
       parseBody(t, p.body);
+      this.attempts.drain();
       fillAddressing(t, p.attemptsSeen);
       this.verdicts(t, p, route);
       p.signature = t.signature;
@@ -142,6 +148,7 @@ export class EntrySettler implements Settler {
     try {
       const t = { id: this.id(e.seq), seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, response: e.response, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
       parseBody(t, p.body);
+      this.attempts.drain();
       fillAddressing(t, p.attemptsSeen);
       return t;
     } catch {
@@ -160,7 +167,7 @@ export class EntrySettler implements Settler {
       else e.schema = schemaVerdict(name, schema(name, e.json));
     }
     // JWKS verdicts (and enforced ones) were reached on the request path; the rest are synchronous
-    const signature = p.signature ?? (verifyRequest(route.verifier, p.rawHeaders, requestPayload(kind, e.url, p.body), Math.floor(p.wallMs / 1000)) as SignatureRecord);
+    const signature = p.signature ?? (verifyRequest(route.verifier, p.rawHeaders, requestPayload(kind, e.url, p.body), Math.floor(wallMsOf(p.wallOffMs) / 1000)) as SignatureRecord);
     e.signature = signature;
     e.checks = headerChecks({ kind, method: e.method, headers: e.headers, json: e.json, signingMode: route.declared, query: e.query });
   }

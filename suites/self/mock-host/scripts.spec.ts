@@ -61,6 +61,27 @@ test('without an attempt header, the attempt is counted from earlier entries wit
   expect(host.journal.entries().map((e) => e.attempt)).toEqual([1, 2, 1]);
 });
 
+test('attempts are counted in the order bodies were read, whichever entry is read first, dropped and reset ones included', async () => {
+  const body = lcBody('config.saved');
+  for (let i = 0; i < 3; i++) await send(host.url, { path: '/hooks', headers: lcHeaders(body), body });
+  // the newest entry read alone first: the two before it still count
+  expect(host.journal.since(2).map((e) => e.attempt)).toEqual([3]);
+  expect(host.journal.entries().map((e) => e.attempt)).toEqual([1, 2, 3]);
+  // a reset forgets every delivery: the same body is a first attempt again
+  host.reset();
+  await send(host.url, { path: '/hooks', headers: lcHeaders(body), body });
+  expect(host.journal.entries().map((e) => e.attempt)).toEqual([1]);
+  // a bounded journal counts the attempts it dropped, and never read them
+  const small = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks' }], maxEntries: 2 });
+  try {
+    for (let i = 0; i < 5; i++) await send(small.url, { path: '/hooks', headers: lcHeaders(body), body });
+    expect(small.journal.dropped).toBe(3);
+    expect(small.journal.entries().map((e) => [e.attempt, e.bodySha256.length])).toEqual([[4, 64], [5, 64]]);
+  } finally {
+    await small.close();
+  }
+});
+
 test('a hold step outlives a caller deadline: the caller times out, the entry ends client-closed (DELIV-3)', { tag: clauseTags('DELIV-3') }, async () => {
   host.script({ id: 'hold', match: {}, steps: [{ action: 'hold', ms: 3000 }] });
   const r = await send(host.url, { path: '/hooks', headers: lcHeaders(complete), body: complete, timeoutMs: 300 });
