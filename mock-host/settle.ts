@@ -128,8 +128,7 @@ export class EntrySettler implements Settler {
     try {
       const t = { seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, step: e.step, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
       parseBody(t, p.body);
-      this.attempts.drain();
-      fillAddressing(t, p.attemptsSeen);
+      this.address(t, p);
       this.verdicts(t, p, route);
       p.signature = t.signature;
       p.facts = { schema: t.schema, checks: t.checks };
@@ -137,6 +136,17 @@ export class EntrySettler implements Settler {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The addressing of a scratch record. The attempt count is only read when the request carries
+   * no attempt header (fillAddressing), so only then are the waiting bodies counted now.
+   */
+  private address(t: JournalEntry, p: Pending): void {
+    fillAddressing(t, 0);
+    if (t.deliveryId === undefined || t.attempt !== undefined) return;
+    this.attempts.drain();
+    if (p.attemptsSeen > 0) t.attempt = p.attemptsSeen;
   }
 
   id(seq: number): string {
@@ -148,8 +158,7 @@ export class EntrySettler implements Settler {
     try {
       const t = { id: this.id(e.seq), seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, response: e.response, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
       parseBody(t, p.body);
-      this.attempts.drain();
-      fillAddressing(t, p.attemptsSeen);
+      this.address(t, p);
       return t;
     } catch {
       return undefined;
