@@ -42,27 +42,27 @@ export class AttemptCounter {
   // path one field write, where an array of every body would be grown and copied as it fills
   private first: Pending | undefined;
   private last: Pending | undefined;
-  private waiting = 0;
-
-  /**
-   * @param bound the most bodies left waiting: past it they are counted at once, so a journal
-   *   that drops its oldest entries never keeps them alive here
-   */
-  constructor(private readonly bound = Infinity) {}
 
   /** A body has been read (p.body is set): it takes its place in the count. */
   read(p: Pending): void {
     if (this.last === undefined) this.first = p;
     else this.last.nextRead = p;
     this.last = p;
-    if (++this.waiting > this.bound) this.drain();
+  }
+
+  /**
+   * The entry of p has left the journal (past its bound): if its body still waits, everything
+   * read until now is counted, so the queue never keeps a dropped entry alive. Entries leave
+   * oldest first, so this happens about once per bound's worth of drops.
+   */
+  dropped(p: Pending | undefined): void {
+    if (p !== undefined && (p.nextRead !== undefined || p === this.last)) this.drain();
   }
 
   /** Counts every body read so far, in the order read: p.sha and p.attemptsSeen are set. */
   drain(): void {
     let p = this.first;
     this.first = this.last = undefined;
-    this.waiting = 0;
     while (p !== undefined) {
       const body = p.body!;
       p.sha = body.length ? sha256Hex(body) : EMPTY_SHA;

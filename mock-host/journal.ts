@@ -77,9 +77,12 @@ export class JournalStore implements Journal {
   private subscribers: Subscriber[] = [];
   private lazySubscribers: Subscriber[] = [];
   private readonly maxEntries: number;
+  private readonly onDrop: ((e: JournalEntry) => void) | undefined;
 
-  constructor(o: { maxEntries?: number } = {}) {
+  /** onDrop: told of each entry pushed out past maxEntries, before anyone else */
+  constructor(o: { maxEntries?: number; onDrop?: (e: JournalEntry) => void } = {}) {
     this.maxEntries = o.maxEntries && o.maxEntries > 0 ? o.maxEntries : Infinity;
+    this.onDrop = o.onDrop;
   }
 
   get dropped(): number {
@@ -106,6 +109,7 @@ export class JournalStore implements Journal {
         this.list = this.list.slice(this.head);
         this.head = 0;
       }
+      this.onDrop?.(old);
       if (this.lazySubscribers.length !== 0) call(this.lazySubscribers, { kind: 'dropped', entry: old });
       if (this.subscribers.length !== 0) call(this.subscribers, { kind: 'dropped', entry: settled(old) });
     }

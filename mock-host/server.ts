@@ -13,6 +13,7 @@ import type { JwksCache } from '../protocol/index.ts';
 import { registerAdmin } from './admin.ts';
 import { bodyFailed, bodyRead, type AnswerHost } from './answer.ts';
 import { AttemptCounter } from './attempts.ts';
+import { Entry } from './entry.ts';
 import type { BodyError } from './body.ts';
 import { JournalStore } from './journal.ts';
 import { receive, type ReceiveHost, type RequestContext } from './receive.ts';
@@ -21,7 +22,7 @@ import { loadSchemaValidator, type SchemaValidator } from './schema-port.ts';
 import { validateScripts, type ResponseScript } from './scripts/definitions.ts';
 import { ScriptBook } from './scripts/matcher.ts';
 import { EntrySettler, type RouteState } from './settle.ts';
-import type { MockHostOptions, RouteConfig } from './types.ts';
+import type { JournalEntry, MockHostOptions, RouteConfig } from './types.ts';
 import { makeVerifier } from './verify.ts';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -55,9 +56,10 @@ export class MockHost implements ReceiveHost, AnswerHost {
   private constructor(o: MockHostOptions) {
     this.opts = o;
     this.bodyLimit = o.bodyLimit ?? DEFAULT_BODY_LIMIT;
-    this.journal = new JournalStore(o.maxEntries !== undefined ? { maxEntries: o.maxEntries } : {});
-    // bodies wait for their count no longer than the journal keeps their entries
-    this.attempts = new AttemptCounter(o.maxEntries !== undefined && o.maxEntries > 0 ? o.maxEntries : Infinity);
+    this.attempts = new AttemptCounter();
+    // a dropped entry's body is counted before it goes, so later attempts of its delivery count it
+    const onDrop = (e: JournalEntry) => this.attempts.dropped(e instanceof Entry ? Entry.pendingOf(e) : undefined);
+    this.journal = new JournalStore(o.maxEntries !== undefined ? { maxEntries: o.maxEntries, onDrop } : { onDrop });
     this.settler = new EntrySettler(randomBytes(3).toString('hex'), () => this.schema, this.attempts);
     const maxHeaderSize = o.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE;
     let server: Server | undefined;
