@@ -61,7 +61,7 @@ test('without an attempt header, the attempt is counted from earlier entries wit
   expect(host.journal.entries().map((e) => e.attempt)).toEqual([1, 2, 1]);
 });
 
-test('attempts are counted in the order bodies were read, whichever entry is read first, dropped and reset ones included', async () => {
+test('without an attempt header, attempts are counted in the order bodies were read, whichever entry is read first, dropped and reset ones included (HDR-4)', { tag: clauseTags('HDR-4') }, async () => {
   const body = lcBody('config.saved');
   for (let i = 0; i < 3; i++) await send(host.url, { path: '/hooks', headers: lcHeaders(body), body });
   // the newest entry read alone first: the two before it still count
