@@ -1,8 +1,9 @@
 import { test, expect } from '@playwright/test';
 import { keepBody } from '../../../mock-host/body-store.ts';
+import { clauseTags } from '../../../spec/index.ts';
 import { monoMsBetween, monoNow, monoText, wallMsOf, wallNow } from '../../../mock-host/clock.ts';
 
-test('a kept body has the bytes it was given, small ones in a shared slab, large ones as they came', () => {
+test('a kept body has the bytes it was given, small ones in a shared slab, large ones as they came (PITFALLS: raw bytes)', () => {
   const small = Buffer.from('{"event":"onComplete","é":1}', 'utf8');
   const kept = keepBody(small);
   expect(kept.equals(small)).toBe(true);
@@ -18,7 +19,7 @@ test('a kept body has the bytes it was given, small ones in a shared slab, large
   expect(new Set(keptAll.map((k) => k.buffer)).size).toBeGreaterThan(1);
 });
 
-test('an entry\'s times kept as small integers read as the nanoseconds and milliseconds of the clocks', () => {
+test('an entry\'s times kept as small integers read as the nanoseconds and milliseconds of the clocks that retry gaps are measured on (DELIV-8)', { tag: clauseTags('DELIV-8') }, () => {
   const before = process.hrtime.bigint();
   const [s, ns] = monoNow();
   const after = process.hrtime.bigint();
