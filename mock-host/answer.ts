@@ -52,7 +52,7 @@ export function bodyRead(host: AnswerHost, ctx: RequestContext, body: Buffer): v
   const p = ctx.pending;
   const route = host.routes.get(e.path);
   p.route = route;
-  p.body = keepBody(body);
+  keepBody(p, body);
   host.attempts.read(p);
   let onPath: SignatureRecord | undefined;
   if (route !== undefined && (route.verifier.mode === 'jwks' || enforced(host, route))) {

@@ -8,6 +8,7 @@
  * thousand callbacks, and nobody may ever read most of them.
  */
 import { EMPTY_SHA, deliveryIdOf, sha256Hex } from './analyze.ts';
+import { keptBody } from './body-store.ts';
 import type { Pending } from './entry.ts';
 
 /** Per delivery id: the digest of its only body so far (count 1), or counts per body digest. */
@@ -43,7 +44,7 @@ export class AttemptCounter {
   private first: Pending | undefined;
   private last: Pending | undefined;
 
-  /** A body has been read (p.body is set): it takes its place in the count. */
+  /** A body has been read (and kept in p, body-store.ts): it takes its place in the count. */
   read(p: Pending): void {
     if (this.last === undefined) this.first = p;
     else this.last.nextRead = p;
@@ -64,7 +65,7 @@ export class AttemptCounter {
     let p = this.first;
     this.first = this.last = undefined;
     while (p !== undefined) {
-      const body = p.body!;
+      const body = keptBody(p)!;
       p.sha = body.length ? sha256Hex(body) : EMPTY_SHA;
       p.attemptsSeen = countAttempt(this.counts, deliveryIdOf(p.rawHeaders), p.sha);
       const next = p.nextRead;

@@ -40,12 +40,16 @@ type Reading = IncomingMessage & { [READER]?: BodyReading };
 function finish(payload: Reading, r: BodyReading, err: BodyError | null, body?: Buffer): void {
   if (r.done) return;
   r.done = true;
-  payload.removeListener('data', onData);
-  payload.removeListener('end', onEnd);
-  payload.removeListener('error', onError);
-  payload.removeListener('close', onClose);
-  payload[READER] = undefined;
-  if (err) r.bodyError = err;
+  if (err) {
+    // the stream may go on (a body over the limit is drained): nothing more of it is kept. After
+    // its end nothing more comes, and what still fires (close) finds the reading done
+    payload.removeListener('data', onData);
+    payload.removeListener('end', onEnd);
+    payload.removeListener('error', onError);
+    payload.removeListener('close', onClose);
+    payload[READER] = undefined;
+    r.bodyError = err;
+  }
   r.first = undefined;
   r.more = undefined;
   r.onBody(r, err, body);

@@ -34,16 +34,42 @@ export function share(s: string): string {
   return s;
 }
 
+// the header lines of the last request whose names differed from the one before, with shared
+// strings, and which of its values repeat: requests from one client come with the same lines in
+// the same order, so comparing with them finds the shared strings without hashing each one
+let layout: string[] = [];
+let layoutRepeats: boolean[] = [];
+
+function repeats(name: string): boolean {
+  return REPEATING_VALUES.has(name.toLowerCase());
+}
+
 /**
  * Replaces the header names of rawHeaders and the values of repeating headers by shared equal
  * strings, in place. On the request path: the parser's own copies then die young, which the
  * garbage collector finds far cheaper than copying them into the old generation with the entry.
  */
 export function shareRawHeaders(rawHeaders: string[]): void {
+  const prev = layout;
+  let sameNames = rawHeaders.length === prev.length;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
+    if (i < prev.length && name === prev[i]) {
+      rawHeaders[i] = prev[i]!;
+      if (layoutRepeats[i >> 1]) {
+        const value = rawHeaders[i + 1]!;
+        rawHeaders[i + 1] = value === prev[i + 1] ? prev[i + 1]! : share(value);
+      }
+      continue;
+    }
+    sameNames = false;
     rawHeaders[i] = share(name);
-    if (REPEATING_VALUES.has(name.toLowerCase())) rawHeaders[i + 1] = share(rawHeaders[i + 1]!);
+    if (repeats(name)) rawHeaders[i + 1] = share(rawHeaders[i + 1]!);
+  }
+  if (!sameNames) {
+    layout = rawHeaders.slice();
+    layoutRepeats = [];
+    for (let i = 0; i + 1 < layout.length; i += 2) layoutRepeats.push(repeats(layout[i]!));
   }
 }
 
@@ -55,8 +81,7 @@ export function shareHeaderStrings(rawHeaders: string[], headers: Record<string,
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     rawHeaders[i] = share(name);
-    const lower = name.toLowerCase();
-    if (REPEATING_VALUES.has(lower)) rawHeaders[i + 1] = share(rawHeaders[i + 1]!);
+    if (repeats(name)) rawHeaders[i + 1] = share(rawHeaders[i + 1]!);
   }
   for (const key of REPEATING_VALUES) {
     const v = headers[key];

@@ -10,11 +10,12 @@
  * serializes to the same bytes whichever order its parts were worked out in (an undefined field
  * is left out by JSON.stringify).
  */
+import { releaseBody, type KeptBody } from './body-store.ts';
 import { monoNow, monoText, wallMsOf, wallNow } from './clock.ts';
 import type { EntryCheck, EntryKind, FinishOutcome, JournalEntry, SignatureRecord } from './types.ts';
 
 /** What an entry keeps of its request until it is settled (then released). */
-export interface Pending {
+export interface Pending extends KeptBody {
   /** settles entries of this host, in the order their bodies were read (attempt counting) */
   readonly settler: Settler;
   /** arrival on the monotonic clock: whole seconds and nanoseconds past them (clock.ts) */
@@ -29,7 +30,6 @@ export interface Pending {
   read: boolean;
   /** the body part is done (analysed, or it could not be read): nothing more will come */
   analysed: boolean;
-  body: Buffer | undefined;
   /** sha256 of the body, hex (taken when the attempts are counted, attempts.ts) */
   sha: string;
   /** this delivery's count of (delivery id, body digest) so far, in the order bodies were read */
@@ -126,7 +126,7 @@ export class Entry implements JournalEntry {
       p.read = false;
       p.analysed = true;
       p.settler.body(e, p);
-      p.body = undefined;
+      releaseBody(p);
     }
     if (p.outcome !== undefined && e.finished === undefined) Entry.writeFinished(e, p);
     // done once both ends are recorded; a body still on its way (a JWKS fetch, say) keeps what

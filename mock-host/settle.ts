@@ -8,6 +8,7 @@ import { IncomingMessage } from 'node:http';
 import { isLifecycleEvent } from '../protocol/index.ts';
 import { fillAddressing, fillBody, parseBody } from './analyze.ts';
 import type { AttemptCounter } from './attempts.ts';
+import { keptBody } from './body-store.ts';
 import { monoText, wallMsOf } from './clock.ts';
 import { headerChecks } from './checks.ts';
 import { schemaVerdict, shareHeaderStrings } from './compact.ts';
@@ -96,7 +97,8 @@ export class EntrySettler implements Settler {
   body(e: Entry, p: Pending): void {
     try {
       this.attempts.drain();
-      fillBody(e, p.body, p.sha);
+      const body = keptBody(p);
+      fillBody(e, body, p.sha);
       fillAddressing(e, p.attemptsSeen);
       const route = p.route as RouteState | undefined;
       if (!route) {
@@ -110,7 +112,7 @@ export class EntrySettler implements Settler {
         e.checks = p.facts.checks;
         return;
       }
-      this.verdicts(e, p, route);
+      this.verdicts(e, p, route, body);
     } catch (error) {
       analysisFailed(e, error);
     }
@@ -124,12 +126,13 @@ export class EntrySettler implements Settler {
    */
   facts(e: Entry, p: Pending): JournalEntry | undefined {
     const route = p.route as RouteState | undefined;
-    if (!route || !p.read || p.body === undefined) return undefined;
+    const body = keptBody(p);
+    if (!route || !p.read || body === undefined) return undefined;
     try {
       const t = { seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, step: e.step, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
-      parseBody(t, p.body);
+      parseBody(t, body);
       this.address(t, p);
-      this.verdicts(t, p, route);
+      this.verdicts(t, p, route, body);
       p.signature = t.signature;
       p.facts = { schema: t.schema, checks: t.checks };
       return t;
@@ -154,10 +157,11 @@ export class EntrySettler implements Settler {
   }
 
   addressing(e: Entry, p: Pending): JournalEntry | undefined {
-    if (!p.read || p.body === undefined) return undefined;
+    const body = keptBody(p);
+    if (!p.read || body === undefined) return undefined;
     try {
       const t = { id: this.id(e.seq), seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, response: e.response, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
-      parseBody(t, p.body);
+      parseBody(t, body);
       this.address(t, p);
       return t;
     } catch {
@@ -165,7 +169,7 @@ export class EntrySettler implements Settler {
     }
   }
 
-  private verdicts(e: JournalEntry, p: Pending, route: RouteState): void {
+  private verdicts(e: JournalEntry, p: Pending, route: RouteState, body: Buffer | undefined): void {
     const kind = route.config.kind;
     const schema = this.schema();
     if ((kind === 'lifecycle' || kind === 'tool') && schema) {
@@ -176,7 +180,7 @@ export class EntrySettler implements Settler {
       else e.schema = schemaVerdict(name, schema(name, e.json));
     }
     // JWKS verdicts (and enforced ones) were reached on the request path; the rest are synchronous
-    const signature = p.signature ?? (verifyRequest(route.verifier, p.rawHeaders, requestPayload(kind, e.url, p.body), Math.floor(wallMsOf(p.wallOffMs) / 1000)) as SignatureRecord);
+    const signature = p.signature ?? (verifyRequest(route.verifier, p.rawHeaders, requestPayload(kind, e.url, body), Math.floor(wallMsOf(p.wallOffMs) / 1000)) as SignatureRecord);
     e.signature = signature;
     e.checks = headerChecks({ kind, method: e.method, headers: e.headers, json: e.json, signingMode: route.declared, query: e.query });
   }
