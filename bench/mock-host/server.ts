@@ -56,7 +56,8 @@ function memory(entries: number, base: { heap: number; external: number }): Memo
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
   const heapBytes = m.heapUsed - base.heap;
-  const externalBytes = m.external + m.arrayBuffers - base.external;
+  // external already includes arrayBuffers (every Buffer's bytes): counted once
+  const externalBytes = m.external - base.external;
   return { entries, heapBytes, externalBytes, bytesPerEntry: entries ? (heapBytes + externalBytes) / entries : 0 };
 }
 
@@ -104,7 +105,7 @@ async function main(kind: ServerKind, maxEntries: number | undefined): Promise<v
   }
   (globalThis as { gc?: () => void }).gc?.();
   const m0 = process.memoryUsage();
-  const base = { heap: m0.heapUsed, external: m0.external + m0.arrayBuffers };
+  const base = { heap: m0.heapUsed, external: m0.external };
   process.on('message', (msg: Message) => {
     if (msg.cmd === 'stop') {
       void close().then(() => process.send!({ stopped: true }, () => process.exit(0)));
