@@ -126,8 +126,9 @@ export class EntrySettler implements Settler {
    */
   facts(e: Entry, p: Pending): JournalEntry | undefined {
     const route = p.route as RouteState | undefined;
+    if (!route || !p.read) return undefined;
     const body = keptBody(p);
-    if (!route || !p.read || body === undefined) return undefined;
+    if (body === undefined) return undefined;
     try {
       const t = { seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, step: e.step, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
       parseBody(t, body);
@@ -157,8 +158,9 @@ export class EntrySettler implements Settler {
   }
 
   addressing(e: Entry, p: Pending): JournalEntry | undefined {
+    if (!p.read) return undefined;
     const body = keptBody(p);
-    if (!p.read || body === undefined) return undefined;
+    if (body === undefined) return undefined;
     try {
       const t = { id: this.id(e.seq), seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, response: e.response, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
       parseBody(t, body);
