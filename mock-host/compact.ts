@@ -78,11 +78,7 @@ export function shareRawHeaders(rawHeaders: string[]): void {
  * and headers, by shared equal strings. In place; the same keys, order and values.
  */
 export function shareHeaderStrings(rawHeaders: string[], headers: Record<string, string | string[] | undefined>): void {
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    rawHeaders[i] = share(name);
-    if (repeats(name)) rawHeaders[i + 1] = share(rawHeaders[i + 1]!);
-  }
+  shareRawHeaders(rawHeaders);
   for (const key of REPEATING_VALUES) {
     const v = headers[key];
     if (typeof v === 'string') headers[key] = share(v);
