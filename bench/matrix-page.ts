@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   const tests: TestRecord[] = Array.from({ length: TESTS }, (_, i) => ({
     title: `check ${i}`, file: 'suites/service/x.spec.ts', line: i + 1, project: 'service', clauses: [service[i % service.length]!.id],
     status: 'passed', ok: true, durationMs: 100, errors: [], skipReasons: [],
+    checks: [{ clauses: [service[i % service.length]!.id], rule: 'the rule holds', outcome: 'passed' }],
     evidence: Array.from({ length: PER_TEST }, (_, j) => ({
       sentence: `evidence ${i}.${j}`,
       entries: [0, 5_100, 25_200].map((at, k) => ({ seq: i * 30 + j * 3 + k, attempt: k + 1, event: 'onComplete', arrival: new Date(at).toISOString(), arrivalMs: at, durationMs: 40, status: 503 })),

@@ -9,7 +9,7 @@ export function printGate(report: ConformanceReport, reportDir: string, options:
   for (const e of gate.errors) process.stderr.write(`error: ${e}\n`);
   const t = report.totals;
   process.stdout.write(
-    `conformance ${gate.exitCode === 0 ? 'PASS' : 'FAIL'}: ${t.passed} passed, ${t.failed} failed, ${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses\n`
+    `conformance ${gate.exitCode === 0 ? 'PASS' : 'FAIL'}: ${t.passed} passed, ${t.failed} failed, ${t.blocked ?? 0} blocked, ${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses\n`
     + `report: ${join(reportDir, 'summary.md')} · ${join(reportDir, 'clauses.html')} · ${join(reportDir, 'conformance.json')}\n`,
   );
   return gate.exitCode;

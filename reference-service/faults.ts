@@ -11,10 +11,12 @@ export interface FaultDefinition {
   sentence: string;
   /** The clause's area prefix, e.g. 'DELIV'. */
   area: string;
+  /** Further clauses this fault breaks by its nature (the matrix counts them as its own). */
+  also?: readonly ClauseId[];
 }
 
-function f(name: string, clause: ClauseId, sentence: string): FaultDefinition {
-  return { name, clause, sentence, area: areaOfClause(clause) };
+function f(name: string, clause: ClauseId, sentence: string, also?: readonly ClauseId[]): FaultDefinition {
+  return { name, clause, sentence, area: areaOfClause(clause), ...(also ? { also } : {}) };
 }
 
 export const FAULTS: readonly FaultDefinition[] = Object.freeze([

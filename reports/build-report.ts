@@ -1,7 +1,10 @@
 /**
- * Pure: tests + clauses -> conformance report. A clause is passed when every test citing it
- * passed, failed when any failed, not-exercised when none ran (with skip reasons or the clause's
- * `unobservable` note), unspecified when the contract says "not shown" (never asserted).
+ * Pure: tests + clauses -> conformance report. Each test speaks of a clause through the checks
+ * that name it (reports/attribution.ts); across the tests citing a clause it is failed when any
+ * check of it failed, else blocked when a test that would check it stopped first, else passed
+ * when at least one check of it ran and every one held, else not-exercised (with the skip reasons,
+ * the tests' own not-exercised notes, or the clause's `unobservable` note). unspecified when the
+ * contract says "not shown" (never asserted).
  */
 import type {
   ClauseInput, ClauseLevel, ClauseStatus, ClauseRecord, ConformanceReport, ExpectedOutcomes,
@@ -10,6 +13,7 @@ import type {
 import { RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
 import { Redactor } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
+import { attributeTest, citedClauses, type TestClauseOutcome } from './attribution.ts';
 
 export interface BuildInput {
   runId: string;
@@ -32,7 +36,7 @@ export interface BuildInput {
 }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
-const STATUSES: ClauseStatus[] = ['passed', 'failed', 'not-exercised', 'unspecified', 'not-in-run'];
+const STATUSES: ClauseStatus[] = ['passed', 'failed', 'blocked', 'not-exercised', 'unspecified', 'not-in-run'];
 
 export function emptyTotals(): StatusTotals {
   return Object.fromEntries(STATUSES.map((s) => [s, 0])) as StatusTotals;
@@ -44,11 +48,9 @@ export function runSides(projects: string[], clauses: ClauseInput[]): string[] {
   return sides.length > 0 ? sides : [...new Set(clauses.map((c) => c.side))];
 }
 
-function ran(t: TestRecord): boolean {
-  return t.status !== 'skipped' && t.status !== 'not-run' && t.status !== 'interrupted';
-}
+interface Citation { test: TestRecord; outcome: TestClauseOutcome }
 
-function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext, sides: string[]): ClauseRecord {
+function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, sides: string[]): ClauseRecord {
   const record: ClauseRecord = {
     id: clause.id,
     area: areaOf(clause.id),
@@ -58,7 +60,7 @@ function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext, 
     text: clause.text,
     ...(clause.reading ? { reading: clause.reading } : {}),
     status: 'not-exercised',
-    tests: citing.map((t) => ({ title: t.title, project: t.project, file: t.file, status: t.status })),
+    tests: citing.map(({ test: t, outcome }) => ({ title: t.title, project: t.project, file: t.file, status: t.status, verdict: outcome.status })),
     evidence: [],
   };
   if (!sides.includes(clause.side)) {
@@ -69,18 +71,27 @@ function decide(clause: ClauseInput, citing: TestRecord[], repro: ReproContext, 
     record.status = 'unspecified';
     return record;
   }
-  const decided = citing.filter(ran);
-  const failing = decided.filter((t) => !t.ok);
+  const warnings = [...new Set(citing.flatMap((c) => c.outcome.warnings))];
+  if (warnings.length > 0) record.warnings = warnings;
+  const withStatus = (s: TestClauseOutcome['status']) => citing.filter((c) => c.outcome.status === s);
+  const failing = withStatus('failed');
+  const blocked = withStatus('blocked');
+  const passed = withStatus('passed');
   if (failing.length > 0) {
     record.status = 'failed';
-    record.failures = failing.map((t) => ({ test: t.title, error: t.errors.join('\n') || `test ${t.status}` }));
-    record.evidence = failing.flatMap((t) => t.evidence);
-    record.reproduction = reproductionFor(clause.id, failing, repro, clause.side);
-  } else if (decided.length > 0) {
+    // The words of the failed checks: the rule, what was expected, what was seen.
+    record.failures = failing.map((c) => ({ test: c.test.title, error: c.outcome.failures.join('\n') }));
+    record.evidence = failing.flatMap((c) => c.test.evidence);
+    record.reproduction = reproductionFor(clause.id, failing.map((c) => c.test), repro, clause.side);
+  } else if (blocked.length > 0) {
+    record.status = 'blocked';
+    record.blockedReasons = [...new Set(blocked.flatMap((c) => c.outcome.reasons))];
+    record.evidence = blocked.flatMap((c) => c.test.evidence);
+  } else if (passed.length > 0) {
     record.status = 'passed';
-    record.evidence = decided.flatMap((t) => t.evidence);
+    record.evidence = passed.flatMap((c) => c.test.evidence);
   } else {
-    const reasons = [...new Set(citing.flatMap((t) => t.skipReasons))];
+    const reasons = [...new Set(citing.flatMap((c) => c.outcome.reasons))];
     if (clause.unobservable) reasons.push(`unobservable: ${clause.unobservable}`);
     if (reasons.length === 0) reasons.push(citing.length === 0 ? 'no test citing this clause ran' : 'the tests citing this clause did not run');
     record.notExercisedReasons = reasons;
@@ -110,8 +121,13 @@ function applyExpected(records: ClauseRecord[], expected: ExpectedOutcomes | und
 export function buildReport(input: BuildInput): ConformanceReport {
   const redactor = input.redactor ?? new Redactor();
   const counted = input.tests.filter((t) => input.projects.includes(t.project));
-  const byClause = new Map<string, TestRecord[]>();
-  for (const t of counted) for (const id of t.clauses) byClause.set(id, [...(byClause.get(id) ?? []), t]);
+  const byClause = new Map<string, Citation[]>();
+  const verdictsOf = new Map<TestRecord, Map<string, TestClauseOutcome>>();
+  for (const t of counted) {
+    const outcomes = attributeTest(t);
+    verdictsOf.set(t, outcomes);
+    for (const id of citedClauses(t)) byClause.set(id, [...(byClause.get(id) ?? []), { test: t, outcome: outcomes.get(id)! }]);
+  }
 
   const repro = input.repro ?? {};
   const sides = input.sides ?? runSides([...new Set(counted.map((t) => t.project))], input.clauses);
@@ -123,9 +139,10 @@ export function buildReport(input: BuildInput): ConformanceReport {
     totals[r.status] += 1;
     totals.byLevel[r.level][r.status] += 1;
   }
-  // The verdict fails on a failed MUST clause, and on a stale expected failure whatever its level
-  // (a stale list must not hide a regression the next time it fails).
-  const verdict = records.some((r) => r.level === 'MUST' && r.status === 'failed') || stale.length > 0 ? 'fail' : 'pass';
+  // The verdict fails on a failed MUST clause, on a blocked one (it was not decided, so it cannot
+  // pass), and on a stale expected failure whatever its level (a stale list must not hide a
+  // regression the next time it fails).
+  const verdict = records.some((r) => r.level === 'MUST' && (r.status === 'failed' || r.status === 'blocked')) || stale.length > 0 ? 'fail' : 'pass';
 
   const report: ConformanceReport = {
     schemaVersion: 1,
@@ -144,6 +161,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     tests: counted.map((t) => ({
       title: t.title, project: t.project, file: t.file, line: t.line, clauses: t.clauses,
       status: t.status, ok: t.ok, durationMs: t.durationMs, errors: t.errors,
+      verdicts: Object.fromEntries([...(verdictsOf.get(t) ?? new Map())].map(([id, o]) => [id, o.status])),
     })),
   };
   return redactor.value(report);

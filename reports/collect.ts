@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { EVIDENCE_ATTACHMENT } from '../spec/index.ts';
+import { CHECKS_ATTACHMENT, EVIDENCE_ATTACHMENT, parseCheckRecords, type CheckRecord } from '../spec/index.ts';
 import { CLAUSE_TAG, type Evidence, type TestRecord, type TestStatusName } from './model.ts';
 
 export function stripAnsi(s: string): string {
@@ -13,16 +13,23 @@ export function clausesOf(tags: readonly string[]): string[] {
   return [...new Set(tags.map((t) => CLAUSE_TAG.exec(t)?.[1]).filter((id): id is string => id !== undefined))];
 }
 
+function attachmentText(a: TestResult['attachments'][number]): string | undefined {
+  try {
+    return a.body ? a.body.toString('utf8') : a.path ? readFileSync(a.path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function checksOf(result: TestResult | undefined): CheckRecord[] {
+  return (result?.attachments ?? []).filter((a) => a.name === CHECKS_ATTACHMENT).flatMap((a) => parseCheckRecords(attachmentText(a) ?? ''));
+}
+
 function evidenceOf(result: TestResult | undefined): Evidence[] {
   const out: Evidence[] = [];
   for (const a of result?.attachments ?? []) {
     if (a.name !== EVIDENCE_ATTACHMENT) continue;
-    let text: string | undefined;
-    try {
-      text = a.body ? a.body.toString('utf8') : a.path ? readFileSync(a.path, 'utf8') : undefined;
-    } catch {
-      text = undefined;
-    }
+    const text = attachmentText(a);
     if (text === undefined) continue;
     try {
       const parsed = JSON.parse(text) as unknown;
@@ -62,5 +69,6 @@ export function toTestRecord(test: TestCase, result: TestResult | undefined, roo
     errors: (result?.errors ?? []).map((e) => stripAnsi(e.message ?? e.value ?? 'error without a message')),
     skipReasons,
     evidence: evidenceOf(result),
+    checks: checksOf(result),
   };
 }

@@ -28,10 +28,14 @@ export const RETRY_WINDOWS: TimelineSpec = {
   ],
 };
 
+/** A test; unless it says otherwise, one check per clause of its tags, held (a skipped test made none). */
 function test(partial: Partial<TestRecord> & { title: string; clauses: string[] }): TestRecord {
+  const skipped = partial.status === 'skipped';
   return {
     file: 'suites/service/delivery-retries.spec.ts', line: 54, project: 'service-realtime', status: 'passed', ok: true,
-    durationMs: 1_200, errors: [], skipReasons: [], evidence: [], ...partial,
+    durationMs: 1_200, errors: [], skipReasons: [], evidence: [],
+    checks: skipped ? [] : partial.clauses.map((id) => ({ clauses: [id], rule: `${id} holds`, outcome: 'passed' as const })),
+    ...partial,
   };
 }
 
@@ -45,7 +49,14 @@ function timingTests(): TestRecord[] {
     test({
       title: 'onComplete answered 503 is retried: 3 attempts numbered 1 to 3, about 5 s then 20 s apart, and nothing after the last (DELIV-4, DELIV-7, DELIV-8, HDR-4)',
       clauses: ['DELIV-4', 'DELIV-7', 'DELIV-8', 'HDR-4'], status: 'failed', ok: false, durationMs: 31_400,
-      errors: ['Error: DELIV-8: back-off before attempt 3: measured 2300 ms, expected 20000 ms ± 5000 ms (contract 20000 ms × scale 1)\n\nexpect(received).toBe(expected)\n\nExpected: true\nReceived: false'],
+      errors: ['Error: DELIV-8: the back-off before attempt 3 is about 20 s: expected 20000 ms ± 5000 ms (contract 20000 ms × scale 1), got 2300 ms'],
+      // Per check: the back-off failed DELIV-8 only; the attempts' count, their numbers and the retry held.
+      checks: [
+        { clauses: ['DELIV-4'], rule: 'an onComplete answered 503 is retried', outcome: 'passed' },
+        { clauses: ['DELIV-7'], rule: 'three attempts in total, nothing after the last', outcome: 'passed' },
+        { clauses: ['HDR-4'], rule: 'X-Service-Delivery-Attempt numbers the attempts 1, 2, 3', outcome: 'passed' },
+        { clauses: ['DELIV-8'], rule: 'the back-off before attempt 3 is about 20 s', outcome: 'failed', expected: '20000 ms ± 5000 ms (contract 20000 ms × scale 1)', seen: '2300 ms' },
+      ],
       evidence: [{ sentence: 'onComplete answered 503 three times: attempt 2 came 5.1 s after attempt 1 ended, attempt 3 only 2.3 s after attempt 2 ended.', entries: broken, timeline: RETRY_WINDOWS }],
     }),
     test({

@@ -1,5 +1,5 @@
 /**
- * The gate over a written report: MUST failed (or a stale expected failure) -> 1;
+ * The gate over a written report: MUST failed or blocked (not decided), or a stale expected failure -> 1;
  * SHOULD failed -> warning; not-exercised allowed unless requireAll (then -> 1). A clause of a side
  * the run did not test (status not-in-run) never counts as not exercised. Exit 2 is the CLI's, for
  * usage and configuration errors.
@@ -24,6 +24,10 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
   const errors: string[] = [];
   const warnings: string[] = [];
   for (const c of report.clauses) {
+    if (c.status === 'blocked' && c.level === 'MUST') {
+      errors.push(`MUST ${c.id} not decided (blocked): ${c.text} (${(c.blockedReasons ?? []).join('; ')})`);
+      continue;
+    }
     if (c.status !== 'failed') continue;
     const line = `${c.level} ${c.id} failed: ${c.text}${c.reproduction ? ` (rerun: ${c.reproduction.command})` : ''}`;
     if (c.staleExpectation) errors.push(`${c.id}: expected to fail (${c.staleExpectation.reason}) but it passes: remove it from the expected-outcomes file`);

@@ -3,7 +3,7 @@
  * no request (its Content-Security-Policy forbids any), so both live in the page itself.
  */
 export const STYLE = `
-:root{--pass:#1a7f37;--fail:#cf222e;--nx:#d4a72c;--un:#afb8c1;--nir:#eaeef2;--ink:#1f2328;--mute:#656d76;--line:#d0d7de;--bg:#f6f8fa;--accent:#0969da}
+:root{--pass:#1a7f37;--fail:#cf222e;--nx:#d4a72c;--blk:#8250df;--un:#afb8c1;--nir:#eaeef2;--ink:#1f2328;--mute:#656d76;--line:#d0d7de;--bg:#f6f8fa;--accent:#0969da}
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);margin:0;padding:20px 24px;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h1 small{font-size:14px;color:var(--mute);font-weight:500;margin-left:6px}h2{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--mute);margin:0 0 8px}
 p{margin:4px 0}code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
@@ -23,7 +23,7 @@ button{font:inherit;color:inherit;cursor:pointer}
 .bar{display:flex;height:14px;background:var(--bg);border-radius:3px;overflow:hidden}.seg{height:100%}
 .bar-num{font-size:12px;color:var(--mute);white-space:nowrap}
 .legend{display:flex;flex-wrap:wrap;gap:14px;margin-top:14px;font-size:12px;color:var(--mute)}.hint{font-size:12px;color:var(--mute)}
-.b-passed{background:var(--pass)}.b-failed{background:var(--fail)}.b-not-exercised{background:var(--nx)}.b-unspecified{background:var(--un)}.b-not-in-run{background:var(--nir)}
+.b-passed{background:var(--pass)}.b-failed{background:var(--fail)}.b-blocked{background:var(--blk)}.b-not-exercised{background:var(--nx)}.b-unspecified{background:var(--un)}.b-not-in-run{background:var(--nir)}
 .filters{position:sticky;top:0;z-index:2;background:#fff;display:flex;flex-wrap:wrap;gap:10px;align-items:center;padding:10px 0;border-bottom:1px solid var(--line)}
 .filters label{font-size:12px;color:var(--mute);display:flex;flex-direction:column;gap:2px}
 select,input[type=search]{font:inherit;font-size:13px;padding:4px 6px;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--ink)}
@@ -34,7 +34,7 @@ td,th{border-bottom:1px solid var(--line);padding:7px 8px;vertical-align:top;tex
 tr.clause:target{background:#fff8c5}tr[hidden]{display:none}
 td.id{white-space:nowrap;font-weight:600}.meta{font-size:12px;color:var(--mute);margin-top:2px}
 .st,.lv,.badge{display:inline-block;border-radius:999px;padding:0 8px;font-size:12px;font-weight:600;white-space:nowrap}
-.s-passed{background:#dafbe1;color:var(--pass)}.s-failed{background:#ffebe9;color:var(--fail)}.s-not-exercised{background:#fff8c5;color:#7d4e00}
+.s-passed{background:#dafbe1;color:var(--pass)}.s-failed{background:#ffebe9;color:var(--fail)}.s-blocked{background:#fbefff;color:var(--blk)}.s-not-exercised{background:#fff8c5;color:#7d4e00}
 .s-unspecified{background:var(--bg);color:var(--mute)}.s-not-in-run{background:var(--bg);color:var(--mute)}
 b.s-failed{background:none}.lv{background:var(--bg);color:var(--ink);font-weight:500}.lv-MUST{background:#ddf4ff;color:#0550ae}
 .tl-badge{background:#ddf4ff;color:#0550ae;margin-left:4px}

@@ -7,7 +7,7 @@ import { htmlEscape } from './html-escape.ts';
 import { notInRunLines } from './render-summary.ts';
 import { STATUS_LABEL } from './html-rows.ts';
 
-export const BAR_STATUSES: ClauseStatus[] = ['failed', 'passed', 'not-exercised', 'unspecified'];
+export const BAR_STATUSES: ClauseStatus[] = ['failed', 'blocked', 'passed', 'not-exercised', 'unspecified'];
 
 type Counts = Record<string, number> & { total: number };
 
@@ -29,10 +29,15 @@ function bar(filter: string, value: string, label: string, title: string, c: Cou
 export function overview(report: ConformanceReport, areaTitles: Record<string, string> = {}): string {
   const inRun = report.clauses.filter((c) => c.status !== 'not-in-run');
   const failedMust = inRun.filter((c) => c.level === 'MUST' && c.status === 'failed').length;
+  const blockedMust = inRun.filter((c) => c.level === 'MUST' && c.status === 'blocked').length;
   const stale = report.staleExpectations.length;
   const why = report.verdict === 'pass'
     ? 'no MUST clause failed'
-    : [failedMust > 0 ? `${failedMust} MUST clause${failedMust === 1 ? '' : 's'} failed` : '', stale > 0 ? `${stale} stale expected failure${stale === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
+    : [
+      failedMust > 0 ? `${failedMust} MUST clause${failedMust === 1 ? '' : 's'} failed` : '',
+      blockedMust > 0 ? `${blockedMust} not decided (blocked)` : '',
+      stale > 0 ? `${stale} stale expected failure${stale === 1 ? '' : 's'}` : '',
+    ].filter(Boolean).join(', ');
   const levels = (['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'] as const).map((l) => ({ l, c: count(inRun.filter((x) => x.level === l)) })).filter((x) => x.c.total > 0);
   const areas = [...new Set(inRun.map((c) => c.area))].map((a) => ({ a, c: count(inRun.filter((x) => x.area === a)) }));
   const levelMax = Math.max(1, ...levels.map((x) => x.c.total));

@@ -9,7 +9,7 @@ import { htmlEscape, textEscape } from './html-escape.ts';
 import { renderTimeline } from './render-timeline.ts';
 
 export const STATUS_LABEL: Record<string, string> = {
-  passed: 'passed', failed: 'failed', 'not-exercised': 'not exercised', unspecified: 'unspecified', 'not-in-run': 'not in this run',
+  passed: 'passed', failed: 'failed', blocked: 'blocked (not decided)', 'not-exercised': 'not exercised', unspecified: 'unspecified', 'not-in-run': 'not in this run',
 };
 
 function pre(value: unknown): string {
@@ -93,7 +93,11 @@ export function clauseRow(c: ClauseRecord, tests: Map<string, number>): string {
   const reading = c.reading ? `<details class="reading"><summary>reading</summary><p>${htmlEscape(c.reading)}</p></details>` : '';
   const evidence = evidenceCell(c);
   // Why a clause was not exercised is short and wanted at a glance: in the row, not behind a click.
-  const why = (c.notExercisedReasons ?? []).map((n) => `<div class="why">not exercised: ${htmlEscape(n)}</div>`).join('');
+  const why = [
+    ...(c.notExercisedReasons ?? []).map((n) => `<div class="why">not exercised: ${htmlEscape(n)}</div>`),
+    ...(c.blockedReasons ?? []).map((n) => `<div class="why">${htmlEscape(n)}</div>`),
+    ...(c.warnings ?? []).map((n) => `<div class="why">warning: ${htmlEscape(n)}</div>`),
+  ].join('');
   // The evidence gets a row of its own under the clause, the table's full width (timelines need it).
   return `<tr class="clause${evidence ? ' has-ev' : ''}" id="${htmlEscape(c.id)}" data-status="${c.status}" data-level="${c.level}" data-area="${htmlEscape(c.area)}" data-side="${htmlEscape(c.side)}">
 <td class="id"><a href="#${htmlEscape(c.id)}">${htmlEscape(c.id)}</a></td><td><span class="lv lv-${c.level}">${c.level}</span></td><td><span class="st s-${c.status}">${STATUS_LABEL[c.status] ?? c.status}</span>${mark}</td>
@@ -101,9 +105,9 @@ export function clauseRow(c: ClauseRecord, tests: Map<string, number>): string {
 <td class="tests"><ul>${testItems}</ul></td></tr>${evidence ? `\n<tr class="ev-row" data-for="${htmlEscape(c.id)}"><td></td><td colspan="4" class="ev">${evidence}</td></tr>` : ''}`;
 }
 
-/** Failed MUST clauses first, then the other failed ones, then the contract's order. */
+/** Failed MUST clauses first, then the other failed ones, then the blocked ones, then the contract's order. */
 export function matrixOrder(clauses: ClauseRecord[]): ClauseRecord[] {
-  const rank = (c: ClauseRecord) => (c.status !== 'failed' ? 2 : c.level === 'MUST' ? 0 : 1);
+  const rank = (c: ClauseRecord) => (c.status === 'failed' ? (c.level === 'MUST' ? 0 : 1) : c.status === 'blocked' ? 2 : 3);
   return clauses.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
 }
 

@@ -5,6 +5,7 @@ export type {
 } from './model.ts';
 export { CONFORMANCE_PROJECTS, CLAUSE_TAG, RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
 export { buildReport, runSides, type BuildInput } from './build-report.ts';
+export { attributeTest, citedClauses, type AttributableTest, type TestClauseOutcome, type TestClauseStatus } from './attribution.ts';
 export { checkClauseIds, type ClauseIdProblems } from './check-clause-ids.ts';
 export { Redactor, REDACTED, loadSecrets } from '../spec/index.ts';
 export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproContext } from './repro.ts';

@@ -2,14 +2,19 @@
  * The shape of reports/out/conformance.json (schema: reports/conformance.schema.json).
  * One record per clause of spec/clauses.yaml, decided by the tests that cite it in their tags.
  */
-import type { Evidence } from '../spec/index.ts';
+import type { CheckRecord, Evidence } from '../spec/index.ts';
 
 export type ClauseLevel = 'MUST' | 'SHOULD' | 'MAY' | 'UNSPECIFIED';
 /**
  * not-in-run: a clause of a side the run did not test (a service run and the host clauses): kept in
  * conformance.json so nothing is lost, but never "not exercised" (a gate's --require-all skips it).
  */
-export type ClauseStatus = 'passed' | 'failed' | 'not-exercised' | 'unspecified' | 'not-in-run';
+/**
+ * blocked: not decided, because every test that would check it stopped first (another clause's
+ * check failed, or an error no check names): a blocked MUST clause fails the run's verdict without
+ * counting as a failed clause (reports/attribution.ts).
+ */
+export type ClauseStatus = 'passed' | 'failed' | 'blocked' | 'not-exercised' | 'unspecified' | 'not-in-run';
 export type TestStatusName = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted' | 'not-run';
 
 /** A clause as the reporter needs it (a subset of spec/index.ts Clause). */
@@ -57,6 +62,8 @@ export interface TestRecord {
   errors: string[];
   skipReasons: string[];
   evidence: Evidence[];
+  /** The checks it made, each naming the clauses it decides (spec/checks.ts). */
+  checks: CheckRecord[];
 }
 
 export interface Reproduction {
@@ -76,8 +83,12 @@ export interface ClauseRecord {
   text: string;
   reading?: string;
   status: ClauseStatus;
-  tests: Array<{ title: string; project: string; file: string; status: TestStatusName }>;
+  tests: Array<{ title: string; project: string; file: string; status: TestStatusName; verdict?: 'passed' | 'failed' | 'blocked' | 'not-exercised' }>;
   failures?: Array<{ test: string; error: string }>;
+  /** blocked: why each test citing it did not decide it ("blocked: SIGN-12 failed first"). */
+  blockedReasons?: string[];
+  /** Checks that could not tell whether the rule holds (never a failure). */
+  warnings?: string[];
   notExercisedReasons?: string[];
   evidence: Evidence[];
   expectedFailure?: { reason: string };
@@ -107,7 +118,7 @@ export interface ConformanceReport {
   /** Seeded faults of the embedded reference this run had on, with the clause each breaks. */
   seededFaults?: Array<{ name: string; clause: string }>;
   clauses: ClauseRecord[];
-  tests: Array<{ title: string; project: string; file: string; line: number; clauses: string[]; status: TestStatusName; ok: boolean; durationMs: number; errors: string[] }>;
+  tests: Array<{ title: string; project: string; file: string; line: number; clauses: string[]; status: TestStatusName; ok: boolean; durationMs: number; errors: string[]; verdicts?: Record<string, 'passed' | 'failed' | 'blocked' | 'not-exercised'> }>;
 }
 
 export interface ExpectedOutcomes {

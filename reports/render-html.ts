@@ -14,7 +14,7 @@ import { contractAreaTitles } from './load-clauses.ts';
 
 export { htmlEscape } from './html-escape.ts';
 
-const STATUSES: ClauseStatus[] = ['failed', 'passed', 'not-exercised', 'unspecified', 'not-in-run'];
+const STATUSES: ClauseStatus[] = ['failed', 'blocked', 'passed', 'not-exercised', 'unspecified', 'not-in-run'];
 
 function options(values: Array<[string, string]>, selected: string): string {
   return values.map(([v, label]) => `<option value="${htmlEscape(v)}"${v === selected ? ' selected' : ''}>${htmlEscape(label)}</option>`).join('');

@@ -20,12 +20,14 @@ export function renderJunit(report: ConformanceReport): string {
   const other = notInRunLines(report);
   const clauseCases = clauses.length + other.length;
   const clauseFailures = report.clauses.filter((c) => c.status === 'failed').length;
+  // A blocked clause is an <error> (not decided), never a second <failure>.
+  const clauseErrors = report.clauses.filter((c) => c.status === 'blocked').length;
   const clauseSkipped = clauses.filter((c) => c.status === 'not-exercised' || c.status === 'unspecified').length + other.length;
   const testFailures = report.tests.filter((t) => !t.ok && t.status !== 'skipped' && t.status !== 'not-run').length;
   const testSkipped = report.tests.filter((t) => t.status === 'skipped' || t.status === 'not-run').length;
   lines.push(`<testsuites name="ccs-conformance" tests="${clauseCases + report.tests.length}" failures="${clauseFailures + testFailures}">`);
 
-  lines.push(`  <testsuite name="clauses" tests="${clauseCases}" failures="${clauseFailures}" skipped="${clauseSkipped}" timestamp="${xmlEscape(report.startedAt)}">`);
+  lines.push(`  <testsuite name="clauses" tests="${clauseCases}" failures="${clauseFailures}" errors="${clauseErrors}" skipped="${clauseSkipped}" timestamp="${xmlEscape(report.startedAt)}">`);
   for (const c of clauses) {
     const name = xmlEscape(`${c.id} [${c.level}] ${c.text}`);
     const open = `    <testcase classname="clauses.${xmlEscape(c.area)}" name="${name}" time="0"`;
@@ -34,6 +36,9 @@ export function renderJunit(report: ConformanceReport): string {
       const repro = c.reproduction ? `\n\nreproduce: ${c.reproduction.command}` : '';
       // A failed SHOULD clause warns without failing the gate; it is still a failure in CI views.
       lines.push(`${open}>`, `      <failure message="${xmlEscape(`${c.level} clause ${c.id} failed`)}" type="${c.level}">${xmlEscape(msg + repro)}</failure>`, '    </testcase>');
+    } else if (c.status === 'blocked') {
+      const why = (c.blockedReasons ?? []).join('\n');
+      lines.push(`${open}>`, `      <error message="${xmlEscape(`${c.level} clause ${c.id} not decided (blocked)`)}" type="blocked">${xmlEscape(why)}</error>`, '    </testcase>');
     } else if (c.status === 'not-exercised' || c.status === 'unspecified') {
       const why = c.status === 'unspecified' ? 'the contract marks this "not shown": never asserted' : (c.notExercisedReasons ?? []).join('; ');
       lines.push(`${open}>`, `      <skipped message="${xmlEscape(`${c.status}: ${why}`)}"/>`, '    </testcase>');

@@ -7,7 +7,7 @@
 import type { ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport } from './model.ts';
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
-const STATUSES: ClauseStatus[] = ['passed', 'failed', 'not-exercised', 'unspecified'];
+const STATUSES: ClauseStatus[] = ['passed', 'failed', 'blocked', 'not-exercised', 'unspecified'];
 
 /** "25 host clauses: not in this run", one line per side the run did not test. */
 export function notInRunLines(report: ConformanceReport): string[] {
@@ -41,6 +41,7 @@ export function renderSummary(report: ConformanceReport): string {
   const staleOther = report.clauses.filter((c) => c.level !== 'MUST' && c.staleExpectation);
   const failedShould = report.clauses.filter((c) => c.level === 'SHOULD' && c.status === 'failed' && !c.staleExpectation);
   const expected = report.clauses.filter((c) => c.expectedFailure);
+  const blocked = report.clauses.filter((c) => c.status === 'blocked' && c.level !== 'UNSPECIFIED');
   const out: string[] = [];
   out.push(`# Conformance: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}`, '');
   if (failedMust.length > 0 || staleOther.length > 0) {
@@ -55,6 +56,12 @@ export function renderSummary(report: ConformanceReport): string {
   out.push(`| **all** | ${STATUSES.map((s) => `**${report.totals[s]}**`).join(' | ')} |`, '');
   const other = notInRunLines(report);
   if (other.length > 0) out.push(other.join(' · '), '');
+  if (blocked.length > 0) {
+    // Not failures: the tests that would decide them stopped first. A blocked MUST clause still keeps the run from passing.
+    out.push('## Not decided (blocked)', '');
+    for (const c of blocked) out.push(`- **${c.id}** [${c.level}] (§${c.section}) ${md(c.text)} — ${md(oneLine((c.blockedReasons ?? []).join('; ') || 'blocked'))}`);
+    out.push('');
+  }
   if (failedShould.length > 0) {
     out.push('## Warnings: failed SHOULD clauses', '');
     for (const c of failedShould) out.push(failedLine(c));

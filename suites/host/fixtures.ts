@@ -4,8 +4,14 @@
  */
 import { test as base } from '@playwright/test';
 import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from './harness/harness.ts';
+import { attachChecks } from '../shared/index.ts';
 
-export const test = base.extend<Record<never, never>, { host: HostHarness }>({
+export const test = base.extend<{ ccsChecks: void }, { host: HostHarness }>({
+  // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts).
+  ccsChecks: [async ({}, use, testInfo) => {
+    await use();
+    await attachChecks(testInfo);
+  }, { auto: true }],
   host: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {

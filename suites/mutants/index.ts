@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FAULTS } from '../../reference-service/index.ts';
-import { planProjects, renderTable, runMatrixChild, writeReport, REPO_ROOT, type MatrixDirection, type MatrixResult } from './runner.ts';
+import { planProjects, precisionOf, renderTable, runMatrixChild, writeReport, REPO_ROOT, type MatrixDirection, type MatrixResult } from './runner.ts';
 import { CcsError } from '../../spec/index.ts';
 import { hostDirection } from './host-direction.ts';
 import { readSettings } from '../../spec/index.ts';
@@ -15,13 +15,13 @@ export { hostDirection };
 
 export { parseResults, parseResultsText, clausesOf } from './results.ts';
 export type { TestOutcome, Outcome } from './results.ts';
-export { planProjects, runMatrixChild, renderTable, childEnv, REPO_ROOT, DEFAULT_MATRIX_DEADLINE_MS, MATRIX_CONFIG } from './runner.ts';
-export type { MatrixDirection, MatrixFault, MatrixProject, MatrixResult, FaultResult, CleanResult, FaultStatus, RunSummary } from './runner.ts';
+export { planProjects, precisionOf, runMatrixChild, renderTable, childEnv, REPO_ROOT, DEFAULT_MATRIX_DEADLINE_MS, MATRIX_CONFIG } from './runner.ts';
+export type { MatrixDirection, MatrixFault, MatrixProject, MatrixResult, FaultResult, CleanResult, FaultStatus, Precision, RunSummary } from './runner.ts';
 
 /** The service direction: the service suites against the reference service's seeded faults. */
 export const serviceDirection: MatrixDirection = {
   name: 'service', project: 'service', faultEnv: 'CCS_FAULTS', testDir: 'suites/service',
-  faults: FAULTS.map((f) => ({ name: f.name, clause: f.clause, area: f.area, sentence: f.sentence })),
+  faults: FAULTS.map((f) => ({ name: f.name, clause: f.clause, ...(f.also ? { also: f.also } : {}), area: f.area, sentence: f.sentence })),
 };
 
 export interface MatrixOptions {
@@ -60,10 +60,11 @@ export async function runMutationMatrix(o: MatrixOptions = {}): Promise<MatrixRe
   });
   const ok = !r.error && r.clean.every((c) => c.ok) && r.faults.length > 0 && r.faults.every((f) => f.status === 'caught');
   const table = renderTable(r.clean, r.faults);
+  const precision = precisionOf(r.faults);
   const reportPath = join(reportDir, 'mutants.json');
   const durationMs = performance.now() - started;
-  writeReport(reportPath, { ok, clean: r.clean, faults: r.faults, durationMs, ...(r.error ? { error: r.error } : {}) });
-  return { ok, clean: r.clean, faults: r.faults, table, reportPath, durationMs, ...(r.error ? { error: r.error } : {}) };
+  writeReport(reportPath, { ok, clean: r.clean, faults: r.faults, precision, durationMs, ...(r.error ? { error: r.error } : {}) });
+  return { ok, clean: r.clean, faults: r.faults, precision, table, reportPath, durationMs, ...(r.error ? { error: r.error } : {}) };
 }
 
 /** Reads the mutants.json a matrix run wrote (the per-fault tests of the test command read it). */

@@ -1,15 +1,28 @@
 /**
  * Reads a child run's Playwright JSON report (results.json): every test with its file, title,
- * clause tags and outcome. Tags are stored without their '@' by the JSON reporter; both forms
- * are accepted.
+ * clause tags, outcome and the checks it attached (spec/checks.ts), so the matrix decides each
+ * clause per check as the clause reporter does (reports/attribution.ts). Tags are stored without
+ * their '@' by the JSON reporter; both forms are accepted.
  */
-import { CcsError, clauseOfTag } from '../../spec/index.ts';
+import { readFileSync } from 'node:fs';
+import { CHECKS_ATTACHMENT, CcsError, clauseOfTag, parseCheckRecords, type CheckRecord } from '../../spec/index.ts';
+import type { AttributableTest } from '../../reports/index.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
-export interface TestOutcome { file: string; title: string; tags: string[]; clauses: string[]; outcome: Outcome; error?: string; project?: string }
+export interface TestOutcome {
+  file: string; title: string; tags: string[]; clauses: string[]; outcome: Outcome; error?: string; project?: string;
+  /** The last result's status, its checks, errors and skip reasons: what attribution reads. */
+  status: AttributableTest['status'];
+  /** Passed or skipped as expected (a flaky test counts as failed). */
+  ok: boolean;
+  checks: CheckRecord[];
+  errors: string[];
+  skipReasons: string[];
+}
 
-
-interface JsonSpec { title: string; file?: string; tags?: string[]; tests?: Array<{ projectName?: string; status?: string; annotations?: unknown[]; results?: Array<{ status?: string; error?: { message?: string } }> }> }
+interface JsonAttachment { name?: string; body?: string; path?: string }
+interface JsonResult { status?: string; error?: { message?: string }; errors?: Array<{ message?: string }>; attachments?: JsonAttachment[] }
+interface JsonSpec { title: string; file?: string; tags?: string[]; tests?: Array<{ projectName?: string; status?: string; annotations?: Array<{ type?: string; description?: string }>; results?: JsonResult[] }> }
 interface JsonSuite { title?: string; file?: string; specs?: JsonSpec[]; suites?: JsonSuite[] }
 interface JsonReport { suites?: JsonSuite[]; errors?: Array<{ message?: string }> }
 
@@ -31,6 +44,22 @@ export function clausesOf(tags: string[]): string[] {
   return tags.map((t) => clauseOfTag(t, true)).filter((x): x is string => !!x);
 }
 
+function checksOf(result: JsonResult | undefined): CheckRecord[] {
+  return (result?.attachments ?? []).filter((a) => a.name === CHECKS_ATTACHMENT).flatMap((a) => {
+    try {
+      const text = a.body !== undefined ? Buffer.from(a.body, 'base64').toString('utf8') : a.path ? readFileSync(a.path, 'utf8') : '';
+      return parseCheckRecords(text);
+    } catch {
+      return [];
+    }
+  });
+}
+
+function statusOf(result: JsonResult | undefined): AttributableTest['status'] {
+  const s = result?.status;
+  return s === 'passed' || s === 'failed' || s === 'timedOut' || s === 'skipped' || s === 'interrupted' ? s : 'not-run';
+}
+
 export function parseResults(report: unknown): { tests: TestOutcome[]; errors: string[] } {
   if (typeof report !== 'object' || report === null || !Array.isArray((report as JsonReport).suites)) {
     throw new CcsError('MUTANTS_RESULTS_INVALID', 'results.json: not a Playwright JSON report (no suites array)');
@@ -42,7 +71,13 @@ export function parseResults(report: unknown): { tests: TestOutcome[]; errors: s
     for (const spec of s.specs ?? []) {
       for (const t of spec.tests ?? []) {
         const tags = spec.tags ?? [];
-        const out: TestOutcome = { file: spec.file ?? f ?? '', title: [...prefix, spec.title].join(' › '), tags, clauses: clausesOf(tags), outcome: outcomeOf(t), ...(t.projectName ? { project: t.projectName } : {}) };
+        const last = t.results?.[t.results.length - 1];
+        const out: TestOutcome = {
+          file: spec.file ?? f ?? '', title: [...prefix, spec.title].join(' › '), tags, clauses: clausesOf(tags), outcome: outcomeOf(t), ...(t.projectName ? { project: t.projectName } : {}),
+          status: statusOf(last), checks: checksOf(last), ok: outcomeOf(t) === 'passed' || outcomeOf(t) === 'skipped',
+          errors: (last?.errors ?? (last?.error ? [last.error] : [])).map((e) => e.message ?? 'error without a message'),
+          skipReasons: (t.annotations ?? []).filter((a) => a.type === 'skip').map((a) => a.description ?? 'skipped'),
+        };
         const err = t.results?.find((x) => x.error?.message)?.error?.message;
         if (err && out.outcome === 'failed') out.error = err.split('\n')[0]!.slice(0, 300);
         tests.push(out);

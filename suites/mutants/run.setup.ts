@@ -19,7 +19,7 @@ test('the mutation matrix runs every seeded fault against the tests citing its c
     reportDir: readSettings().reportDir,
     ...(only.length ? { faults: only } : {}),
   });
-  process.stdout.write(`${r.table}\nmutation matrix: ${r.faults.filter((f) => f.status === 'caught').length}/${r.faults.length} faults caught in ${(r.durationMs / 1000).toFixed(0)} s\n`);
+  process.stdout.write(`${r.table}\nmutation matrix: ${r.faults.filter((f) => f.status === 'caught').length}/${r.faults.length} faults caught in ${(r.durationMs / 1000).toFixed(0)} s; precision ${(r.precision.share * 100).toFixed(1)}%\n`);
   expect(r.error, r.error).toBeUndefined();
   expect(r.faults.length, 'faults judged').toBeGreaterThan(0);
 });

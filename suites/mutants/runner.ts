@@ -11,12 +11,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseResultsText, type TestOutcome } from './results.ts';
+import { attributeTest } from '../../reports/index.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Playwright's CLI wherever npm put it (hoisted beside an installed package, or in the clone). */
 const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
 
-export interface MatrixFault { name: string; clause: string; area: string; sentence?: string }
+/**
+ * A seeded fault or faulty receiver: `clause` is the clause it breaks; `also` the further clauses it
+ * breaks by its nature (declared with it, so the matrix's precision counts them as its own).
+ */
+export interface MatrixFault { name: string; clause: string; also?: readonly string[]; area: string; sentence?: string }
 /** One direction of the matrix: the service suites against reference faults, or the host suites against faulty receivers. */
 export interface MatrixDirection {
   name: 'service' | 'host';
@@ -29,17 +34,37 @@ export interface MatrixDirection {
   testDir: string;
 }
 
+/**
+ * caught: a check of the fault's clause failed. missed: no check failed. unrelated-only: checks of
+ * other clauses failed, never one of its own. error: no result.
+ */
 export type FaultStatus = 'caught' | 'missed' | 'unrelated-only' | 'error';
 export interface RunSummary { passed: number; failed: number; skipped: number; durationMs: number; files: string[]; exitCode: number | null; timedOut: boolean; error?: string }
 export interface FaultResult extends RunSummary {
   direction: 'service' | 'host'; fault: string; clause: string; sentence?: string; status: FaultStatus;
-  /** Failing tests that cite the fault's clause. */
+  /** The clauses the fault declares: its clause and any it breaks by its nature. */
+  declared: string[];
+  /** Every clause a check failed on, and every clause left blocked (not decided), in this fault's run. */
+  failedClauses: string[];
+  blockedClauses: string[];
+  /** The failed clauses are exactly the declared ones (the matrix's precision counts these). */
+  exact: boolean;
+  /** Tests with a failed check of the fault's clause. */
   caughtBy: string[];
-  /** Failing tests that do not cite it. */
+  /** Tests whose failed checks name other clauses only (with those clauses). */
   alsoFailed: Array<{ title: string; clauses: string[] }>;
 }
+
+/** Share of faults whose failed clauses are exactly their declared ones (caught faults and missed alike). */
+export interface Precision { exact: number; total: number; share: number; inexact: Array<{ fault: string; declared: string[]; failed: string[]; blocked: string[] }> }
+
+export function precisionOf(faults: readonly FaultResult[]): Precision {
+  const inexact = faults.filter((f) => !f.exact).map((f) => ({ fault: f.fault, declared: f.declared, failed: f.failedClauses, blocked: f.blockedClauses }));
+  const total = faults.length;
+  return { exact: total - inexact.length, total, share: total === 0 ? 1 : (total - inexact.length) / total, inexact };
+}
 export interface CleanResult extends RunSummary { direction: 'service' | 'host'; ok: boolean; failures: Array<{ title: string; clauses: string[]; error?: string }> }
-export interface MatrixResult { ok: boolean; clean: CleanResult[]; faults: FaultResult[]; table: string; reportPath: string; durationMs: number; error?: string }
+export interface MatrixResult { ok: boolean; clean: CleanResult[]; faults: FaultResult[]; precision: Precision; table: string; reportPath: string; durationMs: number; error?: string }
 
 
 /** The whole matrix child: 62+ faults on two workers take a few minutes; a hang ends here. */
@@ -66,7 +91,7 @@ export const MATRIX_CONFIG = `suites/mutants/matrix.config.${import.meta.url.end
  * One project of the matrix's child run. Serialized into CCS_MATRIX_PLAN for matrix.config.ts:
  * the config stays dumb, this module decides.
  */
-export interface MatrixProject { name: string; direction: 'service' | 'host'; fault?: string; clause?: string; testDir: string; grep?: string; grepInvert?: string; metadata: Record<string, string> }
+export interface MatrixProject { name: string; direction: 'service' | 'host'; fault?: string; clause?: string; declared?: string[]; testDir: string; grep?: string; grepInvert?: string; metadata: Record<string, string> }
 
 /**
  * The projects of one matrix run. Each fault gets a project whose worker fixtures seed that fault
@@ -84,9 +109,10 @@ export function planProjects(directions: readonly MatrixDirection[], o: { faults
     if (o.clean !== false) projects.push({ name: `${d.name}:clean`, direction: d.name, testDir: d.testDir, grepInvert: realtime, metadata: {} });
     for (const f of d.faults) {
       if (o.faults && o.faults.length > 0 && !o.faults.includes(f.name)) continue;
+      const declared = [f.clause, ...(f.also ?? [])];
       // \b keeps @HOST-1 from selecting @HOST-12.
-      const grep = o.scope === 'area' ? `@${f.area}-\\d+\\b` : `@${f.clause}\\b`;
-      projects.push({ name: `${d.name}:${f.name}`, direction: d.name, fault: f.name, clause: f.clause, testDir: d.testDir, grep, grepInvert: realtime, metadata: { [metaKey]: f.name } });
+      const grep = o.scope === 'area' ? `@${f.area}-\\d+\\b` : `@(?:${declared.join('|')})\\b`;
+      projects.push({ name: `${d.name}:${f.name}`, direction: d.name, fault: f.name, clause: f.clause, declared, testDir: d.testDir, grep, grepInvert: realtime, metadata: { [metaKey]: f.name } });
     }
   }
   return projects;
@@ -162,26 +188,42 @@ export async function runMatrixChild(directions: readonly MatrixDirection[], pro
       continue;
     }
     const clause = p.clause!;
-    const caughtBy = failing.filter((t) => t.clauses.includes(clause)).map((t) => t.title);
-    const alsoFailed = failing.filter((t) => !t.clauses.includes(clause)).map((t) => ({ title: t.title, clauses: t.clauses }));
+    const declared = p.declared ?? [clause];
+    // Per check, as the clause reporter decides (reports/attribution.ts).
+    const verdicts = ts.map((t) => ({ t, v: attributeTest(t) }));
+    const clausesWith = (status: string) => [...new Set(verdicts.flatMap(({ v }) => [...v].filter(([, o]) => o.status === status).map(([id]) => id)))].sort();
+    const failedClauses = clausesWith('failed');
+    const blockedClauses = clausesWith('blocked').filter((c) => !failedClauses.includes(c));
+    const caughtBy = verdicts.filter(({ v }) => v.get(clause)?.status === 'failed').map(({ t }) => t.title);
+    const alsoFailed = verdicts
+      .map(({ t, v }) => ({ title: t.title, clauses: [...v].filter(([, o]) => o.status === 'failed').map(([id]) => id) }))
+      .filter((a) => a.clauses.length > 0 && !a.clauses.includes(clause));
     const summary = summaryOf(ts, p);
-    const status: FaultStatus = caughtBy.length ? 'caught' : ts.length === 0 ? 'error' : failing.length ? 'unrelated-only' : 'missed';
+    const status: FaultStatus = caughtBy.length ? 'caught' : ts.length === 0 ? 'error' : failedClauses.length ? 'unrelated-only' : 'missed';
+    const exact = failedClauses.length === declared.length && declared.every((c) => failedClauses.includes(c));
     const sentence = directions.flatMap((d) => d.faults).find((f) => f.name === p.fault)?.sentence;
-    faults.push({ ...summary, ...(ts.length === 0 && !summary.error ? { error: 'no test of this fault ran' } : {}), direction: p.direction, fault: p.fault, clause, ...(sentence ? { sentence } : {}), status, caughtBy, alsoFailed });
+    faults.push({
+      ...summary, ...(ts.length === 0 && !summary.error ? { error: 'no test of this fault ran' } : {}), direction: p.direction, fault: p.fault, clause,
+      ...(sentence ? { sentence } : {}), status, declared, failedClauses, blockedClauses, exact, caughtBy, alsoFailed,
+    });
   }
   return { clean, faults, ...(error ? { error } : {}), durationMs };
 }
 
 export function renderTable(clean: CleanResult[], faults: FaultResult[]): string {
-  const rows: string[][] = [['direction', 'fault', 'clause', 'verdict', 'by which tests']];
-  for (const c of clean) rows.push([c.direction, '(clean)', '-', c.ok ? 'passes' : `FAILS (${c.failed} failed${c.error ? `; ${c.error}` : ''})`, c.failures.map((f) => f.title).slice(0, 3).join('; ')]);
+  const rows: string[][] = [['direction', 'fault', 'clause', 'verdict', 'failed clauses', 'by which tests']];
+  for (const c of clean) rows.push([c.direction, '(clean)', '-', c.ok ? 'passes' : `FAILS (${c.failed} failed${c.error ? `; ${c.error}` : ''})`, '-', c.failures.map((f) => f.title).slice(0, 3).join('; ')]);
   for (const f of faults) {
     const verdict = f.status === 'caught' ? 'caught' : f.status === 'missed' ? 'MISSED' : f.status === 'unrelated-only' ? 'CAUGHT ONLY BY UNRELATED TESTS' : `ERROR: ${f.error ?? ''}`;
     const by = f.status === 'caught' ? f.caughtBy.slice(0, 2).join('; ') + (f.caughtBy.length > 2 ? ` (+${f.caughtBy.length - 2})` : '') : f.alsoFailed.slice(0, 2).map((a) => `${a.title} [${a.clauses.join(',')}]`).join('; ');
-    rows.push([f.direction, f.fault, f.clause, verdict, by]);
+    const failed = f.failedClauses.join(',') + (f.exact ? '' : ' (not exact)') + (f.blockedClauses.length ? ` blocked ${f.blockedClauses.join(',')}` : '');
+    rows.push([f.direction, f.fault, f.clause, verdict, failed, by]);
   }
   const widths = rows[0]!.map((_, i) => Math.min(48, Math.max(...rows.map((r) => r[i]!.length))));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.slice(0, widths[i]!).padEnd(widths[i]!))).join('  ')).join('\n');
+  const p = precisionOf(faults);
+  const precision = faults.length === 0 ? '' : `\nprecision: ${p.exact}/${p.total} faults (${(p.share * 100).toFixed(1)}%) fail exactly their own clauses`
+    + p.inexact.map((x) => `\n  ${x.fault}: declared ${x.declared.join(',')}; failed ${x.failed.join(',') || 'none'}${x.blocked.length ? `; blocked ${x.blocked.join(',')}` : ''}`).join('');
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.slice(0, widths[i]!).padEnd(widths[i]!))).join('  ')).join('\n') + precision;
 }
 
 export function writeReport(path: string, result: Omit<MatrixResult, 'table' | 'reportPath'>): void {

@@ -14,10 +14,10 @@ export function declareVerdictTests(direction: MatrixDirection, title: (fault: s
       const report = readMatrixReport(readSettings().reportDir);
       const r = report.faults.find((f) => f.direction === direction.name && f.fault === fault.name);
       expect(r, `${fault.name} has no verdict in ${report.reportPath}`).toBeDefined();
-      test.info().annotations.push({ type: 'ccs-mutant', description: `${r!.status}${r!.caughtBy.length ? ` by ${r!.caughtBy.join('; ')}` : ''}` });
+      test.info().annotations.push({ type: 'ccs-mutant', description: `${r!.status}${r!.caughtBy.length ? ` by ${r!.caughtBy.join('; ')}` : ''}; failed clauses ${r!.failedClauses.join(', ') || 'none'}${r!.blockedClauses.length ? `; blocked ${r!.blockedClauses.join(', ')}` : ''}` });
       const why = r!.status === 'caught' ? '' : r!.status === 'unrelated-only'
         ? `only tests of other clauses failed: ${r!.alsoFailed.map((a) => `${a.title} [${a.clauses.join(',')}]`).join('; ')}`
-        : r!.status === 'error' ? `no result: ${r!.error ?? 'no test ran'}` : `no test citing ${fault.clause} failed (${r!.passed} passed, ${r!.skipped} skipped)`;
+        : r!.status === 'error' ? `no result: ${r!.error ?? 'no test ran'}` : `no check of ${fault.clause} failed (${r!.passed} passed, ${r!.skipped} skipped${r!.blockedClauses.length ? `; blocked: ${r!.blockedClauses.join(', ')}` : ''})`;
       expect(r!.status, `${fault.name} (${fault.sentence ?? ''}): ${why}`).toBe('caught');
     });
   }

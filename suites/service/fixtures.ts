@@ -15,6 +15,7 @@ import { EvidenceCollector, type EvidenceLog } from './clients/evidence.ts';
 import { createTestWorkspace, patchTestWorkspace, type TestWorkspace, type WorkspaceOptions, type WorkspaceContext } from './clients/workspace.ts';
 import { resolveTarget, type ResolvedTarget } from './target-config/resolve.ts';
 import { makeTiming, type Timing } from './target-config/timing.ts';
+import { attachChecks } from '../shared/index.ts';
 
 export { expect };
 export type { ResolvedTarget, TestWorkspace, WorkspaceOptions, ServiceResponse, Timing, EvidenceLog };
@@ -51,7 +52,7 @@ export interface ServiceFixtures {
   evidence: EvidenceLog;
 }
 
-interface InternalFixtures { evidenceCollector: EvidenceCollector; wsContext: WorkspaceContext }
+interface InternalFixtures { evidenceCollector: EvidenceCollector; wsContext: WorkspaceContext; ccsChecks: void }
 
 /** Mock host body/header limits: a 500-key bulk page signed in JWKS mode has a header far over 16 KB (PITFALLS). */
 const MOCK_HOST_MAX_HEADER = 1024 * 1024;
@@ -80,6 +81,12 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
       await host.close();
     }
   }, { scope: 'worker', timeout: 30_000 }],
+
+  // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts).
+  ccsChecks: [async ({}, use, testInfo) => {
+    await use();
+    await attachChecks(testInfo);
+  }, { auto: true }],
 
   timing: async ({ target }, use) => {
     await use(makeTiming(target.timeScale, target.tolerances));

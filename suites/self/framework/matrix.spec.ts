@@ -65,11 +65,25 @@ test('the table names each fault, its clause, the verdict and the tests that dec
   const t = renderTable(
     [{ direction: 'service', ok: true, failures: [], passed: 10, failed: 0, skipped: 0, durationMs: 1, files: [], exitCode: 0, timedOut: false }],
     [
-      { direction: 'service', fault: 'two-attempts-only', clause: 'DELIV-7', status: 'caught', caughtBy: ['at most 3 attempts (DELIV-7)'], alsoFailed: [], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
-      { direction: 'service', fault: 'x', clause: 'EVT-1', status: 'unrelated-only', caughtBy: [], alsoFailed: [{ title: 'other', clauses: ['EVT-2'] }], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
+      { direction: 'service', fault: 'two-attempts-only', clause: 'DELIV-7', status: 'caught', declared: ['DELIV-7'], failedClauses: ['DELIV-7'], blockedClauses: [], exact: true, caughtBy: ['at most 3 attempts (DELIV-7)'], alsoFailed: [], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
+      { direction: 'service', fault: 'x', clause: 'EVT-1', status: 'unrelated-only', declared: ['EVT-1'], failedClauses: ['EVT-2'], blockedClauses: ['EVT-1'], exact: false, caughtBy: [], alsoFailed: [{ title: 'other', clauses: ['EVT-2'] }], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
     ]);
   expect(t).toContain('two-attempts-only');
-  expect(t).toMatch(/DELIV-7\s+caught\s+at most 3 attempts/);
+  expect(t).toMatch(/DELIV-7\s+caught\s+DELIV-7\s+at most 3 attempts/);
   expect(t).toContain('CAUGHT ONLY BY UNRELATED TESTS');
   expect(t).toContain('passes');
+  // The precision line: one of two faults failed exactly its own clauses; the other is listed with what failed and what was blocked.
+  expect(t).toContain('precision: 1/2 faults (50.0%) fail exactly their own clauses');
+  expect(t).toContain('x: declared EVT-1; failed EVT-2; blocked EVT-1');
+});
+
+test('a fault declaring a second clause selects the tests of both, and counts as exact only when both fail', () => {
+  const d: MatrixDirection = { name: 'service', project: 'service', faultEnv: 'CCS_FAULTS', testDir: 'suites/service', faults: [
+    { name: 'two', clause: 'EVT-1', also: ['HDR-1'], area: 'EVT' }] };
+  const [p] = planProjects([d], { clean: false });
+  const grep = new RegExp(p!.grep!);
+  expect(grep.test('x @HDR-1')).toBe(true);
+  expect(grep.test('x @EVT-1')).toBe(true);
+  expect(grep.test('x @EVT-12')).toBe(false);
+  expect(p!.declared).toEqual(['EVT-1', 'HDR-1']);
 });

@@ -132,7 +132,7 @@ test('summary.md gives the verdict, counts by level and status, the failed MUST 
   const firstItem = lines.find((l) => l.startsWith('- '));
   expect(firstItem).toContain('**FOO-2**');
   expect(firstItem).toContain('must broke second line');
-  expect(md).toContain('| MUST | 0 | 1 | 3 | 0 |');
+  expect(md).toContain('| MUST | 0 | 1 | 0 | 3 | 0 |');
   expect(md).toContain('1 host clause: not in this run');
   expect(md.indexOf('Warnings: failed SHOULD clauses')).toBeGreaterThan(md.indexOf('FOO-2'));
   expect(md).toContain('**FOO-3**');

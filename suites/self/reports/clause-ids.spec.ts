@@ -14,15 +14,18 @@ import { CLAUSES, t } from './helpers.ts';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CONFIG = fileURLToPath(new URL('./fixtures/playwright.config.ts', import.meta.url));
 
-test('a tag or an evidence clause naming no clause is an error naming the test and the id; UNSPECIFIED only warns', () => {
+test('a tag, a check or an evidence clause naming no clause is an error naming the test and the id, a check outside its tags too; UNSPECIFIED only warns', () => {
   const r = checkClauseIds([
     t({ title: 'good', clauses: ['FOO-1'], evidence: [{ sentence: 's', clause: 'FOO-1' }] }),
-    t({ title: 'typo', file: 'suites/service/x.spec.ts', line: 12, clauses: ['FOO-11'] }),
+    t({ title: 'typo', file: 'suites/service/x.spec.ts', line: 12, clauses: ['FOO-11'], checks: [] }),
+    t({ title: 'check outside its tags', line: 30, clauses: ['FOO-1'], checks: [{ clauses: ['FOO-2'], rule: 'r', outcome: 'passed' }, { clauses: ['FOO-9'], rule: 'r', outcome: 'passed' }] }),
     t({ title: 'bad evidence', line: 20, clauses: ['FOO-2'], evidence: [{ sentence: 's', items: [{ sentence: 'i', clause: 'NOPE-1' }] }] }),
     t({ title: 'not shown', clauses: ['UNSPEC-1'] }),
   ], CLAUSES);
   expect(r.errors).toEqual([
     'suites/service/x.spec.ts:12 "typo" has the tag @FOO-11, which names no clause of spec/clauses.yaml',
+    'suites/service/x.spec.ts:30 "check outside its tags" made a check of FOO-2, which is not among its tags',
+    'suites/service/x.spec.ts:30 "check outside its tags" made a check of "FOO-9", which names no clause of spec/clauses.yaml',
     'suites/service/x.spec.ts:20 "bad evidence" attached evidence for clause "NOPE-1", which names no clause of spec/clauses.yaml',
   ]);
   expect(r.warnings).toHaveLength(1);

@@ -12,10 +12,21 @@ export const CLAUSES: ClauseInput[] = [
   { id: 'UNSPEC-1', section: '4.2', level: 'UNSPECIFIED', side: 'service', text: 'Not shown.' },
 ];
 
+/**
+ * A synthetic test. Without `checks`, it made one check per clause of its tags: held when it
+ * passed, failed with its first error when it failed, none when it did not run.
+ */
 export function t(partial: Partial<TestRecord> & { title: string; clauses: string[] }): TestRecord {
-  return {
+  const base: TestRecord = {
     file: 'suites/service/x.spec.ts', line: 1, project: 'service', status: 'passed', ok: true, durationMs: 5,
-    errors: [], skipReasons: [], evidence: [], ...partial,
+    errors: [], skipReasons: [], evidence: [], checks: [], ...partial,
+  };
+  if (partial.checks !== undefined || base.status === 'skipped' || base.status === 'not-run' || base.status === 'interrupted') return base;
+  return {
+    ...base,
+    checks: base.clauses.map((id) => (base.ok
+      ? { clauses: [id], rule: `${id} holds`, outcome: 'passed' as const }
+      : { clauses: [id], rule: `${id} holds`, outcome: 'failed' as const, expected: 'the rule to hold', seen: base.errors[0] ?? `test ${base.status}` })),
   };
 }
 

@@ -3,8 +3,9 @@
  * nothing else (no message, no code). Used on every error response an area test sees.
  */
 import { STATUS_CODES } from 'node:http';
-import { expect, test } from '../fixtures.ts';
+import { test } from '../fixtures.ts';
 import type { ServiceResponse } from '../fixtures.ts';
+import { check, precondition, type ClauseRef } from '../../shared/index.ts';
 
 // The reason phrase is the framework's: node's table plus the RFC 9110 renames, so a framework
 // on either vocabulary passes (ERR-1 says "reason phrase", not which edition of the status table).
@@ -51,11 +52,21 @@ export function errorBodyProblems(res: ServiceResponse): string[] {
   return problems;
 }
 
-/** Asserts the status and that the body is exactly the framework default (ERR-1). */
-export function expectError(res: ServiceResponse, status: number | number[], what = ''): void {
+/** What a response was, in words: its status and the start of its body. */
+export function answered(res: ServiceResponse): string {
+  const body = res.text.slice(0, 300);
+  return `${res.status}${body ? ` ${body}` : ''}`;
+}
+
+/**
+ * A check of `clause`: the response has one of these statuses (its curl line is in the test's
+ * evidence). The body's ERR-1 shape is only annotated here (expectErrorBodyIfError).
+ */
+export function expectError(clause: ClauseRef, res: ServiceResponse, status: number | number[], what: string, soft = false): boolean {
   const allowed = Array.isArray(status) ? status : [status];
-  expect(allowed, `${what}: expected ${allowed.join(' or ')}, got ${res.status} ${res.text.slice(0, 300)}\n${res.curl}`).toContain(res.status);
+  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`).that(allowed.includes(res.status), { expected: allowed.join(' or '), seen: answered(res) });
   expectErrorBodyIfError(res, what);
+  return ok;
 }
 
 /**
@@ -72,13 +83,24 @@ export function expectErrorBodyIfError(res: ServiceResponse, what = ''): void {
   } catch { /* outside a test */ }
 }
 
-/** The strict form, for the ERR-1 tests themselves. */
-export function expectFrameworkErrorBody(res: ServiceResponse, status: number, what: string): void {
-  expect(res.status, `${what}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}\n${res.curl}`).toBe(status);
-  expect(errorBodyProblems(res), `ERR-1: the ${status} body of ${what} is not the framework default: ${res.text.slice(0, 300)}\n${res.curl}`).toEqual([]);
+/**
+ * The strict form, for the error-body tests themselves: the status is the route's own rule (a
+ * precondition here: a wrong status has its own clause and test), the body is a check of `clause`
+ * (ERR-1, or ERR-4 / ERR-5 for the 500 and 503 bodies).
+ */
+export function expectFrameworkErrorBody(clause: ClauseRef, res: ServiceResponse, status: number, what: string): void {
+  precondition(res.status === status, `${what} is answered ${status}`, { expected: String(status), seen: answered(res) });
+  check.soft(clause, `the ${status} body of ${what} is the framework default { timestamp, status, error, path } and nothing else`).none(errorBodyProblems(res), 'no difference');
 }
 
-/** Success of any 2xx (never asserting a body the contract does not show). */
-export function expectSuccess(res: ServiceResponse, what: string): void {
-  expect(res.status >= 200 && res.status < 300, `${what}: expected a 2xx, got ${res.status} ${res.text.slice(0, 300)}\n${res.curl}`).toBe(true);
+/**
+ * Success of any 2xx (never asserting a body the contract does not show). With a clause it is a
+ * check of that clause; without, a precondition of the test (a failure leaves its clauses blocked).
+ */
+export function expectSuccess(res: ServiceResponse, what: string, clause?: ClauseRef): boolean {
+  const ok = res.status >= 200 && res.status < 300;
+  const words = { expected: 'a 2xx', seen: answered(res) };
+  if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`).that(ok, words);
+  precondition(ok, `${what} is answered with a 2xx`, words);
+  return ok;
 }

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DriverClient, TestWorkspace } from '../fixtures.ts';
+import type { WaitOptions } from '../clients/workspace.ts';
 import type { JournalEntry } from '../../../mock-host/index.ts';
 import { header, payload } from './journal.ts';
 
@@ -31,8 +32,12 @@ export function isEvent(event: string, endUserHandle?: string): (e: JournalEntry
   return (e) => eventOf(e) === event && (endUserHandle === undefined || payload(e).endUserHandle === endUserHandle);
 }
 
-export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle: string, count = 1, deadlineMs?: number): Promise<JournalEntry[]> {
-  const o: { count: number; deadlineMs?: number } = { count };
+/**
+ * Waits for `count` callbacks of an event for a user. The arrival is a precondition of the test
+ * unless `judge` says whose check it is ({ clause }) or that the caller judges it ({ lenient }).
+ */
+export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle: string, count = 1, deadlineMs?: number, judge: Pick<WaitOptions, 'clause' | 'lenient'> = {}): Promise<JournalEntry[]> {
+  const o: WaitOptions = { count, ...judge };
   if (deadlineMs !== undefined) o.deadlineMs = deadlineMs;
   return ws.waitForCallbacks({ predicate: isEvent(event, endUserHandle) }, o);
 }

@@ -4,7 +4,6 @@
  * to that workspace's routes.
  */
 import { randomBytes } from 'node:crypto';
-import { expect } from '@playwright/test';
 import { MockHost, waitForEntries, assertNothingArrives, type EntryFilter, type JournalEntry, type RouteConfig, type SigningConfig } from '../../../mock-host/index.ts';
 import { CcsError } from '../../../spec/index.ts';
 import { DriverClient, type ClassDef, type FieldDef, type DriverWorkspace } from './driver-client.ts';
@@ -12,6 +11,7 @@ import type { EvidenceLog } from './evidence.ts';
 import { registerSecret } from '../../../spec/index.ts';
 import type { Timing } from '../target-config/timing.ts';
 import type { ResolvedTarget } from '../target-config/resolve.ts';
+import { check, precondition, type ClauseRef } from '../../shared/index.ts';
 
 export type { ClassDef, FieldDef };
 
@@ -47,6 +47,13 @@ export interface WorkspaceOptions {
   tools?: Array<{ toolClass: string; path: string }>;
 }
 
+/**
+ * How a wait judges its deadline: with `clause`, the arrival is a check of that clause (a missing
+ * callback fails it); with `lenient`, whatever arrived is returned for the test's own checks;
+ * otherwise the arrival is a precondition of the test (a miss leaves its clauses blocked).
+ */
+export interface WaitOptions { count?: number; deadlineMs?: number; clause?: ClauseRef; lenient?: boolean }
+
 export interface TestWorkspace {
   workspaceKey: string; workspaceId: string; apiKey: string; bearerToken: string; embedAuthorization: string;
   hookPath: string | null; hostBaseUrl: string | null; factsPath: string | null;
@@ -56,10 +63,11 @@ export interface TestWorkspace {
   parent?: TestWorkspace;
   /** Lifecycle entries of this workspace's hookPath (a sandbox: those naming its workspaceKey). */
   callbacks(filter?: EntryFilter): JournalEntry[];
-  waitForCallbacks(filter: EntryFilter, o?: { count?: number; deadlineMs?: number }): Promise<JournalEntry[]>;
-  expectNoCallbacks(filter: EntryFilter, o?: { windowMs?: number }): Promise<void>;
+  waitForCallbacks(filter: EntryFilter, o?: WaitOptions): Promise<JournalEntry[]>;
+  /** A check of `clause`: nothing matching arrives within the window (default: the quiet window). */
+  expectNoCallbacks(filter: EntryFilter, o: { clause: ClauseRef; windowMs?: number; rule?: string }): Promise<boolean>;
   factsRequests(): JournalEntry[];
-  waitForFactsRequests(o?: { count?: number; deadlineMs?: number }): Promise<JournalEntry[]>;
+  waitForFactsRequests(o?: WaitOptions): Promise<JournalEntry[]>;
   /** Entries of one of this workspace's tool routes. */
   toolRequests(toolClass?: string): JournalEntry[];
 }
@@ -175,22 +183,27 @@ export async function createTestWorkspace(ctx: WorkspaceContext, o: WorkspaceOpt
       ...(s.parent ? { parent: s.parent } : {}),
       callbacks: (f) => host.journal.entries(merge(f)),
       async waitForCallbacks(f, w = {}) {
-        const v = await waitForEntries(host.journal, merge(f), { count: w.count ?? 1, deadlineMs: w.deadlineMs ?? timing.deliveryDeadlineMs() });
+        const count = w.count ?? 1;
+        const deadlineMs = w.deadlineMs ?? timing.deliveryDeadlineMs();
+        const v = await waitForEntries(host.journal, merge(f), { count, deadlineMs });
         evidence.add({ sentence: v.sentence, entries: v.entries });
-        expect(v.ok, v.sentence).toBe(true);
+        judgeWait(w, v.ok, `${count} callback(s) matching ${describeFilterOf(f)} arrive within ${deadlineMs} ms`, count, v);
         return v.entries;
       },
-      async expectNoCallbacks(f, w = {}) {
-        const v = await assertNothingArrives(host.journal, merge(f), { windowMs: w.windowMs ?? timing.quietWindowMs() });
+      async expectNoCallbacks(f, w) {
+        const windowMs = w.windowMs ?? timing.quietWindowMs();
+        const v = await assertNothingArrives(host.journal, merge(f), { windowMs });
         evidence.add({ sentence: v.sentence, seqs: v.evidence.seqs });
-        expect(v.ok, v.sentence).toBe(true);
+        return check(w.clause, w.rule ?? `no callback matching ${describeFilterOf(f)} arrives within ${windowMs} ms`).that(v.ok, { expected: 'none', seen: v.sentence });
       },
       factsRequests: () => (ws.factsPath ? host.journal.entries({ path: ws.factsPath }) : []),
       async waitForFactsRequests(w = {}) {
         if (!ws.factsPath) throw new CcsError('TARGET_NO_FACTS', 'this workspace has no FACTS class (WorkspaceOptions.facts is false)');
-        const v = await waitForEntries(host.journal, { path: ws.factsPath }, { count: w.count ?? 1, deadlineMs: w.deadlineMs ?? timing.deliveryDeadlineMs() });
+        const count = w.count ?? 1;
+        const deadlineMs = w.deadlineMs ?? timing.deliveryDeadlineMs();
+        const v = await waitForEntries(host.journal, { path: ws.factsPath }, { count, deadlineMs });
         evidence.add({ sentence: v.sentence, entries: v.entries });
-        expect(v.ok, v.sentence).toBe(true);
+        judgeWait(w, v.ok, `${count} user-facts GET(s) arrive within ${deadlineMs} ms`, count, v);
         return v.entries;
       },
       toolRequests: (toolClass) => {
@@ -201,6 +214,19 @@ export async function createTestWorkspace(ctx: WorkspaceContext, o: WorkspaceOpt
     Object.defineProperty(ws, '__children', { value: sandboxChildren, enumerable: false });
     return ws;
   }
+}
+
+/** A filter in words, for the rule of a wait (the journal's own wording). */
+function describeFilterOf(f: EntryFilter): string {
+  const parts = [f.event ? `event ${f.event}` : '', f.path ? `path ${f.path}` : '', f.workspaceKey ? `workspaceKey ${f.workspaceKey}` : ''].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'the test\'s filter';
+}
+
+function judgeWait(w: WaitOptions, ok: boolean, rule: string, count: number, v: { sentence: string; entries: JournalEntry[] }): void {
+  if (w.lenient) return;
+  const words = { expected: `${count}`, seen: `${v.entries.length}: ${v.sentence}` };
+  if (w.clause !== undefined) check(w.clause, rule).that(ok, words);
+  else precondition(ok, rule, words);
 }
 
 /** PATCH through the driver and update the test workspace (and its mock-host route) in place. */

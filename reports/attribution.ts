@@ -1,0 +1,82 @@
+/**
+ * Per-check attribution (PITFALLS "Verdicts"): what one test says about each clause it cites,
+ * decided by the checks that name the clause (spec/checks.ts), never by the test as a whole.
+ *
+ *   failed         a check naming the clause failed
+ *   passed         at least one check naming it ran, and every one held
+ *   blocked        not decided: the test failed on another clause's check before any check of
+ *                  this one ran ("blocked: SIGN-12 failed first"), or it was stopped by an error
+ *                  that no check names (a thrown error, a timeout), which leaves every clause it
+ *                  cites undecided
+ *   not-exercised  the test did not run, or ran without checking the clause (with the reason)
+ *
+ * Pure; shared by the clause reporter and the mutation matrix.
+ */
+import { checkWords, type CheckRecord } from '../spec/index.ts';
+
+export type TestClauseStatus = 'passed' | 'failed' | 'blocked' | 'not-exercised';
+
+export interface TestClauseOutcome {
+  status: TestClauseStatus;
+  /** failed: the words of each failed check. */
+  failures: string[];
+  /** blocked or not-exercised: why. */
+  reasons: string[];
+  /** Checks that could not tell (warnings), shown with any status. */
+  warnings: string[];
+}
+
+/** What attribution needs of a test (a subset of TestRecord, so the matrix can build it from JSON). */
+export interface AttributableTest {
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted' | 'not-run';
+  ok: boolean;
+  /** The clauses of its tags. */
+  clauses: string[];
+  checks: CheckRecord[];
+  errors: string[];
+  skipReasons: string[];
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? s;
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/** The clauses a test speaks of: its tags and every clause one of its checks names. */
+export function citedClauses(t: Pick<AttributableTest, 'clauses' | 'checks'>): string[] {
+  return [...new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)])];
+}
+
+export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcome> {
+  const out = new Map<string, TestClauseOutcome>();
+  const ran = t.status !== 'skipped' && t.status !== 'not-run' && t.status !== 'interrupted';
+  const failedChecks = t.checks.filter((c) => c.outcome === 'failed');
+  const failedClauses = [...new Set(failedChecks.flatMap((c) => c.clauses))];
+  for (const id of citedClauses(t)) {
+    const mine = t.checks.filter((c) => c.clauses.includes(id));
+    const o: TestClauseOutcome = { status: 'not-exercised', failures: [], reasons: [], warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords) };
+    const failed = mine.filter((c) => c.outcome === 'failed');
+    const held = mine.filter((c) => c.outcome === 'passed' || c.outcome === 'warning');
+    if (failed.length > 0) {
+      o.status = 'failed';
+      o.failures = failed.map(checkWords);
+    } else if (!ran) {
+      o.reasons = t.skipReasons.length > 0 ? [...t.skipReasons] : ['the test did not run'];
+    } else if (!t.ok && failedClauses.length === 0) {
+      // Stopped by something no check names (a thrown error, a timeout): nothing it cites is decided,
+      // not even a clause whose checks so far held (more of them may have followed).
+      o.status = 'blocked';
+      o.reasons = [`blocked: the test stopped before its checks of ${id} were done (${firstLine(t.errors[0] ?? `test ${t.status}`)})`];
+    } else if (held.length > 0) {
+      o.status = 'passed';
+    } else if (!t.ok) {
+      o.status = 'blocked';
+      o.reasons = [`blocked: ${failedClauses.join(', ')} failed first`];
+    } else {
+      const notes = mine.filter((c) => c.outcome === 'not-exercised').map((c) => c.reason ?? 'no reason given');
+      o.reasons = notes.length > 0 ? notes : [`the test ran but made no check of ${id}`];
+    }
+    out.set(id, o);
+  }
+  return out;
+}

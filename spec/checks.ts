@@ -1,0 +1,58 @@
+/**
+ * A check: one condition of a test, naming the clause or clauses that condition decides. A test
+ * records every check it makes (attached as 'ccs-checks'); the reporter decides each clause from
+ * the checks that name it, never from the test as a whole: one failed condition fails its own
+ * clauses, the other clauses of the test keep the verdict of their own checks (PITFALLS
+ * "Verdicts"). One definition for the suites that write checks and the reports that read them.
+ */
+
+export const CHECKS_ATTACHMENT = 'ccs-checks';
+
+/**
+ * passed / failed: the condition held or not. not-exercised: the test ran but could not check
+ * the clause (signing off, say), with the reason. warning: the harness cannot tell whether the
+ * rule holds; never fails a clause, always shown.
+ */
+export type CheckOutcome = 'passed' | 'failed' | 'not-exercised' | 'warning';
+
+export interface CheckRecord {
+  /** The clause ids the condition decides. */
+  clauses: string[];
+  /** The rule, in the contract's words ("a bad signature is answered 401"). */
+  rule: string;
+  outcome: CheckOutcome;
+  /** What the rule expects, in words ("401"). */
+  expected?: string;
+  /** What was seen, in words ("200 after 18 ms"). */
+  seen?: string;
+  /** not-exercised and warning: why. */
+  reason?: string;
+  /** A known library or mistake that explains this failure, and where its remedy is written. */
+  hint?: string;
+  /** Passing records of one rule are kept once, with how many times it held. */
+  count?: number;
+  /** The failure ended the test: clauses without a check of their own were not reached. */
+  stopped?: boolean;
+}
+
+/** "HOST-6: <rule>: expected 401, got 200 after 18 ms" (and the hint, when there is one). */
+export function checkWords(r: CheckRecord): string {
+  const head = `${r.clauses.join(', ')}: ${r.rule}`;
+  const body = r.outcome === 'failed'
+    ? `${head}: expected ${r.expected ?? '(not stated)'}, got ${r.seen ?? '(nothing)'}`
+    : r.outcome === 'passed' ? `${head}: held${r.count && r.count > 1 ? ` (${r.count} times)` : ''}`
+      : `${head}: ${r.outcome}${r.reason ? `: ${r.reason}` : ''}`;
+  return r.hint ? `${body}. Hint: ${r.hint}` : body;
+}
+
+/** Parses an attachment body; anything that is not a list of records yields none. */
+export function parseCheckRecords(text: string): CheckRecord[] {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (!Array.isArray(v)) return [];
+    return v.filter((r): r is CheckRecord => !!r && typeof r === 'object' && Array.isArray((r as CheckRecord).clauses)
+      && typeof (r as CheckRecord).rule === 'string' && typeof (r as CheckRecord).outcome === 'string');
+  } catch {
+    return [];
+  }
+}

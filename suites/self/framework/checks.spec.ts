@@ -1,0 +1,33 @@
+/**
+ * The check API (suites/shared/checks.ts, spec/checks.ts): a check names its clauses, a passing rule
+ * is kept once with its count, and a failure reads as the rule, what was expected and what was seen.
+ */
+import { test, expect } from '@playwright/test';
+import { check, checksOf, notExercised, show } from '../../shared/index.ts';
+import { checkWords, parseCheckRecords } from '../../../spec/index.ts';
+
+test('a check names its clauses; a rule that holds twice is kept once with its count; a not-exercised note keeps its reason', async ({}, testInfo) => {
+  check('HOST-3', 'a bad signature is refused').equals(401, 401);
+  check.soft(['HOST-3', 'HOST-25'], 'a bad signature is refused on every event').oneOf(401, [401]);
+  check.soft(['HOST-3', 'HOST-25'], 'a bad signature is refused on every event').oneOf(401, [401]);
+  notExercised('HOST-4', 'signing mode none: nothing is signed');
+  expect(checksOf(testInfo)).toEqual([
+    { clauses: ['HOST-3'], rule: 'a bad signature is refused', outcome: 'passed' },
+    { clauses: ['HOST-3', 'HOST-25'], rule: 'a bad signature is refused on every event', outcome: 'passed', count: 2 },
+    { clauses: ['HOST-4'], rule: 'not exercised in this run', outcome: 'not-exercised', reason: 'signing mode none: nothing is signed' },
+  ]);
+});
+
+test('a failure reads as the rule, what was expected and what was seen, never a bare boolean', () => {
+  expect(checkWords({ clauses: ['HOST-1'], rule: 'hmac onStart is acknowledged', outcome: 'failed', expected: 'a 2xx within 10000 ms', seen: '308 after 18 ms' }))
+    .toBe('HOST-1: hmac onStart is acknowledged: expected a 2xx within 10000 ms, got 308 after 18 ms');
+  expect(checkWords({ clauses: ['HOST-6'], rule: 'r', outcome: 'failed', expected: '401', seen: '200', hint: 'checks the past side only' })).toContain('Hint: checks the past side only');
+  expect(show(undefined)).toBe('absent');
+  expect(show('x'.repeat(500)).length).toBeLessThanOrEqual(200);
+});
+
+test('attachment bodies that are not lists of records yield none', () => {
+  expect(parseCheckRecords('not json')).toEqual([]);
+  expect(parseCheckRecords('{"clauses":[]}')).toEqual([]);
+  expect(parseCheckRecords('[{"clauses":["X-1"],"rule":"r","outcome":"passed"},{"rule":1}]')).toHaveLength(1);
+});

@@ -1,0 +1,176 @@
+/**
+ * Checks that name their clauses (spec/checks.ts): the one way a conformance test asserts.
+ *
+ *   check('HOST-3', 'a callback with a bad signature is refused').equals(o.status, 401)
+ *   check.soft(['HOST-6'], `${mode} ${event}: t at now + 301 s is refused`).that(o.status === 401, { expected: '401', seen: describe(o) })
+ *
+ * check(...) stops the test on a failure (what follows depends on it); check.soft(...) records the
+ * failure and goes on, so one run reports every broken rule. Either way the failure is written in
+ * words (the rule, what was expected, what was seen) and decides only the clauses it names; the
+ * suites' fixtures attach the records when the test ends (attachChecks).
+ */
+import { expect as baseExpect, test, type TestInfo } from '@playwright/test';
+import { CHECKS_ATTACHMENT, checkWords, processRedactor, type CheckRecord, type ClauseId } from '../../spec/index.ts';
+
+export type ClauseRef = ClauseId | readonly ClauseId[];
+
+export interface Words {
+  expected: string;
+  seen: string;
+  /** A known library or mistake that explains a failure (shown beside it). */
+  hint?: string;
+}
+
+/** The conditions a check can state; each returns whether it held. */
+export interface Checker {
+  /** The general form: the condition with what the rule expects and what was seen, in words. */
+  that(ok: boolean, words: Words): boolean;
+  /** Deep equality of JSON values. */
+  equals(seen: unknown, expected: unknown, hint?: string): boolean;
+  oneOf(seen: unknown, allowed: readonly unknown[], hint?: string): boolean;
+  matches(seen: string | undefined, pattern: RegExp, expected?: string): boolean;
+  /** A value that must be there (a response, an entry, a field). */
+  present(seen: unknown, expected: string): boolean;
+  absent(seen: unknown, expected?: string): boolean;
+  /** A list of problems (or offending items) that must be empty. */
+  none(found: readonly unknown[], expected: string): boolean;
+  atLeast(seen: number, min: number, unit?: string): boolean;
+  atMost(seen: number, max: number, unit?: string): boolean;
+}
+
+interface Store { records: CheckRecord[]; passes: Map<string, CheckRecord> }
+
+const stores = new WeakMap<TestInfo, Store>();
+/** At most this many failing records of one rule are kept: the count says how many more failed. */
+const MAX_FAILURES_PER_RULE = 40;
+
+function currentInfo(): TestInfo | undefined {
+  try {
+    return test.info();
+  } catch {
+    return undefined; // outside a test (a helper used from a script)
+  }
+}
+
+function storeOf(info: TestInfo): Store {
+  let s = stores.get(info);
+  if (s === undefined) {
+    s = { records: [], passes: new Map() };
+    stores.set(info, s);
+  }
+  return s;
+}
+
+const ids = (clause: ClauseRef): string[] => (typeof clause === 'string' ? [clause] : [...clause]);
+
+/** A value in words: JSON, cut short; undefined as "absent". */
+export function show(v: unknown, max = 200): string {
+  if (v === undefined) return 'absent';
+  let s: string;
+  try {
+    s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+const checkExpect = baseExpect.extend({
+  toHold(received: CheckRecord) {
+    return { pass: received.outcome !== 'failed', message: () => checkWords(received), name: 'check' };
+  },
+});
+
+function record(clauses: string[], rule: string, ok: boolean, words: Words, hard: boolean): boolean {
+  const info = currentInfo();
+  const rec: CheckRecord = ok
+    ? { clauses, rule, outcome: 'passed' }
+    : { clauses, rule, outcome: 'failed', expected: words.expected, seen: words.seen, ...(words.hint ? { hint: words.hint } : {}), ...(hard ? { stopped: true } : {}) };
+  if (info !== undefined) {
+    const s = storeOf(info);
+    const key = `${clauses.join(',')}\u0000${rule}`;
+    if (ok) {
+      const known = s.passes.get(key);
+      if (known) known.count = (known.count ?? 1) + 1;
+      else { s.passes.set(key, rec); s.records.push(rec); }
+    } else {
+      const same = s.records.filter((r) => r.outcome === 'failed' && r.rule === rule && r.clauses.join(',') === clauses.join(','));
+      if (same.length < MAX_FAILURES_PER_RULE) s.records.push(rec);
+      else same[same.length - 1]!.count = (same[same.length - 1]!.count ?? 1) + 1;
+    }
+  }
+  if (!ok) {
+    if (hard) checkExpect(rec).toHold();
+    else checkExpect.soft(rec).toHold();
+  }
+  return ok;
+}
+
+function checker(clause: ClauseRef, rule: string, hard: boolean): Checker {
+  const clauses = ids(clause);
+  const say = (ok: boolean, words: Words) => record(clauses, rule, ok, words, hard);
+  return {
+    that: say,
+    equals: (seen, expected, hint) => say(deepEqual(seen, expected), { expected: show(expected), seen: show(seen), ...(hint ? { hint } : {}) }),
+    oneOf: (seen, allowed, hint) => say(allowed.some((a) => deepEqual(a, seen)), { expected: `one of ${allowed.map((a) => show(a)).join(', ')}`, seen: show(seen), ...(hint ? { hint } : {}) }),
+    matches: (seen, pattern, expected) => say(typeof seen === 'string' && pattern.test(seen), { expected: expected ?? `a value matching ${String(pattern)}`, seen: show(seen) }),
+    present: (seen, expected) => say(seen !== undefined && seen !== null, { expected, seen: seen === null ? 'null' : 'nothing' }),
+    absent: (seen, expected = 'absent') => say(seen === undefined, { expected, seen: show(seen) }),
+    none: (found, expected) => say(found.length === 0, { expected, seen: found.map((f) => (typeof f === 'string' ? f : show(f))).join('; ') }),
+    atLeast: (seen, min, unit = '') => say(seen >= min, { expected: `at least ${min}${unit}`, seen: `${seen}${unit}` }),
+    atMost: (seen, max, unit = '') => say(seen <= max, { expected: `at most ${max}${unit}`, seen: `${seen}${unit}` }),
+  };
+}
+
+/** A check that stops the test when it fails. */
+export const check = Object.assign(
+  (clause: ClauseRef, rule: string): Checker => checker(clause, rule, true),
+  {
+    /** A check that records its failure and lets the test go on. */
+    soft: (clause: ClauseRef, rule: string): Checker => checker(clause, rule, false),
+  },
+);
+
+/**
+ * A step the test needs but that no clause decides (a driver call, a record to set up, a callback
+ * to wait for before the rule can be looked at): a failure stops the test, in words, and leaves
+ * the clauses it cites blocked (not decided) rather than failed.
+ */
+export function precondition(ok: boolean, what: string, words: { expected: string; seen: string }): void {
+  if (!ok) throw new Error(`precondition: ${what}: expected ${words.expected}, got ${words.seen}`);
+}
+
+/** The test ran but could not check these clauses: they are reported not exercised, with the reason. */
+export function notExercised(clause: ClauseRef, reason: string): void {
+  const info = currentInfo();
+  if (info !== undefined) storeOf(info).records.push({ clauses: ids(clause), rule: 'not exercised in this run', outcome: 'not-exercised', reason });
+}
+
+/** The harness cannot tell whether the rule holds: shown beside the clause, never a failure. */
+export function warnCheck(clause: ClauseRef, rule: string, reason: string): void {
+  const info = currentInfo();
+  if (info !== undefined) storeOf(info).records.push({ clauses: ids(clause), rule, outcome: 'warning', reason });
+}
+
+/** The checks a test made so far (its fixtures attach them at the end). */
+export function checksOf(info: TestInfo): readonly CheckRecord[] {
+  return stores.get(info)?.records ?? [];
+}
+
+/** Attaches the test's checks as 'ccs-checks' (called by the suites' fixtures after the test body). */
+export async function attachChecks(info: TestInfo): Promise<void> {
+  const records = checksOf(info);
+  if (records.length === 0) return;
+  // The words may quote what a target sent: they pass the one redactor like every evidence (spec/redact.ts).
+  await info.attach(CHECKS_ATTACHMENT, { body: JSON.stringify(processRedactor.value(records)), contentType: 'application/json' });
+}
