@@ -8,7 +8,7 @@
 import { writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { HOST_TARGET_SCHEMA, SERVICE_TARGET_SCHEMA } from '../spec/index.ts';
+import { HOST_TARGET_SCHEMA, SERVICE_TARGET_SCHEMA, loadFaultModel, type FaultModelRow } from '../spec/index.ts';
 import type { ClauseInput } from './model.ts';
 import { areaOf } from './model.ts';
 import { loadClauses } from './load-clauses.ts';
@@ -131,7 +131,19 @@ export function renderConfigReference(service: Schema, host: Schema): string {
   ].join('\n');
 }
 
-export function renderClauseList(clauses: ClauseInput[], areas: Record<string, string>): string {
+/** The fault-model rows of some clauses: one line per way, with its check and proof, or why it is not checked. */
+function faultRows(rows: readonly FaultModelRow[]): string[] {
+  if (rows.length === 0) return [];
+  const out = ['', 'What is tried (the fault model, spec/faults/): each way a clause can be broken, the check that catches it and the faulty implementation that proves the check.', '', '| clause | way it can be broken | applies to | check | proved by |', '|---|---|---|---|---|'];
+  for (const r of rows) {
+    const proof = r.notChecked !== undefined ? `not checked: ${cell(r.notChecked)}` : `\`${r.fault}\``;
+    const hint = r.hint ? `<br>hint: ${cell(r.hint)}${r.recipe ? ` ([recipe](${r.recipe.replace(/^docs\//, '')}))` : ''}` : '';
+    out.push(`| ${r.clause} | ${cell(r.way)}${hint} | ${cell((r.applies ?? []).join(', '))} | ${r.check ? `\`${r.check}\`` : '-'} | ${proof} |`);
+  }
+  return out;
+}
+
+export function renderClauseList(clauses: ClauseInput[], areas: Record<string, string>, faultModel: readonly FaultModelRow[] = []): string {
   const levels = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
   const count = (l: string) => clauses.filter((c) => c.level === l).length;
   const out = [
@@ -158,6 +170,8 @@ export function renderClauseList(clauses: ClauseInput[], areas: Record<string, s
         if (c.unobservable) out.push(`- **${c.id}** (not observable from outside): ${cell(c.unobservable)}`);
       }
     }
+    const ids = new Set(inArea.map((c) => c.id));
+    out.push(...faultRows(faultModel.filter((r) => ids.has(r.clause))));
     out.push('');
   }
   return out.join('\n');
@@ -167,7 +181,8 @@ export function renderClauseList(clauses: ClauseInput[], areas: Record<string, s
 export async function generateDocs(): Promise<Record<string, string>> {
   // The clause list of the repository, never a CCS_CLAUSES_FILE override.
   const { clauses, areas } = await loadClauses();
-  return { 'configuration.md': renderConfigReference(SERVICE_TARGET_SCHEMA as Schema, HOST_TARGET_SCHEMA as Schema), 'clauses.md': renderClauseList(clauses, areas) };
+  const faultModel = [...loadFaultModel('service').rows, ...loadFaultModel('host').rows];
+  return { 'configuration.md': renderConfigReference(SERVICE_TARGET_SCHEMA as Schema, HOST_TARGET_SCHEMA as Schema), 'clauses.md': renderClauseList(clauses, areas, faultModel) };
 }
 
 /** Names of the docs whose file differs from what the generator makes. */

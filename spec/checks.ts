@@ -18,6 +18,8 @@ export type CheckOutcome = 'passed' | 'failed' | 'not-exercised' | 'warning';
 export interface CheckRecord {
   /** The clause ids the condition decides. */
   clauses: string[];
+  /** The check's id in the fault models (spec/faults/*.yaml): the rows it catches name it. */
+  id?: string;
   /** The rule, in the contract's words ("a bad signature is answered 401"). */
   rule: string;
   outcome: CheckOutcome;

@@ -22,5 +22,7 @@ export type { Located } from './walk.ts';
 export { REDACTED, SECRET_NAMES, Redactor, isSecretName, loadSecrets, processRedactor, registerSecret, redactText } from './redact.ts';
 export { EVIDENCE_ATTACHMENT } from './evidence.ts';
 export { CHECKS_ATTACHMENT, checkWords, parseCheckRecords } from './checks.ts';
+export { loadFaultModel, rowsOfCheck, faultModelRow, hintOfCheck } from './fault-model.ts';
+export type { FaultModel, FaultModelRow } from './fault-model.ts';
 export type { CheckOutcome, CheckRecord } from './checks.ts';
 export type { Evidence, EvidenceItem, RequestEvidence, TimelineSpec, TimelineWindow } from './evidence.ts';

@@ -48,7 +48,7 @@ export interface HostTargetFile {
     requestMs?: HostTargetPositiveMs;
     /** How long after onComplete the data API reads may take (HOST-13). Default: 10000. */
     dataReadMs?: HostTargetPositiveMs;
-    /** How long the harness watches for a retried 401 read (HOST-22). Default: 5000. */
+    /** How long the harness watches for a retried read answered 401 or 400 (HOST-22): longer than the back-off a careless client waits before retrying. Default: 12000. */
     noRetryWindowMs?: HostTargetPositiveMs;
   };
 }

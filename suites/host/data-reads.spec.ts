@@ -1,78 +1,88 @@
 /**
  * The host as a reader of the data API after onComplete (HOST-13, section 6 rule 8) and as its
- * client (HOST-21, HOST-22, section 7 "Client behaviour"), observed on the harness's data API.
- * Each test uses its own endUserHandle and keys, so reads of parallel tests never mix.
+ * client (HOST-21, HOST-22, section 7 "Client behaviour"), observed on the harness's data API:
+ * which reads the receiver makes, on which paths, which answers it retries and how they are spaced.
  */
-import { test, expect, firstEndpoint } from './fixtures.ts';
-import type { HostHarness } from './harness/harness.ts';
-import type { DataRead } from './harness/service-side.ts';
-import { deliver } from './harness/deliver.ts';
+import { test, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
-import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from './harness/payloads.ts';
-import { describe, isAck, type SendOutcome } from './harness/send.ts';
+import { freshHandle, freshKey } from './harness/payloads.ts';
+import { describe, isAck } from './harness/send.ts';
+import { byKey, complete, encodedHandle, encodedKeys, readOk, readsInWords, summary } from './harness/reads.ts';
+import { check, precondition } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
-async function completeKeys(h: HostHarness, handle: string, keys: string[]): Promise<SendOutcome> {
-  const ep = firstEndpoint(h);
-  await h.service.announce(handle, keys);
-  const p = lifecyclePayload('onComplete', { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle: handle, conversationId: freshConversationId(), hookPath: ep.hookPath }, { serviceKeys: keys });
-  return deliver(h, ep, p);
-}
+/** HOST-21 reading: three retries within this many ms of the first read are a loop, not a back-off. */
+const HAMMER_MS = 50;
 
-/** A read covers a key when it asks for it by key, or lists the user's records (which include it). */
-const covers = (handle: string, key: string) => (r: DataRead) => r.endUserHandle === handle && (r.serviceKey === key || r.serviceKey === null);
-const summary = (r: DataRead) => ({ endUserHandle: r.endUserHandle, serviceKey: r.serviceKey, status: r.status, seq: r.seq });
-
-test('after onComplete the host reads every key in serviceKeys over the data API (HOST-13)', { tag: clauseTags('HOST-13') }, async ({ host }, testInfo) => {
-  const deadline = host.target.timeouts.dataReadMs;
-  test.setTimeout(host.target.timeouts.requestMs + deadline + 20_000);
-  const handle = freshHandle();
-  const keys = [freshKey(), freshKey(), freshKey()];
-  const ack = await completeKeys(host, handle, keys);
-  expect(isAck(ack), describe(ack)).toBe(true);
-  const until = performance.now() + deadline;
-  const missing: string[] = [];
-  for (const k of keys) {
-    if ((await host.service.waitForRead(covers(handle, k), until - performance.now())) === undefined) missing.push(k);
-  }
-  const seen = host.service.reads.filter((r) => r.endUserHandle === handle).map(summary);
-  await attachEvidence(testInfo, `every key of serviceKeys must be read over the data API within ${deadline} ms of the acknowledgement`, [ack], seen);
-  expect(missing, `keys never read within ${deadline} ms`).toEqual([]);
-});
-
-test('a data API read answered 409 is retried (HOST-21)', { tag: clauseTags('HOST-21') }, async ({ host }, testInfo) => {
-  const deadline = host.target.timeouts.dataReadMs;
-  test.setTimeout(host.target.timeouts.requestMs + 2 * deadline + 20_000);
-  const handle = freshHandle();
-  const key = freshKey();
-  await host.service.script(handle, key, [409]);
-  const ack = await completeKeys(host, handle, [key]);
-  test.skip(!isAck(ack), `not exercised: the onComplete was not acknowledged (see HOST-1): ${describe(ack)}`);
-  const first = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key, deadline);
-  test.skip(first === undefined, 'not exercised: the host did not read the key by key after onComplete (see HOST-13)');
-  const retry = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key && r.seq > (first?.seq ?? 0), deadline);
-  const seen = host.service.reads.filter((r) => r.endUserHandle === handle).map(summary);
-  await attachEvidence(testInfo, `a read answered 409 (mid-migration) should be retried with backoff; deadline ${deadline} ms`, [ack], seen);
-  expect(retry, `no retry of ${key} within ${deadline} ms of the 409`).toBeDefined();
-});
-
-test('a data API read answered 401 is not retried (HOST-22)', { tag: clauseTags('HOST-22') }, async ({ host }, testInfo) => {
+// First in the file: its quiet window is the longest wait of the host run, so it starts early.
+test('a data API read answered 401 or 400 is not retried (HOST-22)', { tag: clauseTags('HOST-22') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   const quiet = host.target.timeouts.noRetryWindowMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + quiet + 20_000);
+  const ep = firstEndpoint(host);
+  const k401 = freshKey();
+  const k400 = freshKey();
   const handle = freshHandle();
-  const key = freshKey();
-  await host.service.script(handle, key, [401, 401, 401, 401, 401]);
-  const ack = await completeKeys(host, handle, [key]);
-  test.skip(!isAck(ack), `not exercised: the onComplete was not acknowledged (see HOST-1): ${describe(ack)}`);
-  const first = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key, deadline);
-  test.skip(first === undefined, 'not exercised: the host did not read the key by key after onComplete (see HOST-13)');
-  // No contract window for a host's retries: the target's noRetryWindowMs (default 5 s) is the
-  // time we watch; the same read repeated within it is a retry.
-  const again = await host.service.waitForRead((r) => r.endUserHandle === handle && r.serviceKey === key && r.seq > (first?.seq ?? 0), quiet);
-  const seen = host.service.reads.filter((r) => r.endUserHandle === handle).map(summary);
-  await attachEvidence(testInfo, `a read answered 401 must never be retried (watched for ${quiet} ms)`, [ack], seen);
-  expect(again, `the 401 read of ${key} was repeated ${again ? Math.round(again.atMs - (first?.atMs ?? 0)) : 0} ms later`).toBeUndefined();
+  await host.service.script(handle, k401, [401, 401, 401, 401, 401, 401]);
+  await host.service.script(handle, k400, [400, 400, 400, 400, 400, 400]);
+  const c = await complete(host, ep, [k401, k400], { handle });
+  precondition(isAck(c.outcome), 'the onComplete is acknowledged (HOST-1)', { expected: 'a 2xx', seen: describe(c.outcome) });
+  const firsts = await Promise.all([k401, k400].map((k) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline)));
+  test.skip(firsts.some((f) => f === undefined), 'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)');
+  // No contract window for a host's retries: the target's noRetryWindowMs (default 12 s, longer
+  // than the back-off a careless client uses) is watched for a repeat of each refused read.
+  const repeats = await Promise.all(firsts.map((f, i) => host.service.waitForRead((r) => byKey(c.handle, [k401, k400][i]!)(r) && r.seq > f!.seq, quiet)));
+  await attachEvidence(testInfo, `reads answered 401 or 400 must never be retried (watched for ${quiet} ms)`, [c.outcome], host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary));
+  [401, 400].forEach((status, i) => {
+    const r = repeats[i];
+    check.soft('HOST-22', `a read answered ${status} is not retried`, { id: `data.no-retry-${status}` })
+      .that(r === undefined, { expected: `no repeat within ${quiet} ms`, seen: r ? `the read was repeated ${Math.round(r.atMs - firsts[i]!.atMs)} ms later` : '' });
+  });
+});
+
+test('after onComplete the host reads every key in serviceKeys over the data API, keys and handles that need percent-encoding too (HOST-13)', { tag: clauseTags('HOST-13') }, async ({ host }, testInfo) => {
+  const deadline = host.target.timeouts.dataReadMs;
+  test.setTimeout(host.target.timeouts.requestMs + deadline + 20_000);
+  const ep = firstEndpoint(host);
+  const plain = await complete(host, ep, [freshKey(), freshKey(), freshKey()]);
+  const encoded = await complete(host, ep, encodedKeys(), { handle: encodedHandle() });
+  for (const c of [plain, encoded]) precondition(isAck(c.outcome), 'the onComplete is acknowledged (HOST-1)', { expected: 'a 2xx', seen: describe(c.outcome) });
+  const until = performance.now() + deadline;
+  const results = await Promise.all([plain, encoded].flatMap((c) => c.keys.map(async (k) => ({ c, k, read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()) }))));
+  await attachEvidence(testInfo, `every key of serviceKeys must be read over the data API within ${deadline} ms of the acknowledgement`, [plain.outcome, encoded.outcome],
+    host.service.reads.filter((r) => r.endUserHandle === plain.handle || r.endUserHandle === encoded.handle).map(summary));
+  for (const { c, k, read } of results) {
+    const enc = c === encoded;
+    check.soft('HOST-13', `key ${JSON.stringify(k)} of ${JSON.stringify(c.handle)} is read${enc ? ' (its path percent-encoded)' : ''} within ${deadline} ms of the acknowledgement`, { id: enc ? 'data.encoded-key-read' : 'data.every-key-read' })
+      .that(read !== undefined, { expected: 'a GET of the record (by key or the user\'s list) answered 200', seen: readsInWords(host, c.handle) });
+  }
+});
+
+test('a data API read answered 409 or 503 is retried, spaced out by a back-off (HOST-21)', { tag: clauseTags('HOST-21') }, async ({ host }, testInfo) => {
+  const deadline = host.target.timeouts.dataReadMs;
+  test.setTimeout(host.target.timeouts.requestMs + 2 * deadline + 20_000);
+  const ep = firstEndpoint(host);
+  const [k409, k503, kLoop] = [freshKey(), freshKey(), freshKey()];
+  const handle = freshHandle();
+  await host.service.script(handle, k409, [409]);
+  await host.service.script(handle, k503, [503]);
+  await host.service.script(handle, kLoop, Array.from({ length: 12 }, () => 409));
+  const c = await complete(host, ep, [k409, k503, kLoop], { handle });
+  precondition(isAck(c.outcome), 'the onComplete is acknowledged (HOST-1)', { expected: 'a 2xx', seen: describe(c.outcome) });
+  const firsts = await Promise.all([k409, k503, kLoop].map((k) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline)));
+  test.skip(firsts.some((f) => f === undefined), 'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)');
+  const retries = await Promise.all([k409, k503].map((k, i) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.seq > firsts[i]!.seq, deadline)));
+  // The loop's reads: the first four (the first read and three retries) show whether the retries are spaced out.
+  await host.service.waitForRead((r) => byKey(c.handle, kLoop)(r) && host.service.reads.filter(byKey(c.handle, kLoop)).length >= 4, deadline);
+  const loop = host.service.reads.filter(byKey(c.handle, kLoop)).slice(0, 4);
+  await attachEvidence(testInfo, `reads answered 409 or 503 should be retried with an exponential back-off; deadline ${deadline} ms`, [c.outcome], host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary));
+  [409, 503].forEach((status, i) => {
+    check.soft('HOST-21', `a read answered ${status} is retried`, { id: `data.retry-${status}` })
+      .that(retries[i] !== undefined, { expected: `a retry within ${deadline} ms`, seen: readsInWords(host, c.handle) });
+  });
+  const span = loop.length === 4 ? Math.round(loop[3]!.atMs - loop[0]!.atMs) : undefined;
+  check.soft('HOST-21', `retries of a read answered 409 again and again are spaced out (3 retries take more than ${HAMMER_MS} ms)`, { id: 'data.retry-backoff' })
+    .that(span === undefined || span > HAMMER_MS, { expected: `more than ${HAMMER_MS} ms from the first read to the third retry`, seen: `${span} ms` });
 });

@@ -1,19 +1,32 @@
 /**
- * Delivery semantics on the host side (section 6): redeliveries and retries are acknowledged
- * (HOST-11, HOST-12), a later onComplete for the same key too (HOST-20), every page of a bulk
- * manifest (HOST-14, with a full 500-key page: a ~30 KB JWS header in JWKS mode, PITFALLS).
+ * Delivery semantics on the host side (section 6), watched on what the receiver answers and what
+ * it then reads: a redelivery is acknowledged and deduped on its delivery id (HOST-11), attempts 2
+ * and 3 are treated like attempt 1, also for a delivery whose attempt 1 never arrived (HOST-12), a
+ * later onComplete of the same key is acknowledged and handled again (HOST-20), every page of a
+ * bulk manifest is acknowledged (HOST-14, with a full 500-key page: a ~30 KB JWS header in JWKS
+ * mode, PITFALLS).
  */
 import { randomUUID } from 'node:crypto';
 import { bulkPages, unixNow } from '../../protocol/index.ts';
-import { test, expect, allEndpoints, firstEndpoint } from './fixtures.ts';
-import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
+import { test, allEndpoints, firstEndpoint } from './fixtures.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
-import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type Payload } from './harness/payloads.ts';
+import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from './harness/payloads.ts';
 import { describe, isAck, type SendOutcome } from './harness/send.ts';
+import { complete, journalSeq, readAfter, readOk, readsInWords } from './harness/reads.ts';
+import { check, precondition } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
 test.describe.configure({ mode: 'parallel' });
+
+/**
+ * HOST-11 reading: how long a redelivery is watched for a second round of reads. A receiver that
+ * handles the redelivery reads about as fast as it read the first time: four times that, at least
+ * 2 s, at most the target's dataReadMs.
+ */
+function dedupeWindowMs(firstReadMs: number, dataReadMs: number): number {
+  return Math.min(dataReadMs, Math.max(2_000, 4 * firstReadMs));
+}
 
 /**
  * Sends one after another, as the service would, and stops after a request left unanswered: its
@@ -29,59 +42,83 @@ async function inOrder(steps: ReadonlyArray<() => Promise<SendOutcome>>): Promis
   return out;
 }
 
-async function complete(h: HostHarness, ep: ModeEndpoint, keys: string[], handle = freshHandle(), conversationId = freshConversationId()): Promise<Payload> {
-  await h.service.announce(handle, keys);
-  return lifecyclePayload('onComplete', { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle: handle, conversationId, hookPath: ep.hookPath }, { serviceKeys: keys });
-}
-
-test('the same delivery sent twice (same delivery id, fresh signature) is acknowledged both times (HOST-11)', { tag: clauseTags('HOST-11') }, async ({ host }, testInfo) => {
-  test.setTimeout(60_000);
+test('the same delivery sent again (same delivery id, fresh signature) is acknowledged, and deduped on its delivery id (HOST-11)', { tag: clauseTags('HOST-11') }, async ({ host }, testInfo) => {
+  const dataReadMs = host.target.timeouts.dataReadMs;
+  test.setTimeout(2 * host.target.timeouts.requestMs + 2 * dataReadMs + 20_000);
   const ep = firstEndpoint(host);
   const saved = lifecyclePayload('config.saved', { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
-  const done = await complete(host, ep, [freshKey()]);
-  // Both deliveries at once, each followed by its redelivery: the same payload re-signed with a
-  // fresh t (5.2.5); the attempt header stays 1 here. A first delivery left unanswered ends it.
-  const outcomes = (await Promise.all([saved, done].map((p) => inOrder([
-    () => deliver(host, ep, p, { t: unixNow() - 2 }),
-    () => deliver(host, ep, p, { t: unixNow() }),
-  ])))).flat();
-  await attachEvidence(testInfo, 'a redelivery (same X-Service-Delivery-Id, fresh signature) is answered with a 2xx like the first', outcomes);
-  for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);
+  const key = freshKey();
+  const done = await complete(host, ep, [key]);
+  precondition(isAck(done.outcome), 'the first onComplete is acknowledged (HOST-1)', { expected: 'a 2xx', seen: describe(done.outcome) });
+  const sentAt = performance.now();
+  const first = await host.service.waitForRead(readOk(done.handle, key), dataReadMs);
+  // The redeliveries: the same payload re-signed with a fresh t (5.2.5); onComplete as its attempt 2.
+  const seq = await journalSeq(host);
+  const outcomes = (await Promise.all([
+    inOrder([() => deliver(host, ep, saved, { t: unixNow() - 2 }), () => deliver(host, ep, saved, { t: unixNow() })]),
+    inOrder([() => deliver(host, ep, done.payload, { t: unixNow(), attempt: 2 })]),
+  ])).flat();
+  await attachEvidence(testInfo, 'a redelivery (same X-Service-Delivery-Id, fresh signature) is answered with a 2xx like the first, and not handled twice', [done.outcome, ...outcomes]);
+  for (const o of outcomes) check.soft('HOST-11', 'a redelivery (same delivery id, same body, fresh signature) is acknowledged like the first', { id: 'delivery.redelivery-acked' }).that(isAck(o), { expected: 'a 2xx', seen: describe(o) });
+  if (first === undefined) return; // whether it reads at all is HOST-13's: the dedupe is decided only by a receiver that read the first time
+  const windowMs = dedupeWindowMs(first.atMs - sentAt, dataReadMs);
+  const again = await readAfter(host, readOk(done.handle, key), seq, windowMs);
+  check.soft('HOST-11', 'an onComplete redelivered with X-Service-Delivery-Attempt 2 is deduped on its delivery id: its keys are not read again', { id: 'delivery.redelivery-deduped' })
+    .that(again === undefined, { expected: `no second read within ${windowMs} ms`, seen: readsInWords(host, done.handle) });
 });
 
-test('onComplete attempts 2 and 3 are acknowledged like attempt 1 (HOST-12)', { tag: clauseTags('HOST-12') }, async ({ host }, testInfo) => {
-  test.setTimeout(60_000);
+test('onComplete attempts 2 and 3 are treated like attempt 1: acknowledged, and handled when attempt 1 never arrived (HOST-12)', { tag: clauseTags('HOST-12') }, async ({ host }, testInfo) => {
+  const dataReadMs = host.target.timeouts.dataReadMs;
+  test.setTimeout(host.target.timeouts.requestMs + dataReadMs + 30_000);
   const ep = firstEndpoint(host);
-  const p = await complete(host, ep, [freshKey()]);
-  const outcomes = await inOrder([1, 2, 3].map((attempt) => () => deliver(host, ep, p, { attempt })));
-  await attachEvidence(testInfo, 'X-Service-Delivery-Attempt 2 and 3 carry the same payload and are answered like attempt 1', outcomes);
-  for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);
+  // Attempts 1, 2, 3 of one delivery, in order, as the service retries them.
+  const retried = await complete(host, ep, [freshKey()]);
+  const outcomes = [retried.outcome, ...(await inOrder([2, 3].map((attempt) => () => deliver(host, ep, retried.payload, { attempt }))))];
+  // Deliveries whose attempt 1 was lost on the way: attempt 2 alone, attempt 3 alone; a control at attempt 1.
+  const [control, second, third] = await Promise.all([1, 2, 3].map((attempt) => complete(host, ep, [freshKey()], { attempt })));
+  await attachEvidence(testInfo, 'X-Service-Delivery-Attempt 2 and 3 carry the same payload and are answered and handled like attempt 1', [...outcomes, control!.outcome, second!.outcome, third!.outcome]);
+  for (const o of [...outcomes, second!.outcome, third!.outcome]) check.soft('HOST-12', 'an onComplete at attempt 2 or 3 is acknowledged like attempt 1', { id: 'delivery.retry-acked' }).that(isAck(o), { expected: 'a 2xx', seen: describe(o) });
+  const readOf = (c: typeof control) => host.service.waitForRead(readOk(c!.handle, c!.keys[0]!), dataReadMs);
+  const [controlRead, secondRead, thirdRead] = await Promise.all([readOf(control), readOf(second), readOf(third)]);
+  // Whether the host reads after onComplete at all is HOST-13's; here only: like attempt 1.
+  precondition(controlRead !== undefined, 'the keys of an onComplete at attempt 1 are read (HOST-13)', { expected: 'a read', seen: readsInWords(host, control!.handle) });
+  for (const [c, read] of [[second, secondRead], [third, thirdRead]] as const) {
+    check.soft('HOST-12', `an onComplete first seen at attempt ${c === second ? 2 : 3} is handled like attempt 1: its keys are read`, { id: 'delivery.unseen-retry-handled' })
+      .that(read !== undefined, { expected: `a read within ${dataReadMs} ms, as for attempt 1`, seen: readsInWords(host, c!.handle) });
+  }
 });
 
-test('a later onComplete for the same key with a new delivery id is acknowledged (HOST-20)', { tag: clauseTags('HOST-20') }, async ({ host }, testInfo) => {
-  test.setTimeout(60_000);
+test('a later onComplete for the same key, with a new delivery id, is acknowledged and handled again (HOST-20)', { tag: clauseTags('HOST-20') }, async ({ host }, testInfo) => {
+  const dataReadMs = host.target.timeouts.dataReadMs;
+  test.setTimeout(2 * host.target.timeouts.requestMs + 2 * dataReadMs + 20_000);
   const ep = firstEndpoint(host);
   const key = freshKey();
   const handle = freshHandle();
   // DELIV-13 reading: a new delivery id means a new conversation.
-  const outcomes = await inOrder([
-    async () => deliver(host, ep, await complete(host, ep, [key], handle)),
-    async () => deliver(host, ep, await complete(host, ep, [key], handle)),
-  ]);
-  await attachEvidence(testInfo, 'handling of onComplete is idempotent: a second completion of the same key is acknowledged', outcomes);
-  for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);
+  const one = await complete(host, ep, [key], { handle });
+  precondition(isAck(one.outcome), 'the first onComplete is acknowledged (HOST-1)', { expected: 'a 2xx', seen: describe(one.outcome) });
+  const firstRead = await host.service.waitForRead(readOk(handle, key), dataReadMs);
+  const seq = await journalSeq(host);
+  const two = await complete(host, ep, [key], { handle });
+  await attachEvidence(testInfo, 'handling of onComplete is idempotent: a second completion of the same key is acknowledged and its key read again', [one.outcome, two.outcome]);
+  check.soft('HOST-20', 'a later onComplete of the same key, with a new delivery id, is acknowledged', { id: 'delivery.repeat-complete-acked' }).that(isAck(two.outcome), { expected: 'a 2xx', seen: describe(two.outcome) });
+  precondition(firstRead !== undefined, 'the key of the first onComplete is read (HOST-13)', { expected: 'a read', seen: readsInWords(host, handle) });
+  const again = await readAfter(host, readOk(handle, key), seq, dataReadMs);
+  check.soft('HOST-20', 'a later onComplete of the same key, with a new delivery id, is handled again: the key is read again (section 6 rule 5)', { id: 'delivery.repeat-complete-read' })
+    .that(again !== undefined, { expected: `a second read within ${dataReadMs} ms`, seen: readsInWords(host, handle) });
 });
 
 test('every page of a bulk manifest, including a full 500-key page, is acknowledged in every signing mode (HOST-14)', { tag: clauseTags('HOST-14') }, async ({ host }, testInfo) => {
   test.setTimeout(90_000);
   // Every mode at once; within a mode the pages go in order, as the service sends them.
-  const outcomes = (await Promise.all(allEndpoints(host).map((ep) => {
+  const sent = (await Promise.all(allEndpoints(host).map(async (ep) => {
     // Keys of realistic length: a 500-key page makes a JWS header well over 16 KB (PITFALLS).
     const keys = Array.from({ length: 1001 }, () => `key-${randomUUID()}`);
     const ctx = { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath };
-    return inOrder(bulkPages(keys).map((page) => () =>
-      deliver(host, ep, lifecyclePayload('config.bulk_deleted', ctx, { count: page.count, page: page.page, totalPages: page.totalPages, keys: page.keys }))));
+    const pages = bulkPages(keys);
+    const outcomes = await inOrder(pages.map((page) => () => deliver(host, ep, lifecyclePayload('config.bulk_deleted', ctx, { count: page.count, page: page.page, totalPages: page.totalPages, keys: page.keys }))));
+    return outcomes.map((o, i) => ({ o, what: `${ep.mode}: page ${pages[i]!.page} of ${pages[i]!.totalPages} (${pages[i]!.keys.length} keys)` }));
   }))).flat();
-  await attachEvidence(testInfo, 'a host mirroring per-key state consumes every page (1001 keys: pages of 500, 500 and 1)', outcomes);
-  for (const o of outcomes) expect(isAck(o), describe(o)).toBe(true);
+  await attachEvidence(testInfo, 'a host mirroring per-key state consumes every page (1001 keys: pages of 500, 500 and 1)', sent.map((s) => s.o));
+  for (const { o, what } of sent) check.soft('HOST-14', `${what} of a bulk manifest is acknowledged`, { id: 'delivery.every-page-acked' }).that(isAck(o), { expected: 'a 2xx', seen: describe(o) });
 });

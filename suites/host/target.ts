@@ -37,7 +37,7 @@ export interface HostTarget {
   timeouts: { requestMs: number; dataReadMs: number; noRetryWindowMs: number };
 }
 
-export const DEFAULT_TIMEOUTS = { requestMs: 10_000, dataReadMs: 10_000, noRetryWindowMs: 5_000 } as const;
+export const DEFAULT_TIMEOUTS = { requestMs: 10_000, dataReadMs: 10_000, noRetryWindowMs: 12_000 } as const;
 
 function bad(field: string, rule: string): CcsError {
   return new CcsError('TARGET_FIELD_INVALID', `host target: field '${field}' ${rule}`, { field });

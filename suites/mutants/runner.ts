@@ -49,6 +49,8 @@ export interface FaultResult extends RunSummary {
   blockedClauses: string[];
   /** The failed clauses are exactly the declared ones (the matrix's precision counts these). */
   exact: boolean;
+  /** The ids of the failed checks (spec/faults/*.yaml names the check each row's fault must fail). */
+  failedChecks: string[];
   /** Tests with a failed check of the fault's clause. */
   caughtBy: string[];
   /** Tests whose failed checks name other clauses only (with those clauses). */
@@ -201,10 +203,11 @@ export async function runMatrixChild(directions: readonly MatrixDirection[], pro
     const summary = summaryOf(ts, p);
     const status: FaultStatus = caughtBy.length ? 'caught' : ts.length === 0 ? 'error' : failedClauses.length ? 'unrelated-only' : 'missed';
     const exact = failedClauses.length === declared.length && declared.every((c) => failedClauses.includes(c));
+    const failedChecks = [...new Set(ts.flatMap((t) => t.checks.filter((c) => c.outcome === 'failed' && c.id !== undefined).map((c) => c.id!)))].sort();
     const sentence = directions.flatMap((d) => d.faults).find((f) => f.name === p.fault)?.sentence;
     faults.push({
       ...summary, ...(ts.length === 0 && !summary.error ? { error: 'no test of this fault ran' } : {}), direction: p.direction, fault: p.fault, clause,
-      ...(sentence ? { sentence } : {}), status, declared, failedClauses, blockedClauses, exact, caughtBy, alsoFailed,
+      ...(sentence ? { sentence } : {}), status, declared, failedClauses, blockedClauses, exact, failedChecks, caughtBy, alsoFailed,
     });
   }
   return { clean, faults, ...(error ? { error } : {}), durationMs };

@@ -10,7 +10,7 @@
  * suites' fixtures attach the records when the test ends (attachChecks).
  */
 import { expect as baseExpect, test, type TestInfo } from '@playwright/test';
-import { CHECKS_ATTACHMENT, checkWords, processRedactor, type CheckRecord, type ClauseId } from '../../spec/index.ts';
+import { CHECKS_ATTACHMENT, checkWords, hintOfCheck, processRedactor, type CheckRecord, type ClauseId } from '../../spec/index.ts';
 
 export type ClauseRef = ClauseId | readonly ClauseId[];
 
@@ -91,20 +91,26 @@ const checkExpect = baseExpect.extend({
   },
 });
 
-function record(clauses: string[], rule: string, ok: boolean, words: Words, hard: boolean): boolean {
+/** Options of a check: its id in the fault models (spec/faults/*.yaml), whose rows may carry a hint. */
+export interface CheckOptions { id?: string }
+
+function record(clauses: string[], rule: string, o: CheckOptions, ok: boolean, words: Words, hard: boolean): boolean {
   const info = currentInfo();
+  // A failure a known library or mistake explains says so (the fault model's hint of this check).
+  const hint = words.hint ?? (ok || o.id === undefined ? undefined : hintOfCheck(o.id));
+  const id = o.id !== undefined ? { id: o.id } : {};
   const rec: CheckRecord = ok
-    ? { clauses, rule, outcome: 'passed' }
-    : { clauses, rule, outcome: 'failed', expected: words.expected, seen: words.seen, ...(words.hint ? { hint: words.hint } : {}), ...(hard ? { stopped: true } : {}) };
+    ? { clauses, ...id, rule, outcome: 'passed' }
+    : { clauses, ...id, rule, outcome: 'failed', expected: words.expected, seen: words.seen, ...(hint ? { hint } : {}), ...(hard ? { stopped: true } : {}) };
   if (info !== undefined) {
     const s = storeOf(info);
-    const key = `${clauses.join(',')}\u0000${rule}`;
+    const key = `${clauses.join(',')}\u0000${o.id ?? ''}\u0000${rule}`;
     if (ok) {
       const known = s.passes.get(key);
       if (known) known.count = (known.count ?? 1) + 1;
       else { s.passes.set(key, rec); s.records.push(rec); }
     } else {
-      const same = s.records.filter((r) => r.outcome === 'failed' && r.rule === rule && r.clauses.join(',') === clauses.join(','));
+      const same = s.records.filter((r) => r.outcome === 'failed' && r.rule === rule && r.id === o.id && r.clauses.join(',') === clauses.join(','));
       if (same.length < MAX_FAILURES_PER_RULE) s.records.push(rec);
       else same[same.length - 1]!.count = (same[same.length - 1]!.count ?? 1) + 1;
     }
@@ -116,9 +122,9 @@ function record(clauses: string[], rule: string, ok: boolean, words: Words, hard
   return ok;
 }
 
-function checker(clause: ClauseRef, rule: string, hard: boolean): Checker {
+function checker(clause: ClauseRef, rule: string, o: CheckOptions, hard: boolean): Checker {
   const clauses = ids(clause);
-  const say = (ok: boolean, words: Words) => record(clauses, rule, ok, words, hard);
+  const say = (ok: boolean, words: Words) => record(clauses, rule, o, ok, words, hard);
   return {
     that: say,
     equals: (seen, expected, hint) => say(deepEqual(seen, expected), { expected: show(expected), seen: show(seen), ...(hint ? { hint } : {}) }),
@@ -134,10 +140,10 @@ function checker(clause: ClauseRef, rule: string, hard: boolean): Checker {
 
 /** A check that stops the test when it fails. */
 export const check = Object.assign(
-  (clause: ClauseRef, rule: string): Checker => checker(clause, rule, true),
+  (clause: ClauseRef, rule: string, o: CheckOptions = {}): Checker => checker(clause, rule, o, true),
   {
     /** A check that records its failure and lets the test go on. */
-    soft: (clause: ClauseRef, rule: string): Checker => checker(clause, rule, false),
+    soft: (clause: ClauseRef, rule: string, o: CheckOptions = {}): Checker => checker(clause, rule, o, false),
   },
 );
 

@@ -2,4 +2,4 @@
 export { curlLine, shellQuote, MAX_INLINE_BODY_BYTES } from './curl.ts';
 export type { CurlRequest } from './curl.ts';
 export { check, notExercised, precondition, warnCheck, attachChecks, checksOf, show } from './checks.ts';
-export type { Checker, ClauseRef, Words } from './checks.ts';
+export type { Checker, CheckOptions, ClauseRef, Words } from './checks.ts';

@@ -6,6 +6,7 @@ import { factsSigningPayload, unixNow, ufDeliveryId, type SignerConfig } from '.
 import type { HostHarness, ModeEndpoint } from './harness.ts';
 import { callbackHeaders, type Payload } from './payloads.ts';
 import { send, type SendOutcome } from './send.ts';
+import type { Keyring, SignatureCase } from './signature-cases.ts';
 
 export interface DeliverOptions {
   /** Raw bytes sent (default: JSON.stringify(payload)). */
@@ -39,12 +40,16 @@ export interface FactsOptions {
   timeoutMs?: number;
 }
 
+/** The facts GET's URL for a user, and its request target (path and query as on the wire, SIGN-6). */
+export function factsUrlFor(ep: ModeEndpoint, endUserHandle: string): { url: URL; requestTarget: string } {
+  const url = new URL(ep.factsUrl ?? '');
+  url.searchParams.set('endUserHandle', endUserHandle);
+  return { url, requestTarget: url.pathname + url.search };
+}
+
 export async function fetchFacts(h: HostHarness, ep: ModeEndpoint, o: FactsOptions): Promise<SendOutcome> {
-  const factsUrl = ep.factsUrl ?? '';
-  const url = new URL(factsUrl);
-  url.searchParams.set('endUserHandle', o.endUserHandle);
   // SIGN-6: the signed payload is "GET " + path and query exactly as on the wire.
-  const requestTarget = url.pathname + url.search;
+  const { url, requestTarget } = factsUrlFor(ep, o.endUserHandle);
   const headers: Record<string, string> = {
     accept: 'application/json',
     'x-service-event': 'user.facts.fetch',
@@ -55,4 +60,27 @@ export async function fetchFacts(h: HostHarness, ep: ModeEndpoint, o: FactsOptio
   const signature = o.signature === undefined ? await h.sign(ep, factsSigningPayload(o.signedTarget ?? requestTarget), o.t ?? unixNow(), o.signer) : o.signature;
   if (signature !== null && signature !== undefined) headers['x-service-signature'] = signature;
   return send({ method: 'GET', url: url.toString(), headers, timeoutMs: o.timeoutMs ?? h.target.timeouts.requestMs });
+}
+
+/** What an endpoint's signature cases sign with (signature-cases.ts). */
+export function keyringOf(ep: ModeEndpoint): Keyring {
+  return ep.mode === 'hmac'
+    ? { ...(ep.secret !== undefined ? { secret: ep.secret } : {}) }
+    : { ...(ep.key ? { key: ep.key } : {}), ...(ep.decoy ? { decoy: ep.decoy } : {}), ...(ep.stranger ? { stranger: ep.stranger } : {}) };
+}
+
+/** A callback of one signature case: the payload signed and sent as the case says, t from `now`. */
+export async function deliverCase(h: HostHarness, ep: ModeEndpoint, payload: Payload, c: SignatureCase, now = unixNow()): Promise<SendOutcome> {
+  const body = Buffer.from(JSON.stringify(payload));
+  const t = c.t ? c.t(now) : now;
+  const r = await c.build({ payload: body, t }, keyringOf(ep));
+  return deliver(h, ep, payload, { body: r.body ?? body, signature: r.signature });
+}
+
+/** A facts GET of one signature case (the request line in place of a body, 5.2 item 6). */
+export async function fetchFactsCase(h: HostHarness, ep: ModeEndpoint, endUserHandle: string, c: SignatureCase, now = unixNow()): Promise<SendOutcome> {
+  const { requestTarget } = factsUrlFor(ep, endUserHandle);
+  const t = c.t ? c.t(now) : now;
+  const r = await c.build({ payload: Buffer.from(factsSigningPayload(requestTarget)), requestTarget, t }, keyringOf(ep));
+  return fetchFacts(h, ep, { endUserHandle, signature: r.signature });
 }

@@ -47,5 +47,8 @@ export function edgePayloads(base: Omit<CallbackContext, 'endUserHandle' | 'conv
     { name: 'config.deleted with a non-ASCII endUserHandle', payload: lifecyclePayload('config.deleted', ctx(base, wide)) },
     { name: 'onSessionInterrupted with a 255-character non-ASCII endUserHandle', payload: lifecyclePayload('onSessionInterrupted', ctx(base, wideLong)) },
     { name: 'onComplete with 300 serviceKeys', payload: lifecyclePayload('onComplete', ctx(base), { serviceKeys: Array.from({ length: 300 }, () => freshKey()) }) },
+    // conversationId is an integer (2.1) with no bound: past 32 bits, and the largest a JSON number holds exactly.
+    { name: 'onStart whose conversationId is 2^31', payload: lifecyclePayload('onStart', { ...ctx(base), conversationId: 2 ** 31 + Math.floor(Math.random() * 1e6) }) },
+    { name: 'config.saved whose conversationId is 2^53 - 1', payload: lifecyclePayload('config.saved', { ...ctx(base), conversationId: Number.MAX_SAFE_INTEGER - Math.floor(Math.random() * 1e6) }) },
   ];
 }

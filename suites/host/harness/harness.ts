@@ -30,6 +30,9 @@ export interface ModeEndpoint {
   previousSecret?: string;
   /** JWKS: the key the harness signs with (its public half is in the served JWKS). */
   key?: SigningKey;
+  /** JWKS: a second key the served JWKS publishes under another kid, and a key it never publishes. */
+  decoy?: SigningKey;
+  stranger?: SigningKey;
   /** The signer config of a correct service in this mode. */
   signer: SignerConfig;
 }
@@ -65,7 +68,8 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
   if (portFromEnv !== undefined && !(Number.isInteger(portFromEnv) && portFromEnv >= 0 && portFromEnv <= 65535)) {
     throw new CcsError('TARGET_FIELD_INVALID', `CCS_SERVICE_PORT must be a port number (got '${settings.servicePort}')`, { field: 'CCS_SERVICE_PORT' });
   }
-  const jwksKey = await newSigningKey();
+  const [jwksKey, decoy, stranger] = await Promise.all([newSigningKey(), newSigningKey(), newSigningKey()]);
+  const keys = { key: jwksKey, decoy, stranger };
   const closers: Array<() => Promise<void>> = [];
   const endpoints: Partial<Record<Mode, ModeEndpoint>> = {};
   let target: HostTarget;
@@ -84,7 +88,7 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     }
     closers.push(() => service.close());
     const s = target.signing;
-    endpoints[s.mode] = endpoint(s.mode, target.hostBaseUrl, target.hookPath, target.factsPath, s.mode === 'hmac' ? s : undefined, jwksKey);
+    endpoints[s.mode] = endpoint(s.mode, target.hostBaseUrl, target.hookPath, target.factsPath, s.mode === 'hmac' ? s : undefined, keys);
   } else {
     // Test-only secrets, random per run: they never leave this process.
     const bearerToken = randomBytes(16).toString('hex');
@@ -103,12 +107,13 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
       startHostReceiver({ signing, dataApi, facts: { ...DEFAULT_FACTS }, ...(fault ? { fault } : {}) });
     const [h, j] = await Promise.all([start({ mode: 'hmac', ...hmac }), start({ mode: 'jwks', jwksUrl: service.jwksUrl })]);
     closers.push(() => h.close(), () => j.close());
-    endpoints.hmac = endpoint('hmac', h.url, h.hookPath, h.factsPath, hmac, jwksKey);
-    endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, jwksKey);
+    endpoints.hmac = endpoint('hmac', h.url, h.hookPath, h.factsPath, hmac, keys);
+    endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, keys);
   }
-  // A shared JWKS document holds the key of every worker: each adds its own.
-  if (service.controlUrl) await service.addJwk(jwksKey.publicJwk);
-  else await service.setJwks([jwksKey.publicJwk]);
+  // A shared JWKS document holds the keys of every worker: each adds its own, and a decoy published
+  // under another kid (HOST-7 step 2: the key of the JWS's own kid, never another published one).
+  if (service.controlUrl) { await service.addJwk(jwksKey.publicJwk); await service.addJwk(decoy.publicJwk); }
+  else await service.setJwks([jwksKey.publicJwk, decoy.publicJwk]);
   // Evidence and messages of this process are scrubbed of the target's credentials (spec/redact.ts).
   registerSecret(target.bearerToken);
   if (target.signing.mode === 'hmac') { registerSecret(target.signing.secret); registerSecret(target.signing.previousSecret); }
@@ -129,8 +134,9 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
 
 function endpoint(
   mode: Mode, base: string, hookPath: string, factsPath: string | undefined,
-  hmac: { secret: string; previousSecret?: string } | undefined, key: SigningKey,
+  hmac: { secret: string; previousSecret?: string } | undefined, keys: { key: SigningKey; decoy: SigningKey; stranger: SigningKey },
 ): ModeEndpoint {
+  const { key } = keys;
   const root = base.replace(/\/+$/, '');
   const signer: SignerConfig =
     mode === 'hmac' ? { mode: 'hmac', secret: hmac?.secret ?? '' } : mode === 'jwks' ? { mode: 'jwks', privateKey: key.privateKey, kid: key.kid } : { mode: 'none' };
@@ -140,7 +146,7 @@ function endpoint(
     hookPath,
     ...(factsPath !== undefined ? { factsUrl: root + factsPath, factsPath } : {}),
     ...(hmac !== undefined ? { secret: hmac.secret, ...(hmac.previousSecret !== undefined ? { previousSecret: hmac.previousSecret } : {}) } : {}),
-    ...(mode === 'jwks' ? { key } : {}),
+    ...(mode === 'jwks' ? keys : {}),
     signer,
   };
 }

@@ -73,6 +73,7 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     addJwk: (key) => change('/jwks', { keys: [key] }),
     waitForRead: (pred, deadlineMs) => waitFor(reads, pred, deadlineMs),
     waitForJwksFetch: (afterSeq, deadlineMs) => waitFor(jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
+    sync: () => pull(0),
     close: async () => undefined,
   };
 }

@@ -55,10 +55,20 @@ export interface ServiceSide {
   /** Resolves with the first entry (existing or future) matching, or undefined at the deadline. */
   waitForRead(pred: (r: DataRead) => boolean, deadlineMs: number): Promise<DataRead | undefined>;
   waitForJwksFetch(afterSeq: number, deadlineMs: number): Promise<JwksFetch | undefined>;
+  /** Brings `reads` and `jwksFetches` up to what the server journalled so far (a round trip when shared). */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 
 const DATA_ROUTE = /^\/api\/([^/]+)\/endpoints\/(.+)\/data\/([^/]+)(?:\/([^/]+))?\/?$/;
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Section 7: error bodies are the framework default (timestamp, status, error, path). */
 function errorBody(status: number, error: string, path: string): Record<string, unknown> {
@@ -91,20 +101,25 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       const m = DATA_ROUTE.exec(path);
       if (m === null) return reply.code(404).send(errorBody(404, 'Not Found', path));
       const [, ws = '', end = '', handle = '', key] = m;
-      const endUserHandle = decodeURIComponent(handle);
-      const serviceKey = key === undefined ? null : decodeURIComponent(key);
+      // A segment whose percent-encoding is broken (a '%' sent as is) is journalled as sent, and answered 400.
+      const decoded = [ws, end, handle, key ?? ''].map(safeDecode);
+      const malformed = decoded.some((d) => d === undefined);
+      const [wsText, endText, handleText, keyText] = decoded.map((d, i) => d ?? [ws, end, handle, key ?? ''][i]!) as [string, string, string, string];
+      const endUserHandle = handleText;
+      const serviceKey = key === undefined ? null : keyText;
       const answer = (status: number, body: unknown) => {
         const entry: DataRead = {
-          seq: ++seq, atMs: performance.now(), workspaceKey: decodeURIComponent(ws),
-          configEnd: '/' + decodeURIComponent(end).replace(/^\/+/, ''), endUserHandle, serviceKey, status,
+          seq: ++seq, atMs: performance.now(), workspaceKey: wsText,
+          configEnd: '/' + endText.replace(/^\/+/, ''), endUserHandle, serviceKey, status,
         };
         reads.push(entry);
         events.emit('read', entry);
         return reply.code(status).send(body);
       };
       if (req.method === 'PUT') return answer(405, errorBody(405, 'Method Not Allowed', path));
+      if (malformed) return answer(400, errorBody(400, 'Bad Request', path));
       if (req.headers.authorization !== `Bearer ${o.bearerToken}`) return answer(401, errorBody(401, 'Unauthorized', path));
-      if (decodeURIComponent(ws) !== o.workspaceKey) return answer(403, errorBody(403, 'Forbidden', path));
+      if (wsText !== o.workspaceKey) return answer(403, errorBody(403, 'Forbidden', path));
       if (req.method !== 'GET') return answer(405, errorBody(405, 'Method Not Allowed', path));
       const queue = serviceKey === null ? undefined : scripts.get(`${endUserHandle}\u0000${serviceKey}`);
       const scripted = queue?.shift();
@@ -162,6 +177,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     addJwk: async (key) => state.addJwk(key),
     waitForRead: (pred, deadlineMs) => waitFor('read', reads, pred, deadlineMs),
     waitForJwksFetch: (afterSeq, deadlineMs) => waitFor('jwks', jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
+    sync: async () => undefined,
     close: () => app.close(),
   };
 }

@@ -65,8 +65,8 @@ test('the table names each fault, its clause, the verdict and the tests that dec
   const t = renderTable(
     [{ direction: 'service', ok: true, failures: [], passed: 10, failed: 0, skipped: 0, durationMs: 1, files: [], exitCode: 0, timedOut: false }],
     [
-      { direction: 'service', fault: 'two-attempts-only', clause: 'DELIV-7', status: 'caught', declared: ['DELIV-7'], failedClauses: ['DELIV-7'], blockedClauses: [], exact: true, caughtBy: ['at most 3 attempts (DELIV-7)'], alsoFailed: [], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
-      { direction: 'service', fault: 'x', clause: 'EVT-1', status: 'unrelated-only', declared: ['EVT-1'], failedClauses: ['EVT-2'], blockedClauses: ['EVT-1'], exact: false, caughtBy: [], alsoFailed: [{ title: 'other', clauses: ['EVT-2'] }], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
+      { direction: 'service', fault: 'two-attempts-only', clause: 'DELIV-7', status: 'caught', declared: ['DELIV-7'], failedClauses: ['DELIV-7'], blockedClauses: [], exact: true, failedChecks: [], caughtBy: ['at most 3 attempts (DELIV-7)'], alsoFailed: [], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
+      { direction: 'service', fault: 'x', clause: 'EVT-1', status: 'unrelated-only', declared: ['EVT-1'], failedClauses: ['EVT-2'], blockedClauses: ['EVT-1'], exact: false, failedChecks: [], caughtBy: [], alsoFailed: [{ title: 'other', clauses: ['EVT-2'] }], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
     ]);
   expect(t).toContain('two-attempts-only');
   expect(t).toMatch(/DELIV-7\s+caught\s+DELIV-7\s+at most 3 attempts/);

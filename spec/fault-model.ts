@@ -1,0 +1,121 @@
+/**
+ * The fault models (spec/faults/<side>.yaml): for every clause of a side, the ways an implementation
+ * can break it, one row per way, derived from the contract's words (every step of an algorithm,
+ * every edge on both sides, every request kind, attempt and mode). Each row names the check that
+ * catches it (a check id the suites give to check(), spec/checks.ts) and the seeded fault or
+ * faulty receiver that proves that check; a row the harness cannot observe says why instead.
+ * The suites, the mutation matrix, the known-answer vectors and docs/clauses.md read these rows.
+ */
+import { Ajv } from 'ajv';
+import { CcsError } from './errors.ts';
+import { readYaml } from './documents.ts';
+import type { Side } from './types.ts';
+
+export interface FaultModelRow {
+  /** Stable id: the clause, a slash, a slug of the way ('HOST-6/hmac-t-future-301s'). */
+  row: string;
+  clause: string;
+  /** How an implementation breaks the clause, in one sentence. */
+  way: string;
+  /** Request kinds, modes or attempts the way applies to, in words. */
+  applies?: string[];
+  /** The id of the check that catches it (check(clause, rule, { id })). */
+  check?: string;
+  /** The seeded fault (service) or faulty receiver (host) that proves the check. */
+  fault?: string;
+  /** Why no check can catch it (it cannot be observed from outside). */
+  notChecked?: string;
+  /** A known library or mistake that explains a failure of the check, in one sentence. */
+  hint?: string;
+  /** Where the remedy is written (a recipe under docs/recipes/). */
+  recipe?: string;
+  /** A signature row that a known-answer vector can express offline (`ccs-conformance vectors`). */
+  vector?: boolean;
+}
+
+export interface FaultModel {
+  side: Side;
+  rows: FaultModelRow[];
+}
+
+const ROW_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['row', 'clause', 'way'],
+  properties: {
+    row: { type: 'string', pattern: '^[A-Z]+-[1-9][0-9]*/[a-z0-9][a-z0-9.-]*$' },
+    clause: { type: 'string', pattern: '^[A-Z]+-[1-9][0-9]*$' },
+    way: { type: 'string', minLength: 1 },
+    applies: { type: 'array', items: { type: 'string', minLength: 1 } },
+    check: { type: 'string', pattern: '^[a-z0-9][a-z0-9.-]*$' },
+    fault: { type: 'string', minLength: 1 },
+    notChecked: { type: 'string', minLength: 1 },
+    hint: { type: 'string', minLength: 1 },
+    recipe: { type: 'string', pattern: '^docs/recipes/' },
+    vector: { type: 'boolean' },
+  },
+  // A row is checked (check and the fault that proves it) or says why not: never neither, never both.
+  oneOf: [{ required: ['check', 'fault'], not: { required: ['notChecked'] } }, { required: ['notChecked'], not: { anyOf: [{ required: ['check'] }, { required: ['fault'] }] } }],
+} as const;
+
+const MODEL_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['side', 'rows'],
+  properties: { side: { enum: ['service', 'host'] }, rows: { type: 'array', items: ROW_SCHEMA } },
+} as const;
+
+const validate = new Ajv({ allErrors: false, strict: false }).compile(MODEL_SCHEMA);
+const cache = new Map<Side, FaultModel>();
+
+/** Reads spec/faults/<side>.yaml; a malformed row is a load error naming the row and the field. */
+export function loadFaultModel(side: Side): FaultModel {
+  const known = cache.get(side);
+  if (known) return known;
+  const file = `faults/${side}.yaml`;
+  const raw = readYaml(file, true);
+  if (!validate(raw)) {
+    const e = validate.errors?.[0];
+    const at = e?.instancePath ?? '';
+    const m = /^\/rows\/(\d+)/.exec(at);
+    const row = m ? (raw as { rows: Array<{ row?: string }> }).rows[Number(m[1])]?.row : undefined;
+    throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}${row ? ` row ${row}` : ''}: ${at || '(top level)'} ${e?.message ?? 'is invalid'}`, { file, ...(row ? { row } : {}) });
+  }
+  const model = raw as FaultModel;
+  if (model.side !== side) throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: side is ${model.side}, not ${side}`, { file });
+  const seen = new Set<string>();
+  for (const r of model.rows) {
+    if (seen.has(r.row)) throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: row ${r.row} appears twice`, { file, row: r.row });
+    seen.add(r.row);
+    if (!r.row.startsWith(`${r.clause}/`)) throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: row ${r.row} is not under its clause ${r.clause}`, { file, row: r.row });
+  }
+  cache.set(side, model);
+  return model;
+}
+
+/** The rows whose check has this id (a check may catch several ways). */
+export function rowsOfCheck(side: Side, checkId: string): FaultModelRow[] {
+  return loadFaultModel(side).rows.filter((r) => r.check === checkId);
+}
+
+/** The row with this id, or a load error naming it. */
+export function faultModelRow(side: Side, row: string): FaultModelRow {
+  const r = loadFaultModel(side).rows.find((x) => x.row === row);
+  if (r === undefined) throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/faults/${side}.yaml has no row ${row}`, { row });
+  return r;
+}
+
+/** The hint of the first row of either side whose check has this id and that carries one, with its recipe. */
+export function hintOfCheck(checkId: string): string | undefined {
+  for (const side of ['host', 'service'] as const) {
+    let model: FaultModel;
+    try {
+      model = loadFaultModel(side);
+    } catch {
+      continue; // a model not written yet has no hints; its self test reports it
+    }
+    const r = model.rows.find((x) => x.check === checkId && x.hint !== undefined);
+    if (r) return r.recipe ? `${r.hint} (see ${r.recipe})` : r.hint;
+  }
+  return undefined;
+}

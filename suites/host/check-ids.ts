@@ -1,0 +1,24 @@
+/**
+ * Every check id the host suites give to check() (suites/shared/checks.ts): the ids the rows of the
+ * host fault model (spec/faults/host.yaml) name. A self test keeps the two in agreement: no row
+ * names an id no check has, and no check id is missing a row.
+ */
+import { SIGNATURE_CASES, factsCheckId } from './harness/signature-cases.ts';
+
+/** The checks written out in the spec files (the signature cases' ids come from their table). */
+const WRITTEN = [
+  'ack.2xx-within-10s', 'ack.within-1s',
+  'sig.every-event', 'sig.refusal-401', 'sig.valid-accepted',
+  'payload.raw-bytes-verified', 'payload.generated-acked', 'payload.whitespace-acked',
+  'hmac.previous-secret-accepted', 'jwks.refetch-on-new-kid', 'jwks.cached',
+  'data.every-key-read', 'data.encoded-key-read', 'data.retry-409', 'data.retry-503', 'data.retry-backoff', 'data.no-retry-401', 'data.no-retry-400',
+  'delivery.redelivery-acked', 'delivery.redelivery-deduped', 'delivery.retry-acked', 'delivery.unseen-retry-handled',
+  'delivery.repeat-complete-acked', 'delivery.repeat-complete-read', 'delivery.every-page-acked',
+  'facts.answered-within-10s', 'facts.encoded-handle-answered', 'facts.flat-object', 'facts.no-envelope', 'facts.matches-class', 'facts.languages-english',
+] as const;
+
+export const HOST_CHECK_IDS: readonly string[] = [
+  ...WRITTEN,
+  ...SIGNATURE_CASES.filter((c) => !c.control && c.kinds.includes('callback')).map((c) => c.id),
+  ...SIGNATURE_CASES.filter((c) => !c.control && c.kinds.includes('facts')).map(factsCheckId),
+];
