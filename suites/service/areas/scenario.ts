@@ -36,18 +36,21 @@ export function isEvent(event: string, endUserHandle?: string): (e: JournalEntry
  * Waits for `count` callbacks of an event for a user. The arrival is a precondition of the test
  * unless `judge` says whose check it is ({ clause }) or that the caller judges it ({ lenient }).
  */
-export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle: string, count = 1, deadlineMs?: number, judge: Pick<WaitOptions, 'clause' | 'lenient'> = {}): Promise<JournalEntry[]> {
+export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle: string, count = 1, deadlineMs?: number, judge: Pick<WaitOptions, 'clause' | 'lenient' | 'rule'> = {}): Promise<JournalEntry[]> {
   const o: WaitOptions = { count, ...judge };
   if (deadlineMs !== undefined) o.deadlineMs = deadlineMs;
   return ws.waitForCallbacks({ predicate: isEvent(event, endUserHandle) }, o);
 }
 
-/** One chat that saves one instance and completes it; resolves once its onComplete has arrived. */
-export async function saveAndComplete(ws: TestWorkspace, driver: DriverClient, o: { endUserHandle: string; configEnd: string; fields: Record<string, unknown> }): Promise<{ key: string; onComplete: JournalEntry }> {
+/**
+ * One chat that saves one instance and completes it; resolves once its onComplete has arrived.
+ * The arrival is a precondition unless `judge` names the clause whose rule it is.
+ */
+export async function saveAndComplete(ws: TestWorkspace, driver: DriverClient, o: { endUserHandle: string; configEnd: string; fields: Record<string, unknown> }, judge: Pick<WaitOptions, 'clause' | 'rule'> = {}): Promise<{ key: string; onComplete: JournalEntry }> {
   const c = await driver.open(ws, { endUserHandle: o.endUserHandle, configEnd: o.configEnd });
   const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: o.fields }]);
   await driver.complete(c.conversationId);
-  const [onComplete] = await waitEvent(ws, 'onComplete', o.endUserHandle);
+  const [onComplete] = await waitEvent(ws, 'onComplete', o.endUserHandle, 1, undefined, judge);
   return { key: key!, onComplete: onComplete! };
 }
 

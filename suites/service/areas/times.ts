@@ -36,6 +36,18 @@ export function within(timing: Timing, measured: number | undefined, contractMs:
 }
 
 /**
+ * The same measurement in a check's words: what the rule expects ("2000 ms ± 500 ms (contract
+ * 20000 ms × scale 0.1)") and what was seen ("230 ms", or why nothing could be measured).
+ */
+export function withinWords(timing: Timing, measured: number | undefined, contractMs: number, unmeasured = 'no measurement (the attempt had not finished)'): { ok: boolean; expected: string; seen: string } {
+  const expected = timing.scaled(contractMs);
+  const tol = toleranceFor(timing, contractMs);
+  const words = `${expected.toFixed(0)} ms ± ${tol.toFixed(0)} ms (contract ${contractMs} ms × scale ${timing.timeScale})`;
+  if (measured === undefined) return { ok: false, expected: words, seen: unmeasured };
+  return { ok: Math.abs(measured - expected) <= tol, expected: words, seen: `${measured.toFixed(0)} ms` };
+}
+
+/**
  * The expected windows of onComplete's retry schedule, for the report's timeline: about 5 s before
  * attempt 2 and about 20 s before attempt 3, from the end of the previous attempt (DELIV-8 reading),
  * with the tolerances the checks use. `held`: attempt 1 is held, so it should end at the 10 s

@@ -52,7 +52,11 @@ export interface WorkspaceOptions {
  * callback fails it); with `lenient`, whatever arrived is returned for the test's own checks;
  * otherwise the arrival is a precondition of the test (a miss leaves its clauses blocked).
  */
-export interface WaitOptions { count?: number; deadlineMs?: number; clause?: ClauseRef; lenient?: boolean }
+export interface WaitOptions {
+  count?: number; deadlineMs?: number; clause?: ClauseRef; lenient?: boolean;
+  /** The rule the arrival is, in the contract's words (default: "N callback(s) matching ... arrive within ... ms"). */
+  rule?: string;
+}
 
 export interface TestWorkspace {
   workspaceKey: string; workspaceId: string; apiKey: string; bearerToken: string; embedAuthorization: string;
@@ -222,8 +226,9 @@ function describeFilterOf(f: EntryFilter): string {
   return parts.length > 0 ? parts.join(', ') : 'the test\'s filter';
 }
 
-function judgeWait(w: WaitOptions, ok: boolean, rule: string, count: number, v: { sentence: string; entries: JournalEntry[] }): void {
+function judgeWait(w: WaitOptions, ok: boolean, defaultRule: string, count: number, v: { sentence: string; entries: JournalEntry[] }): void {
   if (w.lenient) return;
+  const rule = w.rule ?? defaultRule;
   const words = { expected: `${count}`, seen: `${v.entries.length}: ${v.sentence}` };
   if (w.clause !== undefined) check(w.clause, rule).that(ok, words);
   else precondition(ok, rule, words);
