@@ -3,16 +3,18 @@
  * acceptance of valid bodies. Success is any 2xx, or 404 ("nothing pushed yet", section 7); the
  * response body is not shown (UNSPEC-4) and never asserted.
  */
-import { test, expect } from './fixtures.ts';
+import { test } from './fixtures.ts';
 import type { ServiceResponse } from './fixtures.ts';
 import { CONTRACT } from '../../protocol/index.ts';
-import { expectError } from './areas/errors.ts';
+import { answered, expectError } from './areas/errors.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
+import { check, precondition, type ClauseRef } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-function expectAccepted(r: ServiceResponse, what: string): void {
-  // EMBED-11 reading: any 2xx, or 404 for a workspace with nothing pushed.
-  expect(r.status >= 200 && r.status < 300 || r.status === 404, `EMBED-11: ${what} answered ${r.status} ${r.text.slice(0, 300)}\n${r.curl}`).toBe(true);
+/** A soft check of `clause`: the body is accepted (EMBED-11 reading: any 2xx, or 404 for a workspace with nothing pushed). */
+function expectAccepted(clause: ClauseRef, r: ServiceResponse, what: string): boolean {
+  const ok = (r.status >= 200 && r.status < 300) || r.status === 404;
+  return check.soft(clause, `${what} is accepted (a 2xx, or 404 for nothing pushed yet)`).that(ok, { expected: 'a 2xx (or 404)', seen: answered(r) });
 }
 
 /** A handle of exactly n characters, unique per test. */
@@ -28,33 +30,33 @@ function contextOfSize(n: number): { data: { note: string } } {
 }
 
 test('a valid embed-tokens request is accepted (EMBED-11)', { tag: clauseTags('EMBED-11') }, async ({ ws, svc }) => {
-  expectAccepted(await svc.embedTokens(ws, { endUserHandle: uniqueHandle() }), 'a body with only endUserHandle');
+  expectAccepted('EMBED-11', await svc.embedTokens(ws, { endUserHandle: uniqueHandle() }), 'a body with only endUserHandle');
 });
 
 test('embed-tokens answers 400 when endUserHandle is missing (EMBED-1)', { tag: clauseTags('EMBED-1') }, async ({ ws, svc }) => {
-  expectError(await svc.embedTokens(ws, {}), 400, 'a body without endUserHandle');
-  expectError(await svc.embedTokens(ws, { openingContext: {} }), 400, 'a body with openingContext but no endUserHandle');
+  expectError('EMBED-1', await svc.embedTokens(ws, {}), 400, 'a body without endUserHandle', true);
+  expectError('EMBED-1', await svc.embedTokens(ws, { openingContext: {} }), 400, 'a body with openingContext but no endUserHandle', true);
 });
 
 test('embed-tokens accepts an endUserHandle of 255 characters and answers 400 for 256 (EMBED-2)', { tag: clauseTags('EMBED-2') }, async ({ ws, svc }) => {
   const max = CONTRACT.endUserHandleMaxLength;
-  expectAccepted(await svc.embedTokens(ws, { endUserHandle: handleOfLength(max) }), `an endUserHandle of ${max} characters`);
-  expectError(await svc.embedTokens(ws, { endUserHandle: handleOfLength(max + 1) }), 400, `an endUserHandle of ${max + 1} characters`);
+  expectAccepted('EMBED-2', await svc.embedTokens(ws, { endUserHandle: handleOfLength(max) }), `an endUserHandle of ${max} characters`);
+  expectError('EMBED-2', await svc.embedTokens(ws, { endUserHandle: handleOfLength(max + 1) }), 400, `an endUserHandle of ${max + 1} characters`, true);
 });
 
 test('embed-tokens answers 400 when endUserHandle starts with org- (EMBED-3)', { tag: clauseTags('EMBED-3') }, async ({ ws, svc }) => {
-  expectError(await svc.embedTokens(ws, { endUserHandle: `org-${uniqueId('acme')}` }), 400, 'an org- handle');
+  expectError('EMBED-3', await svc.embedTokens(ws, { endUserHandle: `org-${uniqueId('acme')}` }), 400, 'an org- handle', true);
   // The prefix rule is about the start only: "org" elsewhere in a handle is an ordinary handle.
-  expectAccepted(await svc.embedTokens(ws, { endUserHandle: `user-org-${uniqueId('x')}` }), 'a handle containing org- past its start');
+  expectAccepted('EMBED-3', await svc.embedTokens(ws, { endUserHandle: `user-org-${uniqueId('x')}` }), 'a handle containing org- past its start');
 });
 
 test('embed-tokens answers 400 for an invalid organizationId (EMBED-4)', { tag: clauseTags('EMBED-4') }, async ({ ws, svc, target }) => {
   // EMBED-4 reading: the target file lists a valid and an invalid value; without them only a wrong JSON type is sent.
   if (target.organizationId) {
-    expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), organizationId: target.organizationId.invalid }), 400, 'the target\'s invalid organizationId');
-    expectAccepted(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), organizationId: target.organizationId.valid }), 'the target\'s valid organizationId');
+    expectError('EMBED-4', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), organizationId: target.organizationId.invalid }), 400, 'the target\'s invalid organizationId', true);
+    expectAccepted('EMBED-4', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), organizationId: target.organizationId.valid }), 'the target\'s valid organizationId');
   }
-  expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), organizationId: 42 }), 400, 'an organizationId that is a number');
+  expectError('EMBED-4', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), organizationId: 42 }), 400, 'an organizationId that is a number', true);
 });
 
 test('embed-tokens answers 400 for referentKeys unknown or not owned by the caller, and accepts owned ones (EMBED-5)', { tag: clauseTags('EMBED-5') }, async ({ ws, makeWorkspace, svc, driver }) => {
@@ -63,32 +65,32 @@ test('embed-tokens answers 400 for referentKeys unknown or not owned by the call
   const { serviceKeys: [own] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'home' } });
   const other = await makeWorkspace({ facts: false });
   const { serviceKeys: [foreign] } = await driver.seed(other, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'home' } });
-  expectAccepted(await svc.embedTokens(ws, { endUserHandle: h, openingContext: { referentKeys: [own] } }), 'referentKeys naming the caller\'s own record');
-  expectError(await svc.embedTokens(ws, { endUserHandle: h, openingContext: { referentKeys: [uniqueId('no-such-key')] } }), 400, 'referentKeys naming an unknown key');
-  expectError(await svc.embedTokens(ws, { endUserHandle: h, openingContext: { referentKeys: [foreign] } }), 400, 'referentKeys naming another workspace\'s record');
+  expectAccepted('EMBED-5', await svc.embedTokens(ws, { endUserHandle: h, openingContext: { referentKeys: [own] } }), 'referentKeys naming the caller\'s own record');
+  expectError('EMBED-5', await svc.embedTokens(ws, { endUserHandle: h, openingContext: { referentKeys: [uniqueId('no-such-key')] } }), 400, 'referentKeys naming an unknown key', true);
+  expectError('EMBED-5', await svc.embedTokens(ws, { endUserHandle: h, openingContext: { referentKeys: [foreign] } }), 400, 'referentKeys naming another workspace\'s record', true);
 });
 
 test('embed-tokens accepts an openingContext of 16384 serialized characters and answers 400 for 16385 (EMBED-6)', { tag: clauseTags('EMBED-6') }, async ({ ws, svc }) => {
   const max = CONTRACT.openingContextMaxChars;
   const at = contextOfSize(max);
   const over = contextOfSize(max + 1);
-  expect(JSON.stringify(at).length).toBe(max);
-  expect(JSON.stringify(over).length).toBe(max + 1);
-  expectAccepted(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: at }), `an openingContext of ${max} characters`);
-  expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: over }), 400, `an openingContext of ${max + 1} characters`);
+  precondition(JSON.stringify(at).length === max, `the openingContext built for the boundary serializes to ${max} characters`, { expected: String(max), seen: String(JSON.stringify(at).length) });
+  precondition(JSON.stringify(over).length === max + 1, `the openingContext built past the boundary serializes to ${max + 1} characters`, { expected: String(max + 1), seen: String(JSON.stringify(over).length) });
+  expectAccepted('EMBED-6', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: at }), `an openingContext of ${max} characters`);
+  expectError('EMBED-6', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: over }), 400, `an openingContext of ${max + 1} characters`, true);
 });
 
 test('embed-tokens answers 400 when openingContext carries nested data values, and accepts flat ones (EMBED-7)', { tag: clauseTags('EMBED-7') }, async ({ ws, svc }) => {
   // EMBED-7 reading: openingContext.data values must be scalars; an object or array value is nested.
-  expectAccepted(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { city: 'Paris', floor: 3, lift: true, note: null } } }), 'flat data values');
-  expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { address: { city: 'Paris' } } } }), 400, 'an object value inside openingContext.data');
-  expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { tags: ['a', 'b'] } } }), 400, 'an array value inside openingContext.data');
+  expectAccepted('EMBED-7', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { city: 'Paris', floor: 3, lift: true, note: null } } }), 'flat data values');
+  expectError('EMBED-7', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { address: { city: 'Paris' } } } }), 400, 'an object value inside openingContext.data', true);
+  expectError('EMBED-7', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { data: { tags: ['a', 'b'] } } }), 400, 'an array value inside openingContext.data', true);
 });
 
 test('an unknown toolClass inside openingContext is ignored, never an error (EMBED-8)', { tag: clauseTags('EMBED-8') }, async ({ ws, svc }) => {
-  expectAccepted(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { toolClass: uniqueId('no-such-tool') } }), 'an unknown toolClass');
+  expectAccepted('EMBED-8', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), openingContext: { toolClass: uniqueId('no-such-tool') } }), 'an unknown toolClass');
 });
 
 test('embed-tokens answers 400 when the body carries a configEnd field (EMBED-9)', { tag: clauseTags('EMBED-9') }, async ({ ws, svc }) => {
-  expectError(await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), configEnd: '/profile' }), 400, 'a body with configEnd');
+  expectError('EMBED-9', await svc.embedTokens(ws, { endUserHandle: uniqueHandle(), configEnd: '/profile' }), 400, 'a body with configEnd');
 });

@@ -3,13 +3,14 @@
  * every error status of the contract's routes (ERR-1), and the two 409 bodies (ERR-2, ERR-3).
  * Other area tests record a broken error body as an 'ERR-1' annotation; these tests fail on it.
  */
-import { test, expect } from './fixtures.ts';
+import { test } from './fixtures.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import type { ServiceClient, ServiceResponse, TestWorkspace, DriverClient } from './fixtures.ts';
-import { expectFrameworkErrorBody } from './areas/errors.ts';
+import { answered, errorBodyProblems, expectFrameworkErrorBody } from './areas/errors.ts';
+import { check, precondition, show } from '../shared/index.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { sourcePart, manifestPart } from './areas/upload-parts.ts';
-import { clauseTags } from '../../spec/index.ts';
+import { clauseTags, type ClauseId } from '../../spec/index.ts';
 
 interface ErrorCase {
   status: number;
@@ -39,7 +40,7 @@ for (const c of CASES) {
     if (c.capability) driver.requireCapability(c.capability);
     test.skip(c.status === 413 && target.limits.megabyte !== 1_000_000, 'the 413 case is sized for decimal MB; UPLOAD-3 covers other units');
     const r = await c.make(svc, ws, driver, () => makeWorkspace({ facts: false }));
-    expectFrameworkErrorBody(r, c.status, c.what);
+    expectFrameworkErrorBody('ERR-1', r, c.status, c.what);
   });
 }
 
@@ -50,10 +51,11 @@ test('a 409 for a record held mid-migration has status "migrating" and a message
   await driver.migrationHold(ws, k!, true);
   try {
     const r = await svc.getRecord(ws, '/addresses', h, k!);
-    expect(r.status, r.curl).toBe(409);
+    // The 409 itself is the data API's rule (DATA-11); its body is ERR-2's.
+    precondition(r.status === 409, 'a read by key of a record held mid-migration is answered 409', { expected: '409', seen: answered(r) });
     const body = (r.json ?? {}) as Record<string, unknown>;
-    expect(body.status, `ERR-2: ${r.text}`).toBe('migrating');
-    expect(typeof body.message === 'string' && body.message.length > 0, `ERR-2: a message: ${r.text}`).toBe(true);
+    check.soft('ERR-2', 'the migration 409 body has status "migrating"').equals(body.status, 'migrating');
+    check.soft('ERR-2', 'the migration 409 body has a message').that(typeof body.message === 'string' && body.message.length > 0, { expected: 'a non-empty message', seen: show(body.message) });
   } finally {
     await driver.migrationHold(ws, k!, false);
   }
@@ -65,11 +67,12 @@ test('a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField a
   const label = uniqueId('home');
   const { serviceKeys: [existing] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label } });
   const r = await svc.writeRecord(ws, '/addresses', h, { data: { label } });
-  expect(r.status, r.curl).toBe(409);
+  // The 409 itself is the data API's identity rule; its body is ERR-3's.
+  precondition(r.status === 409, 'a write repeating another record\'s identity-field value is answered 409', { expected: '409', seen: answered(r) });
   const body = (r.json ?? {}) as Record<string, unknown>;
-  expect(body.code, `ERR-3: ${r.text}`).toBe('IDENTITY_CONFLICT');
-  expect(body.identityField, `ERR-3: ${r.text}`).toBe('label');
-  expect(body.existingKey, `ERR-3: ${r.text}`).toBe(existing);
+  check.soft('ERR-3', 'the identity-conflict 409 body has code IDENTITY_CONFLICT').equals(body.code, 'IDENTITY_CONFLICT');
+  check.soft('ERR-3', 'the identity-conflict 409 body names the identityField').equals(body.identityField, 'label');
+  check.soft('ERR-3', 'the identity-conflict 409 body names the existingKey holding the value').equals(body.existingKey, existing);
 });
 
 /**
@@ -97,16 +100,60 @@ async function duringOutage(driver: DriverClient, ws: TestWorkspace, status: 500
   }
 }
 
+const DEFAULT_MEMBERS = ['error', 'path', 'status', 'timestamp'];
+
+function bodyObject(r: ServiceResponse): Record<string, unknown> | undefined {
+  const b = r.json;
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : undefined;
+}
+
+/** Members of an error body beyond the framework default's four. */
+function extraMembers(r: ServiceResponse): string[] {
+  return Object.keys(bodyObject(r) ?? {}).filter((k) => !DEFAULT_MEMBERS.includes(k)).sort();
+}
+
+/**
+ * The service's framework default, read from an error body of another status (a 404 of the same
+ * workspace, outside the outage): the members every error body of this service carries.
+ */
+async function defaultBodyOf(svc: ServiceClient, ws: TestWorkspace): Promise<ServiceResponse> {
+  const r = await svc.getRecord(ws, '/addresses', uniqueHandle(), uniqueId('no-such-key'));
+  precondition(r.status === 404 && bodyObject(r) !== undefined, 'a read by an unknown key is answered 404 with a JSON body (the service\'s default error body, for comparison)', { expected: '404 with a JSON object body', seen: answered(r) });
+  return r;
+}
+
+/**
+ * The body of a 500 or 503 answer (ERR-4 / ERR-5 reading): what it has beyond the service's own
+ * default error body (a member a 404 of the same service lacks: a message, a trace, retry advice)
+ * is the detail ERR-4 / ERR-5 forbid. The four default members and what every error body of the
+ * service carries beyond them are ERR-1's (a member every body has is the default body breaking ERR-1,
+ * not a detail of this status).
+ */
+function checkOutageBody(clause: ClauseId, r: ServiceResponse, status: 500 | 503, what: string, control: ServiceResponse): void {
+  precondition(r.status === status, `${what} is answered ${status}`, { expected: String(status), seen: answered(r) });
+  const shared = extraMembers(control);
+  const extra = extraMembers(r);
+  const own = extra.filter((k) => !shared.includes(k));
+  const everywhere = extra.filter((k) => shared.includes(k));
+  check.soft(clause, `the ${status} body of ${what} adds nothing to the service's default error body (no message, trace or code)`).none(own.map((k) => `${k}: ${show(bodyObject(r)![k], 120)}`), `only what a ${control.status} body of the service also carries`);
+  // ERR-1: the four default members with their values, and no member every error body adds.
+  const pick = bodyObject(r) === undefined ? r : { ...r, json: Object.fromEntries(Object.entries(bodyObject(r)!).filter(([k]) => DEFAULT_MEMBERS.includes(k))) };
+  const problems = [...errorBodyProblems(pick), ...everywhere.map((k) => `member ${k} is not in the framework default (the ${control.status} body carries it too)`)];
+  check.soft('ERR-1', `the ${status} body of ${what} has the framework default's timestamp, status, error and path`).none(problems, 'no difference');
+}
+
 test('a 500 answer carries no detail in its body: exactly the framework default (ERR-4, ERR-1)', { tag: clauseTags('ERR-4', 'ERR-1') }, async ({ ws, svc, driver, evidence }) => {
   driver.requireCapability('outage');
+  const control = await defaultBodyOf(svc, ws);
   const answers = await duringOutage(driver, ws, 500, svc);
   evidence.add({ sentence: `With the workspace switched to 500, ${answers.length} contract routes answered: each body must be the framework default with no message, trace or code (ERR-4).` });
-  for (const { what, r } of answers) expectFrameworkErrorBody(r, 500, `${what} during a 500 outage`);
+  for (const { what, r } of answers) checkOutageBody('ERR-4', r, 500, `${what} during a 500 outage`, control);
 });
 
 test('while the service is unavailable every route answers 503 with exactly the framework default body (ERR-5, ERR-1)', { tag: clauseTags('ERR-5', 'ERR-1') }, async ({ ws, svc, driver, evidence }) => {
   driver.requireCapability('outage');
+  const control = await defaultBodyOf(svc, ws);
   const answers = await duringOutage(driver, ws, 503, svc);
   evidence.add({ sentence: `With the workspace switched to 503, ${answers.length} contract routes answered: each must be 503 with the framework default body and nothing more (ERR-5; section 7 shows no other 503 body).` });
-  for (const { what, r } of answers) expectFrameworkErrorBody(r, 503, `${what} while unavailable`);
+  for (const { what, r } of answers) checkOutageBody('ERR-5', r, 503, `${what} while unavailable`, control);
 });

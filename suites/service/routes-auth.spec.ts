@@ -4,9 +4,10 @@
  * of another workspace answers 403 (AUTH-2); a production key covers its sb- sandbox (AUTH-3);
  * a sandbox key never covers production (AUTH-4).
  */
-import { test, expect } from './fixtures.ts';
+import { test } from './fixtures.ts';
 import type { ServiceClient, ServiceResponse, TestWorkspace, DriverClient } from './fixtures.ts';
-import { expectError } from './areas/errors.ts';
+import { answered, expectError } from './areas/errors.ts';
+import { check, precondition } from '../shared/index.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { validUpload } from './areas/upload-parts.ts';
 import { clauseTags, type ClauseId } from '../../spec/index.ts';
@@ -93,14 +94,14 @@ for (const route of ROUTES) {
       if (route.capability) driver.requireCapability(route.capability);
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
-      expectError(await route.call(svc, ws, { kind: 'none' }, h, prepared), 401, `${route.name} without credentials`);
+      expectError(route.unauthenticated, await route.call(svc, ws, { kind: 'none' }, h, prepared), 401, `${route.name} without credentials`);
     });
 
     test(`${route.name} with an invalid key answers 401 (${route.unauthenticated})`, { tag: clauseTags(route.unauthenticated) }, async ({ ws, svc, driver }) => {
       if (route.capability) driver.requireCapability(route.capability);
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
-      expectError(await route.call(svc, ws, { kind: 'invalid' }, h, prepared), 401, `${route.name} with an invalid key`);
+      expectError(route.unauthenticated, await route.call(svc, ws, { kind: 'invalid' }, h, prepared), 401, `${route.name} with an invalid key`);
     });
 
     test(`${route.name} with a valid key of another workspace answers 403 (AUTH-2)`, { tag: clauseTags('AUTH-2') }, async ({ ws, makeWorkspace, svc, driver }) => {
@@ -109,8 +110,8 @@ for (const route of ROUTES) {
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
       const own = await route.call(svc, ws, { kind: 'own' }, h, prepared);
-      expect(route.accepted(own), `AUTH-2 precondition: the workspace's own key is accepted (${own.status})\n${own.curl}`).toBe(true);
-      expectError(await route.call(svc, ws, { kind: 'of', ws: other }, h, prepared), 403, `${route.name} with another workspace's key`);
+      precondition(route.accepted(own), `${route.name} with the workspace's own key gets past authentication`, { expected: 'an answer past authentication', seen: answered(own) });
+      expectError('AUTH-2', await route.call(svc, ws, { kind: 'of', ws: other }, h, prepared), 403, `${route.name} with another workspace's key`);
     });
 
     test(`${route.name} on an sb- sandbox accepts its production parent's key (AUTH-3)`, { tag: clauseTags('AUTH-3') }, async ({ ws, makeWorkspace, svc, driver }) => {
@@ -120,7 +121,7 @@ for (const route of ROUTES) {
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, sb, h);
       const r = await route.call(svc, sb, { kind: 'of', ws }, h, prepared);
-      expect(route.accepted(r), `AUTH-3: the production key on ${sb.workspaceKey} answered ${r.status} ${r.text.slice(0, 200)}\n${r.curl}`).toBe(true);
+      check('AUTH-3', `${route.name} on the sb- sandbox accepts its production parent's key`).that(route.accepted(r), { expected: 'an answer past authentication', seen: answered(r) });
     });
 
     test(`${route.name} on production refuses its sandbox's key with 403 (AUTH-4)`, { tag: clauseTags('AUTH-4') }, async ({ ws, makeWorkspace, svc, driver }) => {
@@ -129,7 +130,7 @@ for (const route of ROUTES) {
       const sb = await makeWorkspace({ parent: ws });
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
-      expectError(await route.call(svc, ws, { kind: 'of', ws: sb }, h, prepared), 403, `${route.name} on production with the sandbox's key`);
+      expectError('AUTH-4', await route.call(svc, ws, { kind: 'of', ws: sb }, h, prepared), 403, `${route.name} on production with the sandbox's key`);
     });
   });
 }
