@@ -34,7 +34,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('attempt-header-on-config-saved', 'HDR-5', 'config.saved carries X-Service-Delivery-Attempt: 1.'),
   f('delivery-id-other-form', 'HDR-3', 'X-Service-Delivery-Id is dl-<event>-<conversationId> instead of lc-<conversationId>-<event>.'),
   f('attempt-header-zero-based', 'HDR-4', 'X-Service-Delivery-Attempt counts from 0 (0, 1, 2).'),
-  f('signature-header-when-off', 'HDR-6', 'With signing off, an empty X-Service-Signature header is still sent.'),
+  f('signature-header-when-off', 'HDR-6', 'With signing off, an empty X-Service-Signature header is still sent.', ['SIGN-1']),
   // addressing
   f('sandbox-no-inherit-host', 'HOOK-3', 'A sandbox without its own hostBaseUrl does not inherit its parent\'s (events skipped).'),
   f('listen-pipe-also-posts-host', 'HOOK-5', 'With a local listen pipe running, events are POSTed to the host as well as to the pipe.'),

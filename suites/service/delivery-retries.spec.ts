@@ -13,7 +13,7 @@ import type { JournalEntry } from '../../mock-host/index.ts';
 import { describe, header, payload } from './areas/journal.ts';
 import { eventOf, isEvent, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { durationMs, gapMs, retryTimeline, toleranceFor, withinWords } from './areas/times.ts';
-import { checkHmac } from './areas/signatures.ts';
+import { hmacSignerOf } from './areas/signatures.ts';
 import { HARNESS_SLACK_MS } from './target-config/timing.ts';
 import { realTime, waiting } from './areas/waiting.ts';
 import { answered, expectSuccess } from './areas/errors.ts';
@@ -222,7 +222,11 @@ realTime(() => test('each onComplete retry is re-signed over the unchanged body 
   const needed = timing.scaled(BACKOFF_1) >= 2_000 ? 2 : 3;
   evidence.add({ sentence: `Expected ${needed} attempts on the retry schedule, each re-signed (SIGN-5).`, timeline: retryTimeline(timing, { attempts: needed }) });
   const attempts = await waitEvent(ws, 'onComplete', endUserHandle, needed, timing.retryScheduleDeadlineMs());
-  const checks = attempts.map((e) => ({ e, v: checkHmac(e, [ws.signing.secret!]) }));
+  // Who signed and over which bytes, whatever the hex case or the joiner (those are SIGN-11's and SIGN-12's own rules).
+  const checks = attempts.map((e) => {
+    const v = hmacSignerOf(e, [ws.signing.secret!]);
+    return { e, v: { ...v, ok: v.secretIndex !== undefined } };
+  });
   // The signature of attempt 1 is the signing rules' own (SIGN-11, SIGN-12); SIGN-5 is that each retry is signed afresh.
   precondition(checks[0]!.v.ok, 'attempt 1 of onComplete carries a valid HMAC signature', { expected: 'a signature that verifies', seen: `${checks[0]!.v.reason}: ${describe(checks[0]!.e)}` });
   checks.slice(1).forEach(({ e, v }, i) => {

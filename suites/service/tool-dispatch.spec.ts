@@ -8,7 +8,7 @@ import { waitForEntries } from '../../mock-host/index.ts';
 import type { JournalEntry, MockHost } from '../../mock-host/index.ts';
 import { describe, header } from './areas/journal.ts';
 import { uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
-import { checkHmac } from './areas/signatures.ts';
+import { hmacSignerOf } from './areas/signatures.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags, type ClauseId } from '../../spec/index.ts';
 
@@ -48,8 +48,9 @@ test('a tool dispatch carries a valid X-Service-Signature when signing is on (TO
   // The same conversation's onStart shows the workspace's signing at work (SIGN-11/SIGN-12's own
   // rules); TOOL-2 is that the dispatch is covered by it too.
   const [onStart] = await waitEvent(ws, 'onStart', endUserHandle);
-  const lifecycle = checkHmac(onStart!, [ws.signing.secret!]);
-  precondition(lifecycle.ok, 'the conversation\'s onStart carries a valid HMAC signature', { expected: 'a signature that verifies', seen: `${lifecycle.reason}: ${describe(onStart!)}` });
-  const v = checkHmac(e, [ws.signing.secret!]);
-  check('TOOL-2', 'a tool dispatch of a workspace with HMAC signing carries an X-Service-Signature that verifies over its body').that(v.ok, { expected: 'a signature that verifies, as on the lifecycle callbacks', seen: `${v.reason}: ${describe(e)}` });
+  // Who signed and over which bytes, whatever the hex case or the joiner (SIGN-11's and SIGN-12's own rules).
+  const lifecycle = hmacSignerOf(onStart!, [ws.signing.secret!]);
+  precondition(lifecycle.secretIndex !== undefined, 'the conversation\'s onStart carries a valid HMAC signature', { expected: 'a signature that verifies', seen: `${lifecycle.reason}: ${describe(onStart!)}` });
+  const v = hmacSignerOf(e, [ws.signing.secret!]);
+  check('TOOL-2', 'a tool dispatch of a workspace with HMAC signing carries an X-Service-Signature that verifies over its body').that(v.secretIndex !== undefined, { expected: 'a signature that verifies, as on the lifecycle callbacks', seen: `${v.reason}: ${describe(e)}` });
 });
