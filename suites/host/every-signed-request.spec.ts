@@ -41,17 +41,27 @@ async function sendCallback(host: HostHarness, ep: ModeEndpoint, event: Lifecycl
   return { mode: ep.mode, kind: event, c, o: await deliverCase(host, ep, payload, c, now ?? unixNow()), sentAtMs };
 }
 
-/** The edges first, at the start of a second; an inconclusive edge (answered after its second) once more. */
+/** How long the other cases wait for the edges to be answered before they go out anyway (a receiver that never answers). */
+const EDGES_HEAD_START_MS = 1_000;
+
+/**
+ * The edges first, at the start of a second, and an inconclusive edge (answered after its second)
+ * once more; the other cases once the edges are answered, or a second after they went out, so a
+ * receiver that never answers costs one request deadline, not two.
+ */
 async function sendAll<T extends SentCase>(plan: Array<{ c: SignatureCase; send: (now?: number) => Promise<T> }>): Promise<T[]> {
   const edges = plan.filter((p) => p.c.t !== undefined);
   const rest = plan.filter((p) => p.c.t === undefined);
-  const first = await atStartOfSecond((now) => Promise.all(edges.map((p) => p.send(now))));
+  const firstRound = atStartOfSecond((now) => Promise.all(edges.map((p) => p.send(now))));
+  const restSent = Promise.race([firstRound, new Promise((resolve) => setTimeout(resolve, 1_000 + EDGES_HEAD_START_MS))])
+    .then(() => Promise.all(rest.map((p) => p.send())));
+  const first = await firstRound;
   const again = first.map((s, i) => ({ s, i })).filter(({ s }) => edgeInconclusive(s));
   if (again.length > 0) {
     const retried = await atStartOfSecond((now) => Promise.all(again.map(({ i }) => edges[i]!.send(now))));
     again.forEach(({ i }, k) => { first[i] = retried[k]!; });
   }
-  return [...first, ...(await Promise.all(rest.map((p) => p.send())))];
+  return [...first, ...(await restSent)];
 }
 
 {

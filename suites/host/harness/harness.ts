@@ -57,6 +57,9 @@ export const REFERENCE_FACTS_CLASS = {
   ],
 };
 
+/** The reference receiver's read deadline (HOST-13): its reads come within milliseconds of the acknowledgement. */
+const REFERENCE_DATA_READ_MS = 4_000;
+
 export async function newSigningKey(): Promise<SigningKey> {
   return generateSigningKey(`ccs-${randomBytes(6).toString('hex')}`);
 }
@@ -98,7 +101,9 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
       hostBaseUrl: 'http://127.0.0.1', hookPath: '/hooks/ccs', factsPath: '/facts',
       factsSchema: classToSchema(REFERENCE_FACTS_CLASS, 'factsClass'),
       signing: { mode: 'hmac', ...hmac }, workspaceKey: 'ws-host-ref', workspaceId: 'ws-host-ref', configEnd: '/settings',
-      bearerToken, timeouts: { ...DEFAULT_TIMEOUTS },
+      // The reference reads within milliseconds: a shorter read deadline than a host team's default
+      // keeps the mutation matrix's faulty readers quick to judge, and changes no verdict of it.
+      bearerToken, timeouts: { ...DEFAULT_TIMEOUTS, dataReadMs: REFERENCE_DATA_READ_MS },
     };
     service = await startServiceSide({ port: portFromEnv ?? 0, workspaceKey: target.workspaceKey, bearerToken });
     closers.push(() => service.close());

@@ -30,6 +30,7 @@ export interface SentCase {
  * receiver on a fractional clock). An answer that came after that is not evidence either way.
  */
 export function edgeInconclusive(s: SentCase): boolean {
+  if (s.o.status === undefined) return false;
   const answeredAt = s.sentAtMs + s.o.elapsedMs;
   if (s.c.id === 'sig.t-past-300s-accepted') return !isAck(s.o) && Math.floor(answeredAt / 1000) > Math.floor(s.sentAtMs / 1000);
   if (s.c.id === 'sig.t-future-301s') return isAck(s.o) && answeredAt - Math.floor(s.sentAtMs / 1000) * 1000 >= 2_000;
@@ -59,7 +60,8 @@ export function judgeCallbackCases(sent: readonly SentCase[]): void {
   for (const g of groups(sent)) {
     const { c, mode } = g[0]!;
     if (c.control) continue;
-    const judged = g.filter((s) => !edgeInconclusive(s) && (!c.accepted || controls.has(`${s.mode}\u0000${s.kind}`)));
+    // An edge left unanswered says nothing of the window (answering in time is HOST-1's rule).
+    const judged = g.filter((s) => !edgeInconclusive(s) && (!c.accepted || (controls.has(`${s.mode}\u0000${s.kind}`) && s.o.status !== undefined)));
     for (const s of g.filter(edgeInconclusive)) warnCheck(c.clause, `${mode} ${s.kind}: ${c.name}`, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
     if (c.accepted) {
       for (const s of judged) check.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, { id: c.id }).that(isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
@@ -89,7 +91,7 @@ export function judgeCallbackCases(sent: readonly SentCase[]): void {
 export function judgeFactsCases(sent: readonly SentCase[]): void {
   const controls = acceptingControls(sent);
   for (const s of sent) {
-    if (s.c.control || (s.c.accepted && !controls.has(`${s.mode}\u0000${s.kind}`))) continue;
+    if (s.c.control || (s.c.accepted && (!controls.has(`${s.mode}\u0000${s.kind}`) || s.o.status === undefined))) continue;
     const rule = `${s.mode} facts GET: ${s.c.name}`;
     if (edgeInconclusive(s)) {
       warnCheck(s.c.accepted ? 'HOST-16' : 'HOST-18', rule, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
