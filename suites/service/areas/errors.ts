@@ -64,7 +64,7 @@ export function answered(res: ServiceResponse): string {
  */
 export function expectError(clause: ClauseRef, res: ServiceResponse, status: number | number[], what: string, soft = false): boolean {
   const allowed = Array.isArray(status) ? status : [status];
-  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`).that(allowed.includes(res.status), { expected: allowed.join(' or '), seen: answered(res) });
+  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`).that(allowed.includes(res.status), { expected: allowed.join(' or '), seen: answered(res), ...hintOf(res) });
   expectErrorBodyIfError(res, what);
   return ok;
 }
@@ -100,7 +100,15 @@ export function expectFrameworkErrorBody(clause: ClauseRef, res: ServiceResponse
 export function expectSuccess(res: ServiceResponse, what: string, clause?: ClauseRef): boolean {
   const ok = res.status >= 200 && res.status < 300;
   const words = { expected: 'a 2xx', seen: answered(res) };
-  if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`).that(ok, words);
-  precondition(ok, `${what} is answered with a 2xx`, words);
+  if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`).that(ok, { ...words, ...hintOf(res) });
+  precondition(ok, `${what} is answered with a 2xx`, res.formHint ? { ...words, seen: `${words.seen} (hint: ${res.formHint})` } : words);
   return ok;
+}
+
+/**
+ * The hint beside a failing check of a data API answer: the target field of the data API form the
+ * request was written in, when a 404, 405 or 400 may come from another form (UNSPEC-8, UNSPEC-9).
+ */
+export function hintOf(res: ServiceResponse): { hint?: string } {
+  return res.formHint ? { hint: res.formHint } : {};
 }
