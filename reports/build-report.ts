@@ -11,7 +11,7 @@ import type {
   StatusTotals, TestRecord,
 } from './model.ts';
 import { RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
-import { Redactor } from '../spec/index.ts';
+import { Redactor, type DataApiForms } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
 import { attributeTest, citedClauses, type TestClauseOutcome } from './attribution.ts';
 
@@ -33,6 +33,8 @@ export interface BuildInput {
   redactor?: Redactor;
   seededFaults?: Array<{ name: string; clause: string }>;
   versions?: { harness: string; clauses: string };
+  /** The data API forms the service side's requests were written in (kept when the run tested the service side). */
+  dataApi?: DataApiForms;
 }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
@@ -149,7 +151,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     runId: input.runId,
     startedAt: input.startedAt,
     endedAt: input.endedAt,
-    target: { description: input.targetDescription },
+    target: { description: input.targetDescription, ...(input.dataApi && sides.includes('service') ? { dataApi: { ...input.dataApi } } : {}) },
     ...(input.versions ? { versions: input.versions } : {}),
     projects: input.projects,
     sides,

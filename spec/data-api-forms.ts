@@ -22,6 +22,8 @@
  * ({<fields>}; a keyed write in the body puts the key member beside the fields, and the service
  * takes it as the key, never as a field of the record).
  */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { CcsError } from './errors.ts';
 
 export const CONFIG_END_FORMS = ['without-slash', 'with-slash', 'encoded'] as const;
@@ -189,6 +191,19 @@ export function allDataApiForms(keyFieldOf: (f: Omit<DataApiForms, 'keyField'>) 
     }
   }
   return out;
+}
+
+/**
+ * The forms a service target file declares, for a report that has only the file's path (its loader,
+ * which names a bad field, has run before); undefined when the file cannot be read as one.
+ */
+export function dataApiFormsOfTargetFile(path: string): DataApiForms | undefined {
+  try {
+    const doc = parseYaml(readFileSync(path, 'utf8')) as { dataApi?: DataApiFormsInput } | null;
+    return resolveDataApiForms(doc?.dataApi);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The forms from their JSON (project metadata, CCS_DATA_API_FORMS); undefined when absent or not forms. */

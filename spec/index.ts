@@ -21,7 +21,7 @@ export { schemaNodes, nodesWith, clauseReferences, compileDocumentSchemas, check
 export type { Located } from './walk.ts';
 export {
   CONFIG_END_FORMS, KEYED_WRITE_FORMS, WRITE_BODY_FORMS, DEFAULT_DATA_API_FORMS, resolveDataApiForms, configEndInPath, dataApiPath,
-  parseDataApiTail, writeBodyOf, readWriteBody, describeDataApiForms, dataApiFormsName, allDataApiForms, parseDataApiForms,
+  parseDataApiTail, writeBodyOf, readWriteBody, describeDataApiForms, dataApiFormsName, allDataApiForms, parseDataApiForms, dataApiFormsOfTargetFile,
 } from './data-api-forms.ts';
 export type { ConfigEndForm, KeyedWriteForm, WriteBodyForm, DataApiForms, DataApiFormsInput, DataPathParts } from './data-api-forms.ts';
 export { REDACTED, SECRET_NAMES, Redactor, isSecretName, loadSecrets, processRedactor, registerSecret, redactText } from './redact.ts';

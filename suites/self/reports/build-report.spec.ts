@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import {
   buildReport, renderJunit, renderSummary, reportProblems, assertValidReport, Redactor, applyGate,
-  parseExpectedOutcomes, countLine, type BuildInput,
+  parseExpectedOutcomes, countLine, renderHtml, type BuildInput,
 } from '../../../reports/index.ts';
 import { CLAUSES, t, checkXml } from './helpers.ts';
 
@@ -165,4 +165,16 @@ test('with a seeded fault on, summary.md names the clause the fault breaks first
   assertValidReport(r);
   const first = renderSummary(r).split('\n').find((l) => l.startsWith('- '));
   expect(first).toContain('**FOO-2** _(broken by seeded fault break-foo-2)_');
+});
+
+test('a service run names its data API forms in the report, summary.md and clauses.html headers; a host run does not', () => {
+  const forms = { configEnd: 'with-slash', keyedWrite: 'body', keyField: 'recordKey', writeBody: 'bare' } as const;
+  const r = buildReport(input(clean, { dataApi: forms }));
+  expect(r.target.dataApi).toEqual(forms);
+  assertValidReport(r);
+  expect(renderSummary(r)).toContain('Data API forms (target `dataApi`; the contract leaves them open, UNSPEC-8, UNSPEC-9): configEnd with its slash (/endpoints//profile/data/...); keyed write with the serviceKey in the body member "recordKey" (POST .../data/{endUserHandle}); write body the bare field map {...}');
+  expect(renderHtml(r)).toContain('Data API forms (target <code>dataApi</code>; UNSPEC-8, UNSPEC-9): configEnd with its slash');
+  const host = buildReport(input([t({ title: 'h', clauses: ['BAR-4'], project: 'host' })], { projects: ['host'], dataApi: forms }));
+  expect(host.target.dataApi).toBeUndefined();
+  expect(renderSummary(host)).not.toContain('Data API forms');
 });
