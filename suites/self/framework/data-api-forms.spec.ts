@@ -2,8 +2,9 @@
  * The data API forms the contract leaves open (UNSPEC-8, UNSPEC-9; spec/data-api-forms.ts): a path
  * or a body built in one form is read back in that form and in no other; the target loader names
  * a bad field; a service answering 404, 405 or 400 to a request in the declared form gets a hint
- * naming the target field; and the forms run's plan covers every spec file that calls the data
- * API and judges a combination by the default's verdicts.
+ * naming the target field; an error body's path is compared as a framework may normalize it; and
+ * the forms run's plan covers every spec file that calls the data API and judges a combination by
+ * the default's verdicts.
  */
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
 import { CcsError } from '../../../spec/errors.ts';
 import { validateTargetDocument } from '../../service/target-config/load.ts';
 import { ServiceClient } from '../../service/clients/service-client.ts';
+import { errorBodyProblems } from '../../service/areas/errors.ts';
 import { startReferenceService } from '../../../reference-service/index.ts';
 import { FORMS_ENTRIES, entriesFor, formCombinations, judgeForms, planFormsProjects, DEFAULT_FORMS_PROJECT } from '../../forms/index.ts';
 import type { TestOutcome } from '../../mutants/index.ts';
@@ -112,11 +114,11 @@ test('a service that chose other forms answers 405, 404 or 400, and the answer n
 
     const notFound = await wrong.listRecords(ws, '/contacts', 'u-1');
     expect(notFound.status).toBe(404);
-    expect(notFound.formHint).toMatch(/^the service answered 404 to GET \/api\/[^ ]+\/endpoints\/contacts\/data\/u-1: if it has no such route, .*check `dataApi\.configEnd` \(this run writes \/contacts as contacts: without-slash; the other forms: with-slash \/contacts, encoded %2Fcontacts\) in the target$/);
+    expect(notFound.formHint).toMatch(/^the service answered 404 to GET \/api\/[^ ]+\/endpoints\/contacts\/data\/u-1: if it has no such route, check `dataApi\.configEnd` \(this run writes \/contacts as contacts, without-slash; the other forms: with-slash \/contacts, encoded %2Fcontacts\) in the target$/);
     const keyedRight = new ServiceClient({ baseUrl: s.url, dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', writeBody: 'bare' } });
     const notAllowed = await keyedRight.writeRecord(ws, '/contacts', 'u-1', { data: { email: 'c@x.io' } }, { serviceKey: key });
     expect(notAllowed.status).toBe(405);
-    expect(notAllowed.formHint).toMatch(/^the service answered 405 to POST \S+\/data\/u-1\/\S+: if it has no such route, the target may declare another form: check `dataApi\.keyedWrite` \(this run puts the serviceKey in the path/);
+    expect(notAllowed.formHint).toMatch(/^the service answered 405 to POST \S+\/data\/u-1\/\S+: if it has no such route, check `dataApi\.keyedWrite` \(this run sends a keyed write as POST \.\.\.\/data\/\{endUserHandle\}\/\{serviceKey\}; `body` puts the key in a body member named by `dataApi\.keyField`\) in the target$/);
     const enveloped = new ServiceClient({ baseUrl: s.url, dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', keyedWrite: 'body', writeBody: 'data' } });
     const stored = await enveloped.writeRecord(ws, '/contacts', 'u-2', { data: { email: 'd@x.io' } });
     // A bare-body service stores the envelope's member as a field named data: a 2xx, and no hint (the read shows it).
@@ -169,4 +171,16 @@ test.describe('the forms run', () => {
     const gap = judgeForms(projects, [outcome(DEFAULT_FORMS_PROJECT, true, [{ type: 'ccs-data-forms', description: 'dataApi.configEnd,dataApi.keyedWrite' }])]);
     expect(gap.gaps).toEqual([{ test: 'error-bodies.spec.ts › the 404 answer (ERR-1)', file: 'error-bodies.spec.ts', fields: ['dataApi.keyedWrite'] }]);
   });
+});
+
+test('an error body whose path has the repeated slashes of a with-slash configEnd merged is the request path (ERR-1 reading)', () => {
+  const res = (path: string, url: string) => ({
+    status: 404, headers: {}, text: '', curl: '', specCheck: { valid: true, errors: [] }, method: 'GET', url, elapsedMs: 1,
+    json: { timestamp: 't', status: 404, error: 'Not Found', path },
+  });
+  expect(errorBodyProblems(res('/api/w/endpoints/profile/data/u-1', 'http://h/api/w/endpoints//profile/data/u-1'))).toEqual([]);
+  expect(errorBodyProblems(res('/api/w/endpoints//profile/data/u-1', 'http://h/api/w/endpoints/%2Fprofile/data/u-1'))).toEqual([]);
+  expect(errorBodyProblems(res('/api/w/endpoints/profile/data/u-2', 'http://h/api/w/endpoints//profile/data/u-1'))).toEqual([
+    'path is "/api/w/endpoints/profile/data/u-2", the request path was "/api/w/endpoints//profile/data/u-1"',
+  ]);
 });

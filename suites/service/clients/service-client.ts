@@ -107,26 +107,24 @@ export class ServiceClient {
   /**
    * The hint beside a failing check of a data API answer: a 404 or 405 may mean the service has no
    * route in the form this run writes, a 400 to a built write body that it reads another body form.
-   * Names the target field to check and the form this run used.
+   * Names the target field to check and the form this run used. A 405 to a keyed write names the
+   * keyed write form only (its path was routed); a 404 may also come from the configEnd form.
    */
   #formHint(r: ServiceResponse, request: DataRequest, builtBody: boolean, configEnd: string): string | undefined {
     const f = this.forms;
     const path = (() => { try { return new URL(r.url).pathname; } catch { return r.url; } })();
     const keyed = request === 'keyed-write';
-    if (r.status === 404 || r.status === 405) {
-      const checks: string[] = [];
-      if (keyed) {
-        checks.push(f.keyedWrite === 'path'
-          ? '`dataApi.keyedWrite` (this run puts the serviceKey in the path, POST .../data/{endUserHandle}/{serviceKey}; `body` puts it in a body member named by `dataApi.keyField`)'
-          : `\`dataApi.keyedWrite\` and \`dataApi.keyField\` (this run puts the serviceKey in the body member ${JSON.stringify(f.keyField)} of POST .../data/{endUserHandle}; \`path\` sends POST .../data/{endUserHandle}/{serviceKey})`);
-      }
-      const others = (['without-slash', 'with-slash', 'encoded'] as const).filter((x) => x !== f.configEnd).map((x) => `${x} ${configEndInPath(configEnd, x)}`).join(', ');
-      checks.push(`\`dataApi.configEnd\` (this run writes ${configEnd} as ${configEndInPath(configEnd, f.configEnd)}: ${f.configEnd}; the other forms: ${others})`);
-      return `the service answered ${r.status} to ${r.method} ${path}: if it has no such route, the target may declare another form: check ${checks.join(' and ')} in the target`;
-    }
+    const said = `the service answered ${r.status} to ${r.method} ${path}`;
+    const keyedForm = f.keyedWrite === 'path'
+      ? '`dataApi.keyedWrite` (this run sends a keyed write as POST .../data/{endUserHandle}/{serviceKey}; `body` puts the key in a body member named by `dataApi.keyField`)'
+      : `\`dataApi.keyedWrite\` and \`dataApi.keyField\` (this run sends a keyed write as POST .../data/{endUserHandle} with the key in the body member ${JSON.stringify(f.keyField)}; \`path\` sends POST .../data/{endUserHandle}/{serviceKey})`;
+    const others = (['without-slash', 'with-slash', 'encoded'] as const).filter((x) => x !== f.configEnd).map((x) => `${x} ${configEndInPath(configEnd, x)}`).join(', ');
+    const configEndForm = `\`dataApi.configEnd\` (this run writes ${configEnd} as ${configEndInPath(configEnd, f.configEnd)}, ${f.configEnd}; the other forms: ${others})`;
+    if (r.status === 405 && keyed) return `${said}: if it has no such route, check ${keyedForm} in the target`;
+    if (r.status === 404 || r.status === 405) return `${said}: if it has no such route, check ${keyed ? `${keyedForm} and ` : ''}${configEndForm} in the target`;
     if (r.status === 400 && builtBody && (request === 'write' || keyed)) {
       const body = f.writeBody === 'data' ? 'the fields under "data", {"data": {...}}' : 'the bare field map';
-      return `the service answered 400 to a well-formed write ${r.method} ${path}: if it reads another body, check \`dataApi.writeBody\` in the target (this run sends ${body}${keyed && f.keyedWrite === 'body' ? ` with the key in ${JSON.stringify(f.keyField)}` : ''})`;
+      return `${said} to a well-formed write: if it reads another body, check \`dataApi.writeBody\` in the target (this run sends ${body}${keyed && f.keyedWrite === 'body' ? ` with the key in ${JSON.stringify(f.keyField)}` : ''})`;
     }
     return undefined;
   }
