@@ -34,6 +34,15 @@ function safeDecode(p: string): string {
   try { return decodeURIComponent(p); } catch { return p; }
 }
 
+/**
+ * A path as a framework may report it in an error body (ERR-1 reading): decoded, repeated slashes
+ * as one; a configEnd written with its slash (UNSPEC-9, dataApi.configEnd with-slash) puts two in
+ * a row, and many frameworks normalize them.
+ */
+function comparablePath(p: string): string {
+  return safeDecode(p).replace(/\/{2,}/g, '/');
+}
+
 /** Problems of an error body against ERR-1 (empty when it conforms). */
 export function errorBodyProblems(res: ServiceResponse): string[] {
   const problems: string[] = [];
@@ -48,7 +57,7 @@ export function errorBodyProblems(res: ServiceResponse): string[] {
   if (typeof body.error !== 'string' || !phrases.includes(body.error)) problems.push(`error is ${JSON.stringify(body.error)}, not the reason phrase of ${res.status} (${phrases.join(' / ')})`);
   const sent = requestPathOf(res);
   if (typeof body.path !== 'string') problems.push(`path is ${JSON.stringify(body.path)}, not a string`);
-  else if (sent !== undefined && safeDecode(body.path) !== safeDecode(sent)) problems.push(`path is ${JSON.stringify(body.path)}, the request path was ${JSON.stringify(sent)}`);
+  else if (sent !== undefined && comparablePath(body.path) !== comparablePath(sent)) problems.push(`path is ${JSON.stringify(body.path)}, the request path was ${JSON.stringify(sent)}`);
   return problems;
 }
 
