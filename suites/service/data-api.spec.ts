@@ -24,7 +24,7 @@ type Envelope = ReturnType<typeof asEnvelope>;
 
 /** A read this test needs but does not judge answered 200 (else its clauses are blocked); its envelope. */
 function readOk(r: ServiceResponse, what: string): Envelope {
-  precondition(r.status === 200, `${what} is answered 200`, { expected: '200', seen: `${answered(r)}${r.formHint ? ` (hint: ${r.formHint})` : ''}` });
+  precondition(r.status === 200, `${what} is answered 200`, { expected: '200', seen: answered(r), ...hintOf(r) });
   return asEnvelope(r.json);
 }
 

@@ -114,11 +114,11 @@ test('a service that chose other forms answers 405, 404 or 400, and the answer n
 
     const notFound = await wrong.listRecords(ws, '/contacts', 'u-1');
     expect(notFound.status).toBe(404);
-    expect(notFound.formHint).toMatch(/^the service answered 404 to GET \/api\/[^ ]+\/endpoints\/contacts\/data\/u-1: if it has no such route, check `dataApi\.configEnd` \(this run writes \/contacts as contacts, without-slash; the other forms: with-slash \/contacts, encoded %2Fcontacts\) in the target$/);
+    expect(notFound.formHint).toMatch(/^the service answered 404 to GET \/api\/\{workspaceKey\}\/endpoints\/contacts\/data\/\{endUserHandle\}: if it has no such route, check `dataApi\.configEnd` \(this run writes \/contacts as \.\.\.\/endpoints\/contacts\/data \(without-slash\); the other forms: \.\.\.\/endpoints\/\/contacts\/data \(with-slash\), \.\.\.\/endpoints\/%2Fcontacts\/data \(encoded\)\) in the target$/);
     const keyedRight = new ServiceClient({ baseUrl: s.url, dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', writeBody: 'bare' } });
     const notAllowed = await keyedRight.writeRecord(ws, '/contacts', 'u-1', { data: { email: 'c@x.io' } }, { serviceKey: key });
     expect(notAllowed.status).toBe(405);
-    expect(notAllowed.formHint).toMatch(/^the service answered 405 to POST \S+\/data\/u-1\/\S+: if it has no such route, check `dataApi\.keyedWrite` \(this run sends a keyed write as POST \.\.\.\/data\/\{endUserHandle\}\/\{serviceKey\}; `body` puts the key in a body member named by `dataApi\.keyField`\) in the target$/);
+    expect(notAllowed.formHint).toMatch(/^the service answered 405 to POST \/api\/\{workspaceKey\}\/endpoints\/\/contacts\/data\/\{endUserHandle\}\/\{serviceKey\}: if it has no such route, check `dataApi\.keyedWrite` \(this run sends a keyed write as POST \.\.\.\/data\/\{endUserHandle\}\/\{serviceKey\}; `body` puts the key in a body member named by `dataApi\.keyField`\) in the target$/);
     const enveloped = new ServiceClient({ baseUrl: s.url, dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', keyedWrite: 'body', writeBody: 'data' } });
     const stored = await enveloped.writeRecord(ws, '/contacts', 'u-2', { data: { email: 'd@x.io' } });
     // A bare-body service stores the envelope's member as a field named data: a 2xx, and no hint (the read shows it).

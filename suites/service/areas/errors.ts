@@ -110,7 +110,7 @@ export function expectSuccess(res: ServiceResponse, what: string, clause?: Claus
   const ok = res.status >= 200 && res.status < 300;
   const words = { expected: 'a 2xx', seen: answered(res) };
   if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`).that(ok, { ...words, ...hintOf(res) });
-  precondition(ok, `${what} is answered with a 2xx`, res.formHint ? { ...words, seen: `${words.seen} (hint: ${res.formHint})` } : words);
+  precondition(ok, `${what} is answered with a 2xx`, { ...words, ...hintOf(res) });
   return ok;
 }
 

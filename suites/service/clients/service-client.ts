@@ -112,19 +112,22 @@ export class ServiceClient {
    */
   #formHint(r: ServiceResponse, request: DataRequest, builtBody: boolean, configEnd: string): string | undefined {
     const f = this.forms;
-    const path = (() => { try { return new URL(r.url).pathname; } catch { return r.url; } })();
     const keyed = request === 'keyed-write';
-    const said = `the service answered ${r.status} to ${r.method} ${path}`;
+    // The route as a template, so that the same cause reads the same in every test (the run's hints list it once).
+    const byKey = request === 'read-by-key' || (keyed && f.keyedWrite === 'path');
+    const route = `/api/{workspaceKey}/endpoints/${configEndInPath(configEnd, f.configEnd)}/data/{endUserHandle}${byKey ? '/{serviceKey}' : ''}`;
+    const said = `the service answered ${r.status} to ${r.method} ${route}${keyed && f.keyedWrite === 'body' ? ` (the key in ${JSON.stringify(f.keyField)})` : ''}`;
     const keyedForm = f.keyedWrite === 'path'
       ? '`dataApi.keyedWrite` (this run sends a keyed write as POST .../data/{endUserHandle}/{serviceKey}; `body` puts the key in a body member named by `dataApi.keyField`)'
       : `\`dataApi.keyedWrite\` and \`dataApi.keyField\` (this run sends a keyed write as POST .../data/{endUserHandle} with the key in the body member ${JSON.stringify(f.keyField)}; \`path\` sends POST .../data/{endUserHandle}/{serviceKey})`;
-    const others = (['without-slash', 'with-slash', 'encoded'] as const).filter((x) => x !== f.configEnd).map((x) => `${x} ${configEndInPath(configEnd, x)}`).join(', ');
-    const configEndForm = `\`dataApi.configEnd\` (this run writes ${configEnd} as ${configEndInPath(configEnd, f.configEnd)}, ${f.configEnd}; the other forms: ${others})`;
+    const written = (x: DataApiForms['configEnd']) => `.../endpoints/${configEndInPath(configEnd, x)}/data (${x})`;
+    const others = (['without-slash', 'with-slash', 'encoded'] as const).filter((x) => x !== f.configEnd).map(written).join(', ');
+    const configEndForm = `\`dataApi.configEnd\` (this run writes ${configEnd} as ${written(f.configEnd)}; the other forms: ${others})`;
     if (r.status === 405 && keyed) return `${said}: if it has no such route, check ${keyedForm} in the target`;
     if (r.status === 404 || r.status === 405) return `${said}: if it has no such route, check ${keyed ? `${keyedForm} and ` : ''}${configEndForm} in the target`;
     if (r.status === 400 && builtBody && (request === 'write' || keyed)) {
       const body = f.writeBody === 'data' ? 'the fields under "data", {"data": {...}}' : 'the bare field map';
-      return `${said} to a well-formed write: if it reads another body, check \`dataApi.writeBody\` in the target (this run sends ${body}${keyed && f.keyedWrite === 'body' ? ` with the key in ${JSON.stringify(f.keyField)}` : ''})`;
+      return `${said}, a well-formed write: if it reads another body, check \`dataApi.writeBody\` in the target (this run sends ${body}${keyed && f.keyedWrite === 'body' ? ` with the key in ${JSON.stringify(f.keyField)}` : ''})`;
     }
     return undefined;
   }
