@@ -119,6 +119,11 @@ export interface ConformanceReport {
   verdict: 'pass' | 'fail';
   totals: StatusTotals & { byLevel: Record<ClauseLevel, StatusTotals> };
   staleExpectations: string[];
+  /**
+   * The hints beside the run's failed checks and stopped preconditions (a known library or mistake,
+   * a target field to check), each once, with the clauses it touched: shown before the details.
+   */
+  hints?: Array<{ hint: string; clauses: string[] }>;
   /** Seeded faults of the embedded reference this run had on, with the clause each breaks. */
   seededFaults?: Array<{ name: string; clause: string }>;
   clauses: ClauseRecord[];

@@ -50,6 +50,12 @@ export function renderSummary(report: ConformanceReport): string {
     for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults));
     out.push('');
   }
+  if (report.hints && report.hints.length > 0) {
+    // Said once for the run: a field of the target to check explains a list of failures better than each of them.
+    out.push('## Hints', '');
+    for (const h of report.hints) out.push(`- ${md(h.hint)} (${h.clauses.join(', ')})`);
+    out.push('');
+  }
   out.push(`Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
   if (report.target.dataApi) out.push(`Data API forms (target \`dataApi\`; the contract leaves them open, UNSPEC-8, UNSPEC-9): ${md(describeDataApiForms(report.target.dataApi))}`, '');
   if (report.versions) out.push(`Harness ccs-conformance ${md(report.versions.harness)} · clause catalogue version ${md(report.versions.clauses)}`, '');

@@ -178,3 +178,18 @@ test('a service run names its data API forms in the report, summary.md and claus
   expect(host.target.dataApi).toBeUndefined();
   expect(renderSummary(host)).not.toContain('Data API forms');
 });
+
+test('the hints of failed checks and stopped preconditions are listed once for the run, with their clauses', () => {
+  const hint = 'the service answered 405 to POST .../data/{endUserHandle}/{serviceKey}: check `dataApi.keyedWrite` in the target';
+  const tests = [
+    t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: [`FOO-1: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`],
+      checks: [{ clauses: ['FOO-1'], rule: 'the keyed write is answered with a 2xx', outcome: 'failed', expected: 'a 2xx', seen: '405', hint, stopped: true }] }),
+    t({ title: 'b', clauses: ['FOO-2'], status: 'failed', ok: false, errors: [`Error: precondition: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`] }),
+    t({ title: 'c', clauses: ['FOO-3'] }),
+  ];
+  const r = buildReport(input(tests));
+  expect(r.hints).toEqual([{ hint, clauses: ['FOO-1', 'FOO-2'] }]);
+  assertValidReport(r);
+  expect(renderSummary(r)).toContain(`## Hints\n\n- ${hint} (FOO-1, FOO-2)`);
+  expect(buildReport(input(clean)).hints).toBeUndefined();
+});
