@@ -44,13 +44,20 @@ class ErrorBodies {
   }
 }
 
+/**
+ * A path segment "." or ".." is removed by every URL normalization (RFC 3986 5.2.4; the WHATWG URL
+ * parser also reads %2E as a dot): it cannot carry a handle or a key in a data API path, so no
+ * generated one is a dot segment.
+ */
+const notDotSegment = (s: unknown): boolean => s !== '.' && s !== '..';
 const orgHandle = fc.string({ unit: BMP_CHAR, maxLength: 40 }).map((s) => `org-${s}`);
-const key = fc.string({ unit: BMP_CHAR, minLength: 1, maxLength: 40 });
+const key = fc.string({ unit: BMP_CHAR, minLength: 1, maxLength: 40 }).filter(notDotSegment);
+const validHandles = async () => validArbitrary(await endUserHandleSchema()).filter(notDotSegment);
 
 test.describe.configure({ mode: 'parallel' });
 
 test('a Setting read for a handle with no record answers 404, whatever the handle (DATA-8, ERR-1)', { tag: clauseTags('DATA-8', 'ERR-1', '@property') }, async ({ ws, svc }) => {
-  const handles = validArbitrary(await endUserHandleSchema());
+  const handles = await validHandles();
   const bodies = new ErrorBodies();
   await checkProperty('Setting reads of fresh handles', ['DATA-8'], handles, async (h, rec) => {
     const r = rec.record(await svc.listRecords(ws, '/profile', h as string));
@@ -84,7 +91,7 @@ test('handles around 255 characters on the data API get a documented answer (DAT
 });
 
 test('PUT on any data route answers 405 (DATA-5)', { tag: clauseTags('DATA-5', '@property') }, async ({ ws, svc }) => {
-  const handles = validArbitrary(await endUserHandleSchema());
+  const handles = await validHandles();
   await checkProperty('PUT on data routes', ['DATA-5'], fc.tuple(handles, fc.option(key), fc.constantFrom('/profile', '/addresses')), async ([h, k, end], rec) => {
     const r = rec.record(await svc.putRecord(ws, end, h as string, { data: {} }, k === null ? {} : { serviceKey: k }));
     status(r, [405], 'DATA-5', `PUT ${k === null ? '/{endUserHandle}' : '/{endUserHandle}/{serviceKey}'} on ${end} answers 405`);
