@@ -22,6 +22,8 @@ const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/
 export const FORMS_CONFIG = `suites/forms/forms.config.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`;
 /** The annotation the service fixtures add in a forms project (suites/service/fixtures.ts DATA_FORMS_ANNOTATION). */
 const USED = 'ccs-data-forms';
+/** Runs of each property test in the forms run (the service project keeps CCS_PROPERTY_RUNS, default 60). */
+export const FORMS_PROPERTY_RUNS = 20;
 /** The whole child run: 13 short projects on two workers take about a minute; a hang ends here. */
 export const DEFAULT_FORMS_DEADLINE_MS = 10 * 60_000;
 
@@ -127,7 +129,10 @@ export async function runFormsMatrix(o: { reportDir: string; workers?: number; d
     CCS_MATRIX_RESULTS: resultsPath,
     CCS_WORKERS: String(o.workers ?? 2),
     CCS_REPORT_DIR: dir,
-  }, ['CCS_FAULTS', 'CCS_HOST_FAULT', 'CCS_TARGET', 'CCS_HOST_TARGET', 'CCS_TIME_SCALE']);
+    // The property tests are here for the forms their requests are written in, not to explore their
+    // input space again (the service project does that): fewer runs each, the same in every project.
+    CCS_PROPERTY_RUNS: String(FORMS_PROPERTY_RUNS),
+  }, ['CCS_FAULTS', 'CCS_HOST_FAULT', 'CCS_TARGET', 'CCS_HOST_TARGET', 'CCS_TIME_SCALE', 'CCS_SEED', 'CCS_SEED_PATH']);
   const started = performance.now();
   const run = await new Promise<{ code: number | null; timedOut: boolean; stderr: string }>((done) => {
     const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', `--config=${FORMS_CONFIG}`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
