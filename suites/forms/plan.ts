@@ -31,7 +31,8 @@ const ALL = FORM_FIELDS;
 export const FORMS_ENTRIES: readonly FormsEntry[] = [
   // The data API clauses (DATA-*, ENV-*, STATE-2, STATE-3): reads, writes and keyed writes.
   { file: 'data-api.spec.ts', varies: ALL },
-  { file: 'property.data-api.spec.ts', varies: ALL, select: '@DATA-\\d+\\b' },
+  // Their properties: reads, unkeyed writes and PUTs (a PUT by key is no keyed write).
+  { file: 'property.data-api.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: '@DATA-\\d+\\b' },
   // Other tests that read or write the data API: unkeyed writes and reads.
   { file: 'error-bodies.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: 'data|@ERR-[2-5]\\b' },
   { file: 'routes-auth.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: 'data/\\{endUserHandle\\}' },
