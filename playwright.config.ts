@@ -10,6 +10,8 @@ import { realtimeProjectWorkers } from './suites/service/target-config/realtime.
  *   service-realtime  the retry-schedule clauses once at time scale 1 (tests tagged @realtime); when the
  *                     service project runs at 1 anyway, every waiting test instead (suites/service/areas/waiting.ts)
  *   host              host conformance suites against the reference host receiver
+ *   forms-run, forms  the data API forms: one child run with the data API tests in each combination of the forms the
+ *                     contract leaves open (UNSPEC-8, UNSPEC-9), then a verdict test per combination
  *   mutants-run, mutants  the mutation matrix: one child run with a project per seeded fault, then a verdict test per fault
  * The CLI selects projects with --project; `npm test` runs them all.
  */
@@ -52,9 +54,13 @@ export default defineConfig({
     { name: 'service-realtime', testDir: 'suites/service', grep: /@realtime/, workers: realtimeProjectWorkers(workers) },
     { name: 'service', testDir: 'suites/service', grepInvert: /@realtime/ },
     { name: 'host', testDir: 'suites/host' },
+    // After the timing-sensitive suites, like the matrix, and before it: neither child run shares
+    // the machine's two cores with them or with the other.
+    { name: 'forms-run', testDir: 'suites/forms', testMatch: /run\.setup\.[jt]s$/, dependencies: ['self', 'service', 'service-realtime', 'host'] },
+    { name: 'forms', testDir: 'suites/forms', testMatch: /\.spec\.[jt]s$/, dependencies: ['forms-run'] },
     // Last: the matrix's child run would otherwise share the machine's two cores with the
     // timing-sensitive suites. Its clean runs are the service and host projects themselves.
-    { name: 'mutants-run', testDir: 'suites/mutants', testMatch: /run\.setup\.[jt]s$/, dependencies: ['self', 'service', 'service-realtime', 'host'] },
+    { name: 'mutants-run', testDir: 'suites/mutants', testMatch: /run\.setup\.[jt]s$/, dependencies: ['self', 'service', 'service-realtime', 'host', 'forms-run'] },
     { name: 'mutants', testDir: 'suites/mutants', testMatch: /\.spec\.[jt]s$/, dependencies: ['mutants-run'] },
   ],
 });

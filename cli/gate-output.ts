@@ -7,6 +7,7 @@ export function printGate(report: ConformanceReport, reportDir: string, options:
   const gate = applyGate(report, options);
   for (const w of gate.warnings) process.stderr.write(`warning: ${w}\n`);
   for (const e of gate.errors) process.stderr.write(`error: ${e}\n`);
+  for (const h of report.hints ?? []) process.stderr.write(`hint: ${h.hint} (${h.clauses.join(', ')})\n`);
   const t = report.totals;
   process.stdout.write(
     `conformance ${gate.exitCode === 0 ? 'PASS' : 'FAIL'}: ${t.passed} passed, ${t.failed} failed, ${t.blocked ?? 0} blocked, ${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses\n`

@@ -5,7 +5,7 @@
  * that holds no secret.
  */
 import { basename } from 'node:path';
-import { isSecretName } from '../spec/index.ts';
+import { isSecretName, resolveDataApiForms, type DataApiForms } from '../spec/index.ts';
 import { loadTargetFile } from '../suites/service/target-config/load.ts';
 
 /** Every string under a secret-named field, resolved { env: NAME } references included. */
@@ -41,9 +41,11 @@ export function describeTarget(doc: unknown, file: string): string {
 export interface CheckedTarget {
   description: string;
   secrets: string[];
+  /** The data API forms it declares (UNSPEC-8, UNSPEC-9), defaults filled in: the report's header names them. */
+  dataApi: DataApiForms;
 }
 
 export async function checkTarget(file: string): Promise<CheckedTarget> {
   const doc = loadTargetFile(file);
-  return { description: describeTarget(doc, file), secrets: collectSecrets(doc) };
+  return { description: describeTarget(doc, file), secrets: collectSecrets(doc), dataApi: resolveDataApiForms(doc.dataApi, basename(file)) };
 }

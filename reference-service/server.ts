@@ -1,7 +1,7 @@
 /** startReferenceService: the fastify app, its routes, the driver and the delivery engine. */
 import Fastify from 'fastify';
 import multipart from '@fastify/multipart';
-import { CcsError } from '../spec/index.ts';
+import { CcsError, resolveDataApiForms, type DataApiForms } from '../spec/index.ts';
 import { createClock } from './clock.ts';
 import { ServiceContext } from './context.ts';
 import { Deliverer } from './delivery.ts';
@@ -26,6 +26,12 @@ export interface ReferenceServiceOptions {
   driver?: boolean;
   workspaces?: WorkspaceFixture[];
   log?: (line: ServiceLogLine) => void;
+  /**
+   * Serve only these forms of the data API (UNSPEC-8, UNSPEC-9: how configEnd is written in the
+   * path, the keyed write, the write body), as a service that chose them would. Without: the default
+   * forms, configEnd without its slash or %2F-encoded, the key in the path or in `serviceKey`, body {"data": {...}}.
+   */
+  dataApi?: Partial<DataApiForms>;
 }
 
 export interface ReferenceService {
@@ -34,6 +40,8 @@ export interface ReferenceService {
   driverUrl: string;
   timeScale: number;
   faults: string[];
+  /** The data API forms served, when declared at start. */
+  dataApi: DataApiForms | undefined;
   close(): Promise<void>;
 }
 
@@ -43,6 +51,12 @@ export async function startReferenceService(o: ReferenceServiceOptions = {}): Pr
     throw new CcsError('REFSVC_TIME_SCALE_INVALID', `timeScale must be a positive number, got ${String(o.timeScale)}`);
   }
   const faults = new FaultSet(o.faults ?? []); // REFSVC_FAULT_UNKNOWN before anything starts
+  let dataApi: DataApiForms | undefined;
+  try {
+    dataApi = o.dataApi ? resolveDataApiForms(o.dataApi, 'reference service') : undefined;
+  } catch (error) {
+    throw new CcsError('REFSVC_DATA_API_FORMS_INVALID', (error as Error).message, { field: (error as CcsError).details?.field });
+  }
   const ctx = new ServiceContext(createClock(timeScale), faults, await createKeyRing(), o.log);
   ctx.deliverer = new Deliverer(ctx);
   for (const w of o.workspaces ?? []) {
@@ -76,7 +90,7 @@ export async function startReferenceService(o: ReferenceServiceOptions = {}): Pr
   registerJwks(app, ctx);
   registerEmbed(app, ctx);
   registerUpload(app, ctx);
-  registerData(app, ctx);
+  registerData(app, ctx, dataApi);
   let url = '';
   if (driverOn) registerDriver(app, ctx, () => url);
 
@@ -88,6 +102,7 @@ export async function startReferenceService(o: ReferenceServiceOptions = {}): Pr
     driverUrl: `${url}/__driver`,
     timeScale,
     faults: faults.list(),
+    dataApi,
     close() {
       // Pending deliveries are abandoned: every timer and outbound socket ends now.
       closing ??= (async () => {

@@ -35,7 +35,8 @@ export function parseClasses(raw: unknown): ClassDef[] {
   return raw.map((c, i) => {
     const at = `classes[${i}]`;
     if (!isObj(c)) throw badRequest(at, 'a class must be an object');
-    if (typeof c.configEnd !== 'string' || !/^\/[^/?#\s]+$/.test(c.configEnd)) throw badRequest(`${at}.configEnd`, 'configEnd must be one path segment with its leading slash, e.g. "/profile"');
+    // Segments of a configEnd are written in the data API path in the form served (routes/data.ts).
+    if (typeof c.configEnd !== 'string' || !/^(\/[^/?#\s]+)+$/.test(c.configEnd)) throw badRequest(`${at}.configEnd`, 'configEnd must be one or more path segments, each after a slash, e.g. "/profile" or "/billing/invoice"');
     if (seen.has(c.configEnd)) throw badRequest(`${at}.configEnd`, `configEnd ${c.configEnd} is declared twice`);
     seen.add(c.configEnd);
     if (c.kind !== 'SETTING' && c.kind !== 'LIST' && c.kind !== 'FACTS') throw badRequest(`${at}.kind`, 'kind must be SETTING, LIST or FACTS');

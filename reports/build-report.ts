@@ -11,7 +11,7 @@ import type {
   StatusTotals, TestRecord,
 } from './model.ts';
 import { RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
-import { Redactor } from '../spec/index.ts';
+import { Redactor, type DataApiForms } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
 import { attributeTest, citedClauses, type TestClauseOutcome } from './attribution.ts';
 
@@ -33,10 +33,41 @@ export interface BuildInput {
   redactor?: Redactor;
   seededFaults?: Array<{ name: string; clause: string }>;
   versions?: { harness: string; clauses: string };
+  /** The data API forms the service side's requests were written in (kept when the run tested the service side). */
+  dataApi?: DataApiForms;
 }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
 const STATUSES: ClauseStatus[] = ['passed', 'failed', 'blocked', 'not-exercised', 'unspecified', 'not-in-run'];
+
+/** A hint written after a stopped precondition's or a failed check's words ("... Hint: <hint>"). */
+const HINT_IN_ERROR = /\. Hint: ([^\n]+)/;
+
+/**
+ * The hints of the tests that did not pass, each once, in the order met: a failed check's, naming
+ * its clauses; one written in an error (a stopped precondition), naming the test's clauses.
+ */
+export function runHints(tests: readonly TestRecord[]): Array<{ hint: string; clauses: string[] }> {
+  const out = new Map<string, Set<string>>();
+  const add = (hint: string, clauses: readonly string[]) => {
+    const set = out.get(hint) ?? new Set<string>();
+    for (const c of clauses) set.add(c);
+    out.set(hint, set);
+  };
+  for (const t of tests) {
+    if (t.ok) continue;
+    for (const c of t.checks) if (c.outcome === 'failed' && c.hint) add(c.hint, c.clauses);
+    for (const e of t.errors) {
+      const m = HINT_IN_ERROR.exec(stripAnsi(e));
+      if (m && !t.checks.some((c) => c.hint === m[1]!.trim())) add(m[1]!.trim(), t.clauses);
+    }
+  }
+  return [...out].map(([hint, clauses]) => ({ hint, clauses: [...clauses].sort() }));
+}
+
+function stripAnsi(s: string): string {
+  return s.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+}
 
 export function emptyTotals(): StatusTotals {
   return Object.fromEntries(STATUSES.map((s) => [s, 0])) as StatusTotals;
@@ -121,6 +152,7 @@ function applyExpected(records: ClauseRecord[], expected: ExpectedOutcomes | und
 export function buildReport(input: BuildInput): ConformanceReport {
   const redactor = input.redactor ?? new Redactor();
   const counted = input.tests.filter((t) => input.projects.includes(t.project));
+  const hints = runHints(counted).slice(0, 10);
   const byClause = new Map<string, Citation[]>();
   const verdictsOf = new Map<TestRecord, Map<string, TestClauseOutcome>>();
   for (const t of counted) {
@@ -149,13 +181,14 @@ export function buildReport(input: BuildInput): ConformanceReport {
     runId: input.runId,
     startedAt: input.startedAt,
     endedAt: input.endedAt,
-    target: { description: input.targetDescription },
+    target: { description: input.targetDescription, ...(input.dataApi && sides.includes('service') ? { dataApi: { ...input.dataApi } } : {}) },
     ...(input.versions ? { versions: input.versions } : {}),
     projects: input.projects,
     sides,
     verdict,
     totals,
     staleExpectations: stale,
+    ...(hints.length > 0 ? { hints } : {}),
     ...(input.seededFaults && input.seededFaults.length > 0 ? { seededFaults: input.seededFaults } : {}),
     clauses: records,
     tests: counted.map((t) => ({

@@ -7,8 +7,8 @@
  *
  * Options: outputDir, projects (which projects count), clausesFile (a clause list other than
  * spec/clauses.yaml), expectedFile (expected-outcomes YAML; also env CCS_EXPECTED_FILE).
- * Env: CCS_TARGET_DESCRIPTION (no secrets), CCS_SECRETS_FILE, CCS_TARGET/CCS_FAULTS/CCS_SEED (for the
- * reproduction command line).
+ * Env: CCS_TARGET_DESCRIPTION (no secrets), CCS_DATA_API_FORMS (else the dataApi of CCS_TARGET's file,
+ * else the defaults), CCS_SECRETS_FILE, CCS_TARGET/CCS_FAULTS/CCS_SEED (for the reproduction command line).
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -23,7 +23,15 @@ import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';
 import { checkClauseIds } from './check-clause-ids.ts';
-import { clauseCatalogueVersion, harnessVersion, readSettings } from '../spec/index.ts';
+import { clauseCatalogueVersion, harnessVersion, readSettings, DEFAULT_DATA_API_FORMS, dataApiFormsOfTargetFile, parseDataApiForms, type Settings } from '../spec/index.ts';
+
+/**
+ * The data API forms the run's service requests were written in: as the CLI passed them, else as the
+ * target file declares them, else (the embedded reference) the defaults.
+ */
+function dataApiFormsOfRun(s: Settings) {
+  return parseDataApiForms(s.dataApiForms) ?? (s.target ? dataApiFormsOfTargetFile(s.target) : undefined) ?? { ...DEFAULT_DATA_API_FORMS };
+}
 
 export interface ClauseReporterOptions {
   outputDir?: string;
@@ -90,6 +98,7 @@ export default class ClauseReporter implements Reporter {
         repro: reproContextFromEnv(),
         seededFaults: seededFaultsFromEnv(),
         versions: { harness: harnessVersion(), clauses: clauseCatalogueVersion(this.options.clausesFile) },
+        dataApi: dataApiFormsOfRun(readSettings()),
         redactor,
       });
       writeReports(report, outputDir, redactor);

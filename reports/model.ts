@@ -2,7 +2,7 @@
  * The shape of reports/out/conformance.json (schema: reports/conformance.schema.json).
  * One record per clause of spec/clauses.yaml, decided by the tests that cite it in their tags.
  */
-import type { CheckRecord, Evidence } from '../spec/index.ts';
+import type { CheckRecord, DataApiForms, Evidence } from '../spec/index.ts';
 
 export type ClauseLevel = 'MUST' | 'SHOULD' | 'MAY' | 'UNSPECIFIED';
 /**
@@ -106,7 +106,11 @@ export interface ConformanceReport {
   runId: string;
   startedAt: string;
   endedAt: string;
-  target: { description: string };
+  /**
+   * The target, in words; in a run of the service side also the data API forms the run assumed, as
+   * the target declared them (UNSPEC-8, UNSPEC-9: `dataApi` of the target file, spec/data-api-forms.ts).
+   */
+  target: { description: string; dataApi?: DataApiForms };
   /** What ran: the harness package's version and the clause catalogue's (spec/clauses.yaml `version:`). */
   versions?: { harness: string; clauses: string };
   projects: string[];
@@ -115,6 +119,11 @@ export interface ConformanceReport {
   verdict: 'pass' | 'fail';
   totals: StatusTotals & { byLevel: Record<ClauseLevel, StatusTotals> };
   staleExpectations: string[];
+  /**
+   * The hints beside the run's failed checks and stopped preconditions (a known library or mistake,
+   * a target field to check), each once, with the clauses it touched: shown before the details.
+   */
+  hints?: Array<{ hint: string; clauses: string[] }>;
   /** Seeded faults of the embedded reference this run had on, with the clause each breaks. */
   seededFaults?: Array<{ name: string; clause: string }>;
   clauses: ClauseRecord[];

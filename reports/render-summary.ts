@@ -5,6 +5,7 @@
  * clauses get one line ("25 host clauses: not in this run").
  */
 import type { ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport } from './model.ts';
+import { describeDataApiForms } from '../spec/index.ts';
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
 const STATUSES: ClauseStatus[] = ['passed', 'failed', 'blocked', 'not-exercised', 'unspecified'];
@@ -49,7 +50,14 @@ export function renderSummary(report: ConformanceReport): string {
     for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults));
     out.push('');
   }
+  if (report.hints && report.hints.length > 0) {
+    // Said once for the run: a field of the target to check explains a list of failures better than each of them.
+    out.push('## Hints', '');
+    for (const h of report.hints) out.push(`- ${md(h.hint)} (${h.clauses.join(', ')})`);
+    out.push('');
+  }
   out.push(`Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
+  if (report.target.dataApi) out.push(`Data API forms (target \`dataApi\`; the contract leaves them open, UNSPEC-8, UNSPEC-9): ${md(describeDataApiForms(report.target.dataApi))}`, '');
   if (report.versions) out.push(`Harness ccs-conformance ${md(report.versions.harness)} · clause catalogue version ${md(report.versions.clauses)}`, '');
   out.push(`| level | ${STATUSES.join(' | ')} |`, `|---|${STATUSES.map(() => '---:').join('|')}|`);
   for (const l of LEVELS) out.push(`| ${l} | ${STATUSES.map((s) => report.totals.byLevel[l][s]).join(' | ')} |`);

@@ -19,6 +19,11 @@ export { SERVICE_TARGET_SCHEMA, HOST_TARGET_SCHEMA, configValidator, dottedField
 export type { ConfigSchema, ConfigProblem } from './config-schema.ts';
 export { schemaNodes, nodesWith, clauseReferences, compileDocumentSchemas, checkExamples } from './walk.ts';
 export type { Located } from './walk.ts';
+export {
+  CONFIG_END_FORMS, KEYED_WRITE_FORMS, WRITE_BODY_FORMS, DEFAULT_DATA_API_FORMS, resolveDataApiForms, configEndInPath, dataApiPath,
+  parseDataApiTail, writeBodyOf, readWriteBody, describeDataApiForms, dataApiFormsName, allDataApiForms, parseDataApiForms, dataApiFormsOfTargetFile,
+} from './data-api-forms.ts';
+export type { ConfigEndForm, KeyedWriteForm, WriteBodyForm, DataApiForms, DataApiFormsInput, DataPathParts } from './data-api-forms.ts';
 export { REDACTED, SECRET_NAMES, Redactor, isSecretName, loadSecrets, processRedactor, registerSecret, redactText } from './redact.ts';
 export { EVIDENCE_ATTACHMENT } from './evidence.ts';
 export { CHECKS_ATTACHMENT, checkWords, parseCheckRecords } from './checks.ts';

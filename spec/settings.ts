@@ -16,6 +16,8 @@ export interface Settings {
   targetArg?: string;
   /** CCS_TARGET_DESCRIPTION: the target's description in the report (never a secret). */
   targetDescription?: string;
+  /** CCS_DATA_API_FORMS: the target's data API forms as JSON, for the report's header (spec/data-api-forms.ts). */
+  dataApiForms?: string;
   /** CCS_FAULTS: seeded faults of the embedded reference service. */
   faults: string[];
   /** CCS_FAULT_CLAUSES: "name:CLAUSE,..." the seeded faults break. */
@@ -90,7 +92,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     mutants: list(env, 'CCS_MUTANTS'),
   };
   const optional: Array<[keyof Settings, string]> = [
-    ['target', 'CCS_TARGET'], ['targetArg', 'CCS_TARGET_ARG'], ['targetDescription', 'CCS_TARGET_DESCRIPTION'],
+    ['target', 'CCS_TARGET'], ['targetArg', 'CCS_TARGET_ARG'], ['targetDescription', 'CCS_TARGET_DESCRIPTION'], ['dataApiForms', 'CCS_DATA_API_FORMS'],
     ['faultClauses', 'CCS_FAULT_CLAUSES'], ['timeScale', 'CCS_TIME_SCALE'], ['hostTarget', 'CCS_HOST_TARGET'],
     ['hostFault', 'CCS_HOST_FAULT'], ['servicePort', 'CCS_SERVICE_PORT'], ['serviceControl', 'CCS_SERVICE_CONTROL'], ['seedPath', 'CCS_SEED_PATH'],
     ['reporter', 'CCS_REPORTER'], ['shard', 'CCS_SHARD'], ['expectedFile', 'CCS_EXPECTED_FILE'],
@@ -116,7 +118,7 @@ export function reportDirFrom(flag?: string, env: NodeJS.ProcessEnv = process.en
 
 /** Every variable readSettings reads (CONTRIBUTING.md's table must list each). */
 export const SETTING_NAMES = [
-  'CCS_TARGET', 'CCS_TARGET_ARG', 'CCS_TARGET_DESCRIPTION', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_TIME_SCALE',
+  'CCS_TARGET', 'CCS_TARGET_ARG', 'CCS_TARGET_DESCRIPTION', 'CCS_DATA_API_FORMS', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_TIME_SCALE',
   'CCS_HOST_TARGET', 'CCS_HOST_FAULT', 'CCS_SERVICE_PORT', 'CCS_SERVICE_CONTROL', 'CCS_SEED', 'CCS_SEED_PATH', 'CCS_PROPERTY_RUNS',
   'CCS_REPORT_DIR', 'CCS_WORKERS', 'CCS_REPORTER', 'CCS_PROGRESS_TTY', 'CCS_SHARD', 'CCS_EXPECTED_FILE',
   'CCS_SECRETS_FILE', 'CCS_RUN_ID', 'CCS_CONTRACT_URL', 'CCS_MUTANTS', 'CCS_MATRIX_PLAN', 'CCS_MATRIX_RESULTS',

@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { bool, list, parseArgs, str, type FlagSpec } from '../args.ts';
 import { FAULTS, loadWorkspaceFixture, startReferenceService, type WorkspaceFixture } from '../../reference-service/index.ts';
+import { CONFIG_END_FORMS, KEYED_WRITE_FORMS, WRITE_BODY_FORMS, describeDataApiForms, type DataApiForms } from '../../spec/index.ts';
 
 const DEFAULT_FIXTURE = fileURLToPath(new URL('../../fixtures/workspaces/default.yaml', import.meta.url));
 
@@ -18,6 +19,15 @@ Options:
   --fault NAME        switch on a seeded fault (repeatable; see --list-faults)
   --workspaces FILE   workspace fixture (YAML; default fixtures/workspaces/default.yaml)
   --no-driver         do not mount the driver API under /__driver
+  --configend-form F  serve configEnd in the data API path only as F: without-slash (/endpoints/profile/...),
+                      with-slash (/endpoints//profile/...) or encoded (/endpoints/%2Fprofile/...)
+  --keyed-write F     serve a keyed write only as F: path (POST .../data/{endUserHandle}/{serviceKey})
+                      or body (POST .../data/{endUserHandle}, the key in the member --key-field names)
+  --key-field NAME    the body member of a keyed write's serviceKey with --keyed-write body (default serviceKey)
+  --write-body F      serve only the write body F: data ({"data": {...}}) or bare (the field map)
+                      With none of these four, the default forms are served: configEnd without its slash or
+                      %2F-encoded, the key in the path or in "serviceKey", the body {"data": {...}}.
+                      With any, only the declared forms (the others at the target file's defaults).
   --list-faults       print the seeded faults (name, clause id, sentence; tab-separated) and exit
   --help              this text`;
 
@@ -28,6 +38,7 @@ interface Args {
   faults: string[];
   workspaces: string;
   driver: boolean;
+  dataApi: Partial<DataApiForms> | undefined;
   listFaults: boolean;
   help: boolean;
 }
@@ -39,6 +50,10 @@ const REFERENCE_SERVICE_FLAGS: FlagSpec[] = [
   { name: 'fault', kind: 'list', value: 'NAME', help: 'switch on a seeded fault' },
   { name: 'workspaces', kind: 'string', value: 'FILE', help: 'workspace fixture' },
   { name: 'no-driver', kind: 'boolean', help: 'no driver API' },
+  { name: 'configend-form', kind: 'string', value: 'F', help: 'configEnd form of the data API path served' },
+  { name: 'keyed-write', kind: 'string', value: 'F', help: 'keyed write form served' },
+  { name: 'key-field', kind: 'string', value: 'NAME', help: 'body member of a keyed write\'s key' },
+  { name: 'write-body', kind: 'string', value: 'F', help: 'write body form served' },
   { name: 'list-faults', kind: 'boolean', help: 'print the seeded faults' },
   { name: 'help', kind: 'boolean', short: 'h', help: 'this text' },
 ];
@@ -50,7 +65,7 @@ function parseFlags(argv: string[]): Args | string {
   } catch (error) {
     return (error as Error).message;
   }
-  const a: Args = { port: 8080, host: '127.0.0.1', timeScale: 1, faults: list(p, 'fault'), workspaces: str(p, 'workspaces') ?? DEFAULT_FIXTURE, driver: !bool(p, 'no-driver'), listFaults: bool(p, 'list-faults'), help: bool(p, 'help') };
+  const a: Args = { port: 8080, host: '127.0.0.1', timeScale: 1, faults: list(p, 'fault'), workspaces: str(p, 'workspaces') ?? DEFAULT_FIXTURE, driver: !bool(p, 'no-driver'), dataApi: undefined, listFaults: bool(p, 'list-faults'), help: bool(p, 'help') };
   const port = str(p, 'port');
   if (port !== undefined) {
     const n = Number(port);
@@ -69,6 +84,29 @@ function parseFlags(argv: string[]): Args | string {
     a.timeScale = n;
   }
   if (a.faults.some((f) => !f)) return '--fault needs a fault name (see --list-faults)';
+  // UNSPEC-8, UNSPEC-9: the data API forms served, named like the target file's dataApi fields.
+  const forms: Partial<DataApiForms> = {};
+  const configEnd = str(p, 'configend-form');
+  if (configEnd !== undefined) {
+    if (!(CONFIG_END_FORMS as readonly string[]).includes(configEnd)) return `--configend-form needs one of ${CONFIG_END_FORMS.join(', ')}, got ${configEnd}`;
+    forms.configEnd = configEnd as DataApiForms['configEnd'];
+  }
+  const keyed = str(p, 'keyed-write');
+  if (keyed !== undefined) {
+    if (!(KEYED_WRITE_FORMS as readonly string[]).includes(keyed)) return `--keyed-write needs one of ${KEYED_WRITE_FORMS.join(', ')}, got ${keyed}`;
+    forms.keyedWrite = keyed as DataApiForms['keyedWrite'];
+  }
+  const keyField = str(p, 'key-field');
+  if (keyField !== undefined) {
+    if (!keyField) return '--key-field needs a body member name';
+    forms.keyField = keyField;
+  }
+  const body = str(p, 'write-body');
+  if (body !== undefined) {
+    if (!(WRITE_BODY_FORMS as readonly string[]).includes(body)) return `--write-body needs one of ${WRITE_BODY_FORMS.join(', ')}, got ${body}`;
+    forms.writeBody = body as DataApiForms['writeBody'];
+  }
+  if (Object.keys(forms).length > 0) a.dataApi = forms;
   if (!a.workspaces) return '--workspaces needs a file';
   return a;
 }
@@ -106,7 +144,7 @@ export async function run(argv: string[]): Promise<number> {
   let service;
   try {
     workspaces = loadWorkspaceFixture(parsed.workspaces);
-    service = await startReferenceService({ port: parsed.port, host: parsed.host, timeScale: parsed.timeScale, faults: parsed.faults, driver: parsed.driver, workspaces });
+    service = await startReferenceService({ port: parsed.port, host: parsed.host, timeScale: parsed.timeScale, faults: parsed.faults, driver: parsed.driver, workspaces, ...(parsed.dataApi ? { dataApi: parsed.dataApi } : {}) });
   } catch (error) {
     process.stderr.write(`ccs-conformance reference-service: ${(error as Error).message}\n`);
     return 2;
@@ -117,6 +155,7 @@ export async function run(argv: string[]): Promise<number> {
     parsed.driver ? `  Driver API: ${service.driverUrl}` : '  Driver API: off (--no-driver)',
     `  Time scale: ${service.timeScale}`,
     `  Seeded faults: ${service.faults.length ? service.faults.join(', ') : 'none'}`,
+    `  Data API forms: ${service.dataApi ? `only ${describeDataApiForms(service.dataApi)}` : 'the defaults (configEnd without its slash or %2F-encoded; the key in the path or in "serviceKey"; body {"data": {...}})'}`,
     ...describe(workspaces),
     'Set hostBaseUrl with PATCH /__driver/workspaces/{workspaceKey} to receive callbacks. Ctrl-C stops.',
   ];

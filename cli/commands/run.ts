@@ -49,7 +49,7 @@ function fail2(message: string): number {
 }
 
 /** Env the merged report needs and blobs do not carry: target description and reproduction flags. */
-export const RUN_CONTEXT_KEYS = ['CCS_TARGET_DESCRIPTION', 'CCS_TARGET_ARG', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_SEED', 'CCS_TIME_SCALE'] as const;
+export const RUN_CONTEXT_KEYS = ['CCS_TARGET_DESCRIPTION', 'CCS_DATA_API_FORMS', 'CCS_TARGET_ARG', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_SEED', 'CCS_TIME_SCALE'] as const;
 
 function writeRunContext(blobDir: string, name: string, env: Record<string, string | undefined>): void {
   mkdirSync(blobDir, { recursive: true });
@@ -111,6 +111,7 @@ export async function run(argv: string[]): Promise<number> {
       env.CCS_TARGET = file;
       env.CCS_TARGET_ARG = target;
       env.CCS_TARGET_DESCRIPTION = settings.targetDescription || checked.description;
+      env.CCS_DATA_API_FORMS = JSON.stringify(checked.dataApi);
       secretsDir = mkdtempSync(join(tmpdir(), 'ccs-secrets-'));
       const secretsFile = join(secretsDir, 'secrets');
       // Keep any secrets list the caller already passes (CCS_SECRETS_FILE) and add the target's.
@@ -119,6 +120,7 @@ export async function run(argv: string[]): Promise<number> {
       env.CCS_SECRETS_FILE = secretsFile;
     } else {
       env.CCS_TARGET = undefined;
+      env.CCS_DATA_API_FORMS = undefined;
     }
 
     const args = ['test'];

@@ -1,11 +1,17 @@
 /**
  * The data API (4.2, 7): GET|POST /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}].
- * configEnd is written without its leading slash in the path (UNSPEC-9); the percent-encoded form
- * with the slash (%2Fprofile) is accepted too. Order of decisions: PUT 405, auth (401/403), org-
- * handle 400, class 404, migration hold 409, then the route's own rules.
+ * How configEnd is written in the path, the path form of a keyed write and the write body are not
+ * shown (UNSPEC-8, UNSPEC-9): started with declared forms (spec/data-api-forms.ts) the service
+ * serves exactly those, as a service that chose them would; started without, it serves its default
+ * forms: configEnd without its slash or percent-encoded with it (%2Fprofile), a keyed write with the
+ * key in the path or in the body member serviceKey, and the body {"serviceKey"?: ..., "data": {...}}.
+ * The path is read from the raw URL (a configEnd may hold slashes, or start with one). Order of
+ * decisions: PUT 405, auth (401/403), org- handle 400, class 404, migration hold 409, then the
+ * route's own rules.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IdentityConflictBody, MigratingConflictBody } from '../../spec/index.ts';
+import type { DataApiForms, DataPathParts, IdentityConflictBody, MigratingConflictBody } from '../../spec/index.ts';
+import { DEFAULT_DATA_API_FORMS, parseDataApiTail, readWriteBody } from '../../spec/index.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import { authorize } from '../auth.ts';
 import { bindRecord, binds } from '../binding.ts';
@@ -14,82 +20,78 @@ import { savedPayload } from '../events.ts';
 import { sendError } from '../http-errors.ts';
 import { classesOf, type ClassDef, type Conversation, type StoredRecord, type Workspace } from '../model.ts';
 
-interface DataParams {
-  workspaceKey: string;
-  configEnd: string;
-  endUserHandle: string;
-  serviceKey?: string;
-}
-
-export function normalizeConfigEnd(raw: string): string {
-  let v = raw;
-  try {
-    v = decodeURIComponent(raw);
-  } catch {
-    // keep the raw value; it will not name a class
-  }
-  return v.startsWith('/') ? v : `/${v}`;
-}
-
 const MIGRATING: MigratingConflictBody = { status: 'migrating', message: 'The record is held mid-migration; retry shortly.' }; // ERR-2
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The default forms' body: { serviceKey?: string, data: object } (DATA-7 otherwise). */
+const DEFAULT_BODY_FORMS: DataApiForms = { ...DEFAULT_DATA_API_FORMS, keyedWrite: 'body', keyField: 'serviceKey', writeBody: 'data' };
+
+/** The raw path after /api/{workspaceKey}/endpoints/ (still percent-encoded), or undefined. */
+function endpointsTail(url: string): string | undefined {
+  const q = url.indexOf('?');
+  const path = q >= 0 ? url.slice(0, q) : url;
+  const m = /^\/api\/[^/]+\/endpoints\/(.*)$/.exec(path);
+  return m ? m[1] : undefined;
 }
 
-export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: DataApiForms): void {
   const f = ctx.faults;
-  const base = '/api/:workspaceKey/endpoints/:configEnd/data/:endUserHandle';
 
-  // DATA-5: PUT is not supported (nor any method but GET and POST).
-  for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
-    for (const url of [base, `${base}/:serviceKey`]) {
-      app.route({ method, url, handler: async (req, reply) => {
-        if (method === 'PUT' && f.has('put-answers-404')) return sendError(req, reply, 404, f);
-        reply.header('Allow', 'GET, POST');
-        return sendError(req, reply, 405, f);
-      } });
+  /** The readings of a data path in the forms served; the one whose configEnd names a class of the workspace wins. */
+  function readPath(url: string, ws?: Workspace): DataPathParts | undefined {
+    const tail = endpointsTail(url);
+    if (tail === undefined) return undefined;
+    const readings = forms ? parseDataApiTail(tail, forms.configEnd) : [...parseDataApiTail(tail, 'without-slash'), ...parseDataApiTail(tail, 'encoded')];
+    if (ws) {
+      const classes = classesOf(ws);
+      const named = readings.find((r) => classes.has(r.configEnd));
+      if (named) return named;
     }
+    return readings[0];
   }
 
   /** Auth, org- handle and class, in that order; answers the error itself and returns undefined. */
-  function prelude(req: FastifyRequest<{ Params: DataParams }>, reply: FastifyReply, allowAnonymous = false): { ws: Workspace; cls: ClassDef } | undefined {
-    const p = req.params;
+  function prelude(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply, allowAnonymous = false): { ws: Workspace; cls: ClassDef; at: DataPathParts } | undefined {
+    const workspaceKey = req.params.workspaceKey;
     let ws: Workspace | undefined;
     if (allowAnonymous && req.headers.authorization === undefined) {
-      ws = ctx.workspaces.get(p.workspaceKey); // AUTH-1 broken on purpose (data-get-by-key-without-bearer)
+      ws = ctx.workspaces.get(workspaceKey); // AUTH-1 broken on purpose (data-get-by-key-without-bearer)
       if (!ws) {
         sendError(req, reply, 401, f);
         return undefined;
       }
     } else {
-      const auth = authorize(ctx, req, p.workspaceKey, 'bearer');
+      const auth = authorize(ctx, req, workspaceKey, 'bearer');
       if (!auth.ok) {
         sendError(req, reply, auth.status, f);
         return undefined;
       }
       ws = auth.ws;
     }
-    if (p.endUserHandle.startsWith(CONTRACT.reservedHandlePrefix)) {
+    const at = readPath(req.url, ws);
+    if (!at) {
+      sendError(req, reply, 404, f);
+      return undefined;
+    }
+    if (at.endUserHandle.startsWith(CONTRACT.reservedHandlePrefix)) {
       sendError(req, reply, 400, f); // DATA-6
       return undefined;
     }
-    const cls = classesOf(ws).get(normalizeConfigEnd(p.configEnd));
+    const cls = classesOf(ws).get(at.configEnd);
     if (!cls || cls.kind === 'FACTS') {
       sendError(req, reply, 404, f); // DATA-10, FACTS-13
       return undefined;
     }
-    return { ws, cls };
+    return { ws, cls, at };
   }
 
   function envelopeOf(cls: ClassDef, r: StoredRecord): Record<string, unknown> {
     return { ...bindRecord(cls, r, f) };
   }
 
-  app.get<{ Params: DataParams }>(base, async (req, reply) => {
+  async function list(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
     const pre = prelude(req, reply);
     if (!pre) return reply;
-    const records = ctx.recordsOf(pre.ws, pre.cls.configEnd, req.params.endUserHandle);
+    const records = ctx.recordsOf(pre.ws, pre.cls.configEnd, pre.at.endUserHandle);
     if (pre.cls.kind === 'SETTING') {
       const r = records[0];
       if (!r) return sendError(req, reply, 404, f); // DATA-8
@@ -97,30 +99,30 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
       return reply.send(envelopeOf(pre.cls, r)); // DATA-1
     }
     // DATA-2: every instance, drafts included; only a held record is withheld (DATA-11).
-    const list = records.filter((r) => !r.held).map((r) => bindRecord(pre.cls, r, f));
-    return reply.send(f.has('list-drops-unbound') ? list.filter(binds) : list);
-  });
+    const all = records.filter((r) => !r.held).map((r) => bindRecord(pre.cls, r, f));
+    return reply.send(f.has('list-drops-unbound') ? all.filter(binds) : all);
+  }
 
-  app.get<{ Params: DataParams }>(`${base}/:serviceKey`, async (req, reply) => {
+  async function getByKey(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
     const pre = prelude(req, reply, f.has('data-get-by-key-without-bearer'));
     if (!pre) return reply;
-    const r = ctx.findRecord(pre.ws, req.params.serviceKey ?? '');
-    if (!r || r.configEnd !== pre.cls.configEnd || r.endUserHandle !== req.params.endUserHandle) return sendError(req, reply, 404, f); // DATA-9
+    const r = ctx.findRecord(pre.ws, pre.at.serviceKey ?? '');
+    if (!r || r.configEnd !== pre.cls.configEnd || r.endUserHandle !== pre.at.endUserHandle) return sendError(req, reply, 404, f); // DATA-9
     if (r.held && !f.has('held-record-read-200')) return reply.code(409).send(MIGRATING);
     return reply.send(envelopeOf(pre.cls, r)); // DATA-3
-  });
+  }
 
-  const write = async (req: FastifyRequest<{ Params: DataParams }>, reply: FastifyReply): Promise<FastifyReply> => {
+  async function write(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
     const pre = prelude(req, reply);
     if (!pre) return reply;
     const { ws, cls } = pre;
-    const handle = req.params.endUserHandle;
-    const body = req.body;
-    // DATA-7: write body { serviceKey?: string, data: object } (UNSPEC-8).
-    if (!isPlainObject(body) || !isPlainObject(body.data) || (body.serviceKey !== undefined && typeof body.serviceKey !== 'string')) return sendError(req, reply, 400, f);
-    const pathKey = req.params.serviceKey;
+    const handle = pre.at.endUserHandle;
+    // DATA-7: a body that is malformed in the forms served (UNSPEC-8).
+    const body = readWriteBody(req.body, forms ?? DEFAULT_BODY_FORMS);
+    if (!body) return sendError(req, reply, 400, f);
+    const pathKey = pre.at.serviceKey;
     if (pathKey !== undefined && body.serviceKey !== undefined && body.serviceKey !== pathKey) return sendError(req, reply, 400, f);
-    const key = pathKey ?? (body.serviceKey as string | undefined);
+    const key = pathKey ?? body.serviceKey;
     let record: StoredRecord | undefined;
     if (key !== undefined) {
       record = ctx.findRecord(ws, key);
@@ -129,7 +131,7 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
       record = ctx.recordsOf(ws, cls.configEnd, handle)[0]; // DATA-13: one record per user
     }
     if (record?.held) return reply.code(409).send(MIGRATING); // DATA-11
-    const data = body.data as Record<string, unknown>;
+    const data = body.fields;
     if (cls.kind === 'LIST' && cls.identityField && data[cls.identityField] !== undefined) {
       const value = JSON.stringify(data[cls.identityField]);
       const holder = ctx.recordsOf(ws, cls.configEnd, handle).find((r) => r !== record && JSON.stringify(r.values[cls.identityField!]) === value);
@@ -154,7 +156,29 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
       void ctx.deliverer.enqueue(ws, conv.conversationId, 'config.saved', savedPayload(ctx, conv, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus));
     }
     return reply.code(created ? 201 : 200).send({ serviceKey: record.serviceKey, ...bindRecord(cls, record, f) });
-  };
-  app.post<{ Params: DataParams }>(base, write);
-  app.post<{ Params: DataParams }>(`${base}/:serviceKey`, write);
+  }
+
+  app.route<{ Params: { workspaceKey: string } }>({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/api/:workspaceKey/endpoints/*',
+    handler: async (req, reply) => {
+      // A path that is no data route in the forms served is a route the service does not have.
+      const shape = readPath(req.url);
+      if (!shape) return sendError(req, reply, 404, f);
+      const byKey = shape.serviceKey !== undefined;
+      // DATA-5: PUT is not supported (nor any method but GET and POST).
+      if (req.method !== 'GET' && req.method !== 'POST') {
+        if (req.method === 'PUT' && f.has('put-answers-404')) return sendError(req, reply, 404, f);
+        reply.header('Allow', byKey && forms?.keyedWrite === 'body' ? 'GET' : 'GET, POST');
+        return sendError(req, reply, 405, f);
+      }
+      if (req.method === 'GET') return byKey ? getByKey(req, reply) : list(req, reply);
+      // A service whose keyed write carries its key in the body has no POST by key.
+      if (byKey && forms?.keyedWrite === 'body') {
+        reply.header('Allow', 'GET');
+        return sendError(req, reply, 405, f);
+      }
+      return write(req, reply);
+    },
+  });
 }

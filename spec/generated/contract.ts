@@ -268,7 +268,7 @@ export interface UploadRequest {
 }
 
 /**
- * Body of the write route. Beyond being a JSON object it is not shown (UNSPEC-8), nor how a keyed write names its serviceKey (UNSPEC-9); a malformed body answers 400 (DATA-7).
+ * Body of the write route. Beyond being a JSON object it is not shown (UNSPEC-8), nor how a keyed write names its serviceKey (UNSPEC-9); a malformed body answers 400 (DATA-7). The target declares the form (dataApi.writeBody, dataApi.keyedWrite, dataApi.keyField): the fields under data (the default) or the bare field map, with a key member beside them when the keyed write carries its key in the body.
  * Clauses: UNSPEC-8, UNSPEC-9, DATA-7.
  */
 export type WriteRecordRequest = {

@@ -52,6 +52,17 @@ export interface ServiceTargetFile {
     /** Bytes in a megabyte for the upload size limit (contract 8). */
     megabyte?: 1000000 | 1048576;
   };
+  /** How the service writes what the contract leaves open about the data API (4.2: not shown). Every data API request of the run uses these forms; no clause asserts one, and the report's header names them. */
+  dataApi?: {
+    /** How configEnd is written inside the data API path (UNSPEC-9), for /profile: without-slash /endpoints/profile/data/..., with-slash /endpoints//profile/data/..., encoded /endpoints/%2Fprofile/data/... . An inner slash (/billing/invoice) stays a path separator without-slash and with-slash (billing/invoice, //billing/invoice) and is encoded with the rest in encoded (%2Fbilling%2Finvoice). */
+    configEnd?: 'without-slash' | 'with-slash' | 'encoded';
+    /** How a keyed write names its record (UNSPEC-9): path sends POST .../data/{endUserHandle}/{serviceKey}; body sends POST .../data/{endUserHandle} with the serviceKey in the body member named by keyField. */
+    keyedWrite?: 'path' | 'body';
+    /** The body member that carries the serviceKey of a keyed write when keyedWrite is body; beside data ({"serviceKey": "k-1", "data": {...}}) or, with a bare write body, beside the fields, and never a field of the record. It may not be data when writeBody is data; with a bare body no field of a class may bear its name. */
+    keyField?: string;
+    /** The write route's request body (UNSPEC-8): data sends {"data": {<fields>}}, the envelope's data member; bare sends the field map itself. */
+    writeBody?: 'data' | 'bare';
+  };
   /** Organization ids to use in tests. */
   organizationId?: {
     /** An organization id the service accepts (org- prefix). */

@@ -18,10 +18,12 @@ export interface TestOutcome {
   checks: CheckRecord[];
   errors: string[];
   skipReasons: string[];
+  /** The test's annotations, declared and pushed while it ran. */
+  annotations: Array<{ type: string; description?: string }>;
 }
 
 interface JsonAttachment { name?: string; body?: string; path?: string }
-interface JsonResult { status?: string; error?: { message?: string }; errors?: Array<{ message?: string }>; attachments?: JsonAttachment[] }
+interface JsonResult { status?: string; error?: { message?: string }; errors?: Array<{ message?: string }>; attachments?: JsonAttachment[]; annotations?: Array<{ type?: string; description?: string }> }
 interface JsonSpec { title: string; file?: string; tags?: string[]; tests?: Array<{ projectName?: string; status?: string; annotations?: Array<{ type?: string; description?: string }>; results?: JsonResult[] }> }
 interface JsonSuite { title?: string; file?: string; specs?: JsonSpec[]; suites?: JsonSuite[] }
 interface JsonReport { suites?: JsonSuite[]; errors?: Array<{ message?: string }> }
@@ -77,6 +79,8 @@ export function parseResults(report: unknown): { tests: TestOutcome[]; errors: s
           status: statusOf(last), checks: checksOf(last), ok: outcomeOf(t) === 'passed' || outcomeOf(t) === 'skipped',
           errors: (last?.errors ?? (last?.error ? [last.error] : [])).map((e) => e.message ?? 'error without a message'),
           skipReasons: (t.annotations ?? []).filter((a) => a.type === 'skip').map((a) => a.description ?? 'skipped'),
+          annotations: [...(t.annotations ?? []), ...(last?.annotations ?? [])].filter((a) => typeof a.type === 'string')
+            .map((a) => ({ type: a.type!, ...(a.description !== undefined ? { description: a.description } : {}) })),
         };
         const err = t.results?.find((x) => x.error?.message)?.error?.message;
         if (err && out.outcome === 'failed') out.error = err.split('\n')[0]!.slice(0, 300);

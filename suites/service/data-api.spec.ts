@@ -1,20 +1,36 @@
 /**
- * The data API (4.2, 7), the stored record envelope (2.3) and host REST writes (3). The write
- * body beyond the envelope is not shown (UNSPEC-8): the harness writes { data: {...} }; records
- * needing a known serviceKey are created through the driver's seed (a REST write's answer body is
- * not shown either).
+ * The data API (4.2, 7), the stored record envelope (2.3) and host REST writes (3). How configEnd
+ * is written in the path, the path form of a keyed write and the write body beyond the envelope
+ * are not shown (UNSPEC-8, UNSPEC-9): every request is written in the forms the target declares
+ * (`dataApi`, spec/data-api-forms.ts), and no check here asserts a form. Records needing a known
+ * serviceKey are created through the driver's seed (a REST write's answer body is not shown either).
+ *
+ * Each check names the clause its own condition decides. A read or a write the rule under test
+ * needs but does not judge (the write before a read, the read of a record whose envelope is judged)
+ * is a precondition: a service that breaks that step leaves these clauses blocked, and fails the
+ * step's own clause in the test of that clause.
  */
-import { test, expect } from './fixtures.ts';
+import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
 import type { ServiceResponse } from './fixtures.ts';
-import { expectError, expectSuccess } from './areas/errors.ts';
+import { answered, expectError, expectSuccess, hintOf } from './areas/errors.ts';
 import { asEnvelope, asList, envelopeProblems } from './areas/envelope.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { payload } from './areas/journal.ts';
+import { check, precondition, show, type ClauseRef } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-function expectEnvelope(r: ServiceResponse, what: string): ReturnType<typeof asEnvelope> {
-  expect(r.status, `${what}: ${r.text.slice(0, 300)}\n${r.curl}`).toBe(200);
+type Envelope = ReturnType<typeof asEnvelope>;
+
+/** A read this test needs but does not judge answered 200 (else its clauses are blocked); its envelope. */
+function readOk(r: ServiceResponse, what: string): Envelope {
+  precondition(r.status === 200, `${what} is answered 200`, { expected: '200', seen: answered(r), ...hintOf(r) });
+  return asEnvelope(r.json);
+}
+
+/** A check of `clause`: the read answered 200 (the rule says it answers the record); its envelope. */
+function expectRead(clause: ClauseRef, r: ServiceResponse, rule: string): Envelope {
+  check(clause, rule).that(r.status === 200, { expected: '200', seen: answered(r), ...hintOf(r) });
   return asEnvelope(r.json);
 }
 
@@ -23,9 +39,9 @@ test.describe('reads', () => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada', age: 36 } }), 'the REST write');
     const r = await svc.listRecords(ws, '/profile', h);
-    const env = expectEnvelope(r, 'DATA-1');
-    expect(Array.isArray(r.json), 'DATA-1: a Setting read is one record, not a list').toBe(false);
-    expect(env.data?.name, `DATA-1\n${r.curl}`).toBe('Ada');
+    const env = expectRead('DATA-1', r, 'GET /{endUserHandle} of a Setting with a record answers 200');
+    check('DATA-1', 'a Setting read answers one record, not a list').that(!Array.isArray(r.json), { expected: 'one envelope (a JSON object)', seen: show(r.json) });
+    check('DATA-1', 'the record read is the user\'s record, with the value written').equals(env.data?.name, 'Ada');
   });
 
   test('GET /{endUserHandle} on a List answers every instance, drafts included, each in the envelope (DATA-2)', { tag: clauseTags('DATA-2') }, async ({ ws, svc, driver }) => {
@@ -35,11 +51,11 @@ test.describe('reads', () => {
     const c = await driver.open(ws, { endUserHandle: h, configEnd: '/addresses' });
     await driver.turn(c.conversationId, [{ fields: { label: 'chat-draft', city: 'Paris' } }]);
     const r = await svc.listRecords(ws, '/addresses', h);
-    expect(r.status, `DATA-2\n${r.curl}`).toBe(200);
+    expectRead('DATA-2', r, 'GET /{endUserHandle} of a List answers 200');
+    check('DATA-2', 'a List read is a JSON array of envelopes (DATA-2 reading)').that(Array.isArray(r.json), { expected: 'a JSON array', seen: show(r.json) });
     const list = asList(r.json);
-    expect(Array.isArray(r.json), `DATA-2 reading: a List read is a JSON array of envelopes: ${r.text.slice(0, 200)}`).toBe(true);
-    expect(list.length, `DATA-2: two seeded drafts and one chat draft\n${r.curl}`).toBe(3);
-    expect(list.map((e) => asEnvelope(e).data?.label)).toContain('chat-draft');
+    check.soft('DATA-2', 'the List read holds every instance: two seeded drafts and one chat draft').equals(list.length, 3);
+    check.soft('DATA-2', 'the chat draft is among the instances read').that(list.some((e) => asEnvelope(e).data?.label === 'chat-draft'), { expected: 'an instance with label "chat-draft"', seen: show(list.map((e) => asEnvelope(e).data?.label)) });
   });
 
   test('GET /{endUserHandle}/{serviceKey} answers one record by key in the envelope (DATA-3)', { tag: clauseTags('DATA-3') }, async ({ ws, svc, driver }) => {
@@ -47,38 +63,40 @@ test.describe('reads', () => {
     const h = uniqueHandle();
     const { serviceKeys: [a, b] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 2 });
     const label = uniqueId('own');
-    await svc.writeRecord(ws, '/addresses', h, { data: { label } }, { serviceKey: b! });
-    const env = expectEnvelope(await svc.getRecord(ws, '/addresses', h, b!), 'DATA-3');
-    expect(env.data?.label, 'DATA-3: the record of that key').toBe(label);
-    expectEnvelope(await svc.getRecord(ws, '/addresses', h, a!), 'DATA-3');
+    expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label } }, { serviceKey: b! }), 'the keyed write that gives the record its own label');
+    const env = expectRead('DATA-3', await svc.getRecord(ws, '/addresses', h, b!), 'GET /{endUserHandle}/{serviceKey} of a record answers 200');
+    check.soft('DATA-3', 'the read by key answers the record of that key').equals(env.data?.label, label);
+    expectRead('DATA-3', await svc.getRecord(ws, '/addresses', h, a!), 'GET /{endUserHandle}/{serviceKey} of the other record answers 200');
   });
 
   test('every read answers the envelope: data, errors, warnings, callbackStatus, completedAt (ENV-1)', { tag: clauseTags('ENV-1') }, async ({ ws, svc, driver }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'the REST write');
-    const reads: ServiceResponse[] = [await svc.listRecords(ws, '/profile', h)];
+    const reads: Array<[string, ServiceResponse]> = [['a Setting read', await svc.listRecords(ws, '/profile', h)]];
     if (driver.has('seed-records')) {
       const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
-      reads.push(await svc.getRecord(ws, '/addresses', h, k!));
+      reads.push(['a read by key', await svc.getRecord(ws, '/addresses', h, k!)]);
       const list = await svc.listRecords(ws, '/addresses', h);
-      for (const e of asList(list.json)) expect(envelopeProblems(e), `ENV-1: a List item\n${list.curl}`).toEqual([]);
+      readOk(list, 'the List read');
+      for (const e of asList(list.json)) check.soft('ENV-1', 'each instance of a List read is the envelope of 2.3').none(envelopeProblems(e), 'data, errors, warnings, callbackStatus and completedAt in their types');
     }
-    for (const r of reads) {
-      expect(r.status, r.curl).toBe(200);
-      expect(envelopeProblems(r.json), `ENV-1\n${r.curl}`).toEqual([]);
+    for (const [what, r] of reads) {
+      readOk(r, what);
+      check.soft('ENV-1', `${what} answers the envelope of 2.3`).none(envelopeProblems(r.json), 'data, errors, warnings, callbackStatus and completedAt in their types');
     }
   });
 
   test('completedAt is non-null on drafts (ENV-3)', { tag: clauseTags('ENV-3') }, async ({ ws, svc, driver }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'the REST write');
-    const rest = expectEnvelope(await svc.listRecords(ws, '/profile', h), 'ENV-3');
-    expect(rest.callbackStatus, 'a REST-written record is a draft').toBe('PENDING');
-    expect(typeof rest.completedAt, `ENV-3: completedAt of a REST-written draft is ${JSON.stringify(rest.completedAt)}`).toBe('string');
+    const rest = readOk(await svc.listRecords(ws, '/profile', h), 'the read of the REST-written record');
+    // The record must be a draft for ENV-3 to speak of it; that a REST write is PENDING is STATE-2's rule.
+    precondition(rest.callbackStatus === 'PENDING', 'the REST-written record is a draft', { expected: 'callbackStatus PENDING', seen: show(rest.callbackStatus) });
+    check.soft('ENV-3', 'completedAt of a REST-written draft is a timestamp, not null').that(typeof rest.completedAt === 'string', { expected: 'a timestamp', seen: show(rest.completedAt) });
     const c = await driver.open(ws, { endUserHandle: h, configEnd: '/addresses' });
     const { serviceKeys: [k] } = await driver.turn(c.conversationId, [{ fields: { label: 'home' } }]);
-    const chat = expectEnvelope(await svc.getRecord(ws, '/addresses', h, k!), 'ENV-3');
-    expect(typeof chat.completedAt, `ENV-3: completedAt of a chat draft is ${JSON.stringify(chat.completedAt)}`).toBe('string');
+    const chat = readOk(await svc.getRecord(ws, '/addresses', h, k!), 'the read by key of the chat draft');
+    check.soft('ENV-3', 'completedAt of a chat draft is a timestamp, not null').that(typeof chat.completedAt === 'string', { expected: 'a timestamp', seen: show(chat.completedAt) });
   });
 });
 
@@ -87,10 +105,10 @@ test.describe('records that do not bind', () => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'odd', city: 42 } });
-    const env = expectEnvelope(await svc.getRecord(ws, '/addresses', h, k!), 'ENV-2');
-    expect(env.data, 'ENV-2: data is an object').not.toBeNull();
-    expect(env.data!.city ?? null, 'ENV-2: the unbindable field reads null').toBeNull();
-    expect(typeof env.errors.city, `ENV-2: errors.city gives the reason: ${JSON.stringify(env.errors)}`).toBe('string');
+    const env = readOk(await svc.getRecord(ws, '/addresses', h, k!), 'the read by key of the record that does not bind');
+    check('ENV-2', 'data of a record with one unpopulated field is an object').that(env.data !== null, { expected: 'an object', seen: show(env.data) });
+    check.soft('ENV-2', 'the field that could not be populated (city: 42 for a string) reads null').equals(env.data!.city ?? null, null);
+    check.soft('ENV-2', 'errors gives the reason of the unpopulated field').that(typeof env.errors.city === 'string', { expected: 'errors.city, a reason string', seen: `errors ${show(env.errors)}` });
   });
 
   test('a 200 read of a record with field problems deserializes, problems in errors and warnings (ENV-4)', { tag: clauseTags('ENV-4') }, async ({ ws, svc, driver }) => {
@@ -98,10 +116,12 @@ test.describe('records that do not bind', () => {
     const h = uniqueHandle();
     const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'odd', city: 42, unknownField: 'x' } });
     const r = await svc.getRecord(ws, '/addresses', h, k!);
-    expect(r.status, `ENV-4: field problems are not HTTP errors\n${r.curl}`).toBe(200);
-    expect(() => JSON.parse(r.text), 'ENV-4: the body deserializes').not.toThrow();
+    check('ENV-4', 'a read of a record with field problems answers 200: field problems are not HTTP errors').that(r.status === 200, { expected: '200', seen: answered(r), ...hintOf(r) });
+    let parses = true;
+    try { JSON.parse(r.text); } catch { parses = false; }
+    check('ENV-4', 'the 200 body deserializes').that(parses, { expected: 'a JSON body', seen: show(r.text) });
     const env = asEnvelope(r.json);
-    expect(Object.keys(env.errors).length + Object.keys(env.warnings).length, `ENV-4: the problems are carried in errors/warnings: ${r.text.slice(0, 300)}`).toBeGreaterThan(0);
+    check.soft('ENV-4', 'the field problems are carried in errors or warnings').atLeast(Object.keys(env.errors).length + Object.keys(env.warnings).length, 1, ' entries');
   });
 
   test('a List read returns a record that does not bind, with errors filled, never dropping it (ENV-5)', { tag: clauseTags('ENV-5') }, async ({ ws, svc, driver }) => {
@@ -110,10 +130,10 @@ test.describe('records that do not bind', () => {
     await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'fine', city: 'Paris' } });
     await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'odd', city: 42 } });
     const r = await svc.listRecords(ws, '/addresses', h);
-    expect(r.status, r.curl).toBe(200);
+    readOk(r, 'the List read');
     const list = asList(r.json).map(asEnvelope);
-    expect(list.length, `ENV-5: both records are listed\n${r.text.slice(0, 400)}`).toBe(2);
-    expect(list.some((e) => typeof e.errors.city === 'string'), 'ENV-5: the unbound record carries its errors').toBe(true);
+    check.soft('ENV-5', 'the List read holds both records, the one that does not bind too').equals(list.length, 2);
+    check.soft('ENV-5', 'the record that does not bind carries its errors').that(list.some((e) => typeof e.errors.city === 'string'), { expected: 'an instance with errors.city', seen: show(list.map((e) => e.errors)) });
   });
 });
 
@@ -122,36 +142,46 @@ test.describe('writes', () => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'home', city: 'Paris' } });
-    expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: 'home', city: 'Lyon' } }, { serviceKey: k! }), 'DATA-4: the keyed write');
-    expect(expectEnvelope(await svc.getRecord(ws, '/addresses', h, k!), 'DATA-4').data?.city, 'DATA-4: the keyed write updated that record').toBe('Lyon');
-    expect(asList((await svc.listRecords(ws, '/addresses', h)).json).length, 'DATA-4: no second record was created').toBe(1);
+    expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: 'home', city: 'Lyon' } }, { serviceKey: k! }), 'the keyed write', 'DATA-4');
+    const env = readOk(await svc.getRecord(ws, '/addresses', h, k!), 'the read by key after the keyed write');
+    check.soft('DATA-4', 'the keyed write updated the record of that key').equals(env.data?.city, 'Lyon');
+    const list = await svc.listRecords(ws, '/addresses', h);
+    readOk(list, 'the List read after the keyed write');
+    check.soft('DATA-4', 'the keyed write created no second record').equals(asList(list.json).length, 1);
   });
 
   test('a Setting has one record per endUserHandle: a second write updates it (DATA-13)', { tag: clauseTags('DATA-13') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
-    expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'first write');
-    expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Grace' } }), 'second write');
+    expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'the first write');
+    expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Grace' } }), 'a second write to the same Setting', 'DATA-13');
     const r = await svc.listRecords(ws, '/profile', h);
-    expect(Array.isArray(r.json), 'DATA-13: still one record').toBe(false);
-    expect(expectEnvelope(r, 'DATA-13').data?.name, `DATA-13\n${r.curl}`).toBe('Grace');
+    const env = readOk(r, 'the Setting read after two writes');
+    check.soft('DATA-13', 'the Setting still holds one record').that(!Array.isArray(r.json), { expected: 'one envelope', seen: show(r.json) });
+    check.soft('DATA-13', 'the second write updated that record').equals(env.data?.name, 'Grace');
   });
 
   test('a List has many records, each addressed by its own serviceKey (DATA-14)', { tag: clauseTags('DATA-14') }, async ({ ws, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
     const { serviceKeys } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 3 });
-    expect(new Set(serviceKeys).size, 'DATA-14: distinct keys').toBe(3);
-    const labels = serviceKeys.map((k, i) => `label-${i}-${uniqueId('x')}`);
-    for (let i = 0; i < 3; i++) expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: labels[i] } }, { serviceKey: serviceKeys[i]! }), 'keyed write');
-    for (let i = 0; i < 3; i++) expect(expectEnvelope(await svc.getRecord(ws, '/addresses', h, serviceKeys[i]!), 'DATA-14').data?.label).toBe(labels[i]);
-    expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: uniqueId('new') } }), 'an unkeyed write adds an instance');
-    expect(asList((await svc.listRecords(ws, '/addresses', h)).json).length, 'DATA-14: the List holds every record').toBe(4);
+    check('DATA-14', 'three records of a List have three distinct serviceKeys').equals(new Set(serviceKeys).size, 3);
+    const labels = serviceKeys.map((_k, i) => `label-${i}-${uniqueId('x')}`);
+    for (let i = 0; i < 3; i++) expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: labels[i] } }, { serviceKey: serviceKeys[i]! }), `the keyed write to record ${i + 1}`);
+    for (let i = 0; i < 3; i++) {
+      const env = readOk(await svc.getRecord(ws, '/addresses', h, serviceKeys[i]!), `the read by key of record ${i + 1}`);
+      check.soft('DATA-14', `record ${i + 1} holds what was written to its own key`).equals(env.data?.label, labels[i]);
+    }
+    expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: uniqueId('new') } }), 'an unkeyed write that adds an instance');
+    const list = await svc.listRecords(ws, '/addresses', h);
+    readOk(list, 'the List read');
+    check.soft('DATA-14', 'the List holds every record: three seeded and one added').equals(asList(list.json).length, 4);
   });
 
   test('a host REST write stores the record as PENDING (STATE-2)', { tag: clauseTags('STATE-2') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
     expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'the REST write');
-    expect(expectEnvelope(await svc.listRecords(ws, '/profile', h), 'STATE-2').callbackStatus, 'STATE-2').toBe('PENDING');
+    const env = readOk(await svc.listRecords(ws, '/profile', h), 'the read of the REST-written record');
+    check('STATE-2', 'a record stored by a host REST write is PENDING').equals(env.callbackStatus, 'PENDING');
   });
 
   waiting(() => test('a host REST write fires no event within the delivery window (STATE-3)', { tag: clauseTags('STATE-3') }, async ({ ws, svc, driver }) => {
@@ -162,46 +192,48 @@ test.describe('writes', () => {
       const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
       expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: 'work' } }, { serviceKey: k! }), 'a keyed write');
     }
-    await ws.expectNoCallbacks({ predicate: (e) => payload(e).endUserHandle === h || e.endUserHandle === h });
+    await ws.expectNoCallbacks({ predicate: (e) => payload(e).endUserHandle === h || e.endUserHandle === h }, {
+      clause: 'STATE-3', rule: 'host REST writes (a Setting write, a List write, a keyed write) fire no event, neither config.saved nor onComplete',
+    });
   }));
 });
 
 test.describe('statuses', () => {
   test('PUT on any data route answers 405 (DATA-5)', { tag: clauseTags('DATA-5') }, async ({ ws, svc, driver }) => {
     const h = uniqueHandle();
-    expectError(await svc.putRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 405, 'PUT /{endUserHandle}');
+    expectError('DATA-5', await svc.putRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 405, 'PUT /{endUserHandle}', true);
     if (driver.has('seed-records')) {
       const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
-      expectError(await svc.putRecord(ws, '/addresses', h, { data: { label: 'x' } }, { serviceKey: k! }), 405, 'PUT /{endUserHandle}/{serviceKey}');
+      expectError('DATA-5', await svc.putRecord(ws, '/addresses', h, { data: { label: 'x' } }, { serviceKey: k! }), 405, 'PUT /{endUserHandle}/{serviceKey}', true);
     }
   });
 
   test('a reserved org- handle in a data API path answers 400 (DATA-6)', { tag: clauseTags('DATA-6') }, async ({ ws, svc }) => {
     const org = `org-${uniqueId('acme')}`;
-    expectError(await svc.listRecords(ws, '/profile', org), 400, 'GET with an org- handle');
-    expectError(await svc.writeRecord(ws, '/profile', org, { data: { name: 'Ada' } }), 400, 'POST with an org- handle');
-    expectError(await svc.getRecord(ws, '/addresses', org, uniqueId('k')), 400, 'GET by key with an org- handle');
+    expectError('DATA-6', await svc.listRecords(ws, '/profile', org), 400, 'GET /{endUserHandle} with an org- handle', true);
+    expectError('DATA-6', await svc.writeRecord(ws, '/profile', org, { data: { name: 'Ada' } }), 400, 'POST /{endUserHandle} with an org- handle', true);
+    expectError('DATA-6', await svc.getRecord(ws, '/addresses', org, uniqueId('k')), 400, 'GET /{endUserHandle}/{serviceKey} with an org- handle', true);
   });
 
   test('a malformed POST body on the write route answers 400 (DATA-7)', { tag: clauseTags('DATA-7') }, async ({ ws, svc }) => {
-    expectError(await svc.writeRecord(ws, '/profile', uniqueHandle(), undefined, { rawBody: '{"data": {"name": "Ada"' }), 400, 'a truncated JSON body');
-    expectError(await svc.writeRecord(ws, '/profile', uniqueHandle(), undefined, { rawBody: 'not json at all' }), 400, 'a body that is not JSON');
+    expectError('DATA-7', await svc.writeRecord(ws, '/profile', uniqueHandle(), undefined, { rawBody: '{"data": {"name": "Ada"' }), 400, 'a write whose JSON body is cut short', true);
+    expectError('DATA-7', await svc.writeRecord(ws, '/profile', uniqueHandle(), undefined, { rawBody: 'not json at all' }), 400, 'a write whose body is not JSON', true);
   });
 
   test('GET on a Setting with no record for the endUserHandle answers 404 (DATA-8)', { tag: clauseTags('DATA-8') }, async ({ ws, svc }) => {
-    expectError(await svc.listRecords(ws, '/profile', uniqueHandle('nobody')), 404, 'GET of a Setting never written');
+    expectError('DATA-8', await svc.listRecords(ws, '/profile', uniqueHandle('nobody')), 404, 'GET /{endUserHandle} of a Setting never written');
   });
 
   test('GET by key, or a keyed POST, for an unknown serviceKey answers 404 (DATA-9)', { tag: clauseTags('DATA-9') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
-    expectError(await svc.getRecord(ws, '/addresses', h, uniqueId('no-such-key')), 404, 'GET by an unknown key');
-    expectError(await svc.writeRecord(ws, '/addresses', h, { data: { label: 'x' } }, { serviceKey: uniqueId('no-such-key') }), 404, 'keyed POST to an unknown key');
+    expectError('DATA-9', await svc.getRecord(ws, '/addresses', h, uniqueId('no-such-key')), 404, 'GET /{endUserHandle}/{serviceKey} of an unknown key', true);
+    expectError('DATA-9', await svc.writeRecord(ws, '/addresses', h, { data: { label: 'x' } }, { serviceKey: uniqueId('no-such-key') }), 404, 'a keyed POST to an unknown key', true);
   });
 
   test('a data route for a configEnd with no live config answers 404 (DATA-10)', { tag: clauseTags('DATA-10') }, async ({ ws, svc }) => {
     const h = uniqueHandle();
-    expectError(await svc.listRecords(ws, '/no-such-endpoint', h), 404, 'GET on an unknown configEnd');
-    expectError(await svc.writeRecord(ws, '/no-such-endpoint', h, { data: { a: 1 } }), 404, 'POST on an unknown configEnd');
+    expectError('DATA-10', await svc.listRecords(ws, '/no-such-endpoint', h), 404, 'GET /{endUserHandle} on an unknown configEnd', true);
+    expectError('DATA-10', await svc.writeRecord(ws, '/no-such-endpoint', h, { data: { a: 1 } }), 404, 'POST /{endUserHandle} on an unknown configEnd', true);
   });
 
   test('a record held mid-migration is withheld from list reads and answers data-route requests with 409 (DATA-11)', { tag: clauseTags('DATA-11') }, async ({ ws, svc, driver }) => {
@@ -211,11 +243,12 @@ test.describe('statuses', () => {
     await driver.migrationHold(ws, held!, true);
     try {
       const list = await svc.listRecords(ws, '/addresses', h);
-      expect(list.status, list.curl).toBe(200);
-      expect(asList(list.json).length, `DATA-11: only the free record is listed\n${list.text.slice(0, 300)}`).toBe(1);
-      expect((await svc.getRecord(ws, '/addresses', h, held!)).status, 'DATA-11: GET by key of the held record').toBe(409);
-      expect((await svc.writeRecord(ws, '/addresses', h, { data: { label: 'moved' } }, { serviceKey: held! })).status, 'DATA-11: keyed POST to the held record').toBe(409);
-      expect((await svc.getRecord(ws, '/addresses', h, free!)).status, 'the free record reads').toBe(200);
+      check('DATA-11', 'a List read while one record is held answers 200').that(list.status === 200, { expected: '200', seen: answered(list), ...hintOf(list) });
+      check.soft('DATA-11', 'the held record is withheld from the List read: only the free record is listed').equals(asList(list.json).length, 1);
+      expectError('DATA-11', await svc.getRecord(ws, '/addresses', h, held!), 409, 'GET /{endUserHandle}/{serviceKey} of the held record', true);
+      expectError('DATA-11', await svc.writeRecord(ws, '/addresses', h, { data: { label: 'moved' } }, { serviceKey: held! }), 409, 'a keyed POST to the held record', true);
+      const other = await svc.getRecord(ws, '/addresses', h, free!);
+      check.soft('DATA-11', 'a record that is not held still reads 200 while another is held').that(other.status === 200, { expected: '200', seen: answered(other), ...hintOf(other) });
     } finally {
       await driver.migrationHold(ws, held!, false);
     }
@@ -227,10 +260,10 @@ test.describe('statuses', () => {
     const label = uniqueId('home');
     const { serviceKeys: [existing] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label } });
     const r = await svc.writeRecord(ws, '/addresses', h, { data: { label, city: 'Lyon' } });
-    expect(r.status, `DATA-12\n${r.curl}`).toBe(409);
+    check('DATA-12', 'a write giving a second record the same identity-field value answers 409').that(r.status === 409, { expected: '409', seen: answered(r), ...hintOf(r) });
     const body = (r.json ?? {}) as Record<string, unknown>;
-    expect(body.code, `DATA-12: ${r.text}`).toBe('IDENTITY_CONFLICT');
-    expect(body.identityField, `DATA-12: ${r.text}`).toBe('label');
-    expect(body.existingKey, `DATA-12: ${r.text}`).toBe(existing);
+    check.soft('DATA-12', 'the 409 body has code IDENTITY_CONFLICT').equals(body.code, 'IDENTITY_CONFLICT');
+    check.soft('DATA-12', 'the 409 body names the identity field').equals(body.identityField, 'label');
+    check.soft('DATA-12', 'the 409 body names the key of the record holding the value (existingKey)').equals(body.existingKey, existing);
   });
 });

@@ -16,6 +16,7 @@ import { createTestWorkspace, patchTestWorkspace, type TestWorkspace, type Works
 import { resolveTarget, type ResolvedTarget } from './target-config/resolve.ts';
 import { makeTiming, type Timing } from './target-config/timing.ts';
 import { attachChecks } from '../shared/index.ts';
+import { parseDataApiForms } from '../../spec/index.ts';
 
 export { expect };
 export type { ResolvedTarget, TestWorkspace, WorkspaceOptions, ServiceResponse, Timing, EvidenceLog };
@@ -25,6 +26,9 @@ export type { MultipartPart } from './clients/multipart.ts';
 
 /** The project that runs the @realtime tests at time scale 1. */
 export const REALTIME_PROJECT = 'service-realtime';
+
+/** Annotation of a test in a data API forms project: the target fields its data API requests depended on. */
+export const DATA_FORMS_ANNOTATION = 'ccs-data-forms';
 
 /** The driver client of a test, with patchWorkspace bound to that test's mock host routes. */
 export class TestDriverClient extends DriverClient {
@@ -60,10 +64,13 @@ const MOCK_HOST_BODY_LIMIT = 4 * 1024 * 1024;
 
 export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtures>({
   target: [async ({}, use, workerInfo) => {
-    // The mutation matrix seeds a fault per project (suites/mutants/matrix.config.ts).
-    const fault = (workerInfo.project.metadata as { ccsFault?: string } | undefined)?.ccsFault;
+    // The mutation matrix seeds a fault per project (suites/mutants/matrix.config.ts); the data API
+    // forms run starts the reference in declared forms per project (suites/forms/).
+    const meta = workerInfo.project.metadata as { ccsFault?: string; ccsDataApi?: string } | undefined;
+    const fault = meta?.ccsFault;
     const env = fault ? { ...process.env, CCS_FAULTS: fault } : process.env;
-    const session = await resolveTarget({ realtime: workerInfo.project.name === REALTIME_PROJECT, env });
+    const dataApi = parseDataApiForms(meta?.ccsDataApi);
+    const session = await resolveTarget({ realtime: workerInfo.project.name === REALTIME_PROJECT, env, ...(dataApi ? { dataApi } : {}) });
     try {
       await use(session.target);
     } finally {
@@ -116,8 +123,17 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
     await use(evidenceCollector);
   },
 
-  svc: async ({ target, evidenceCollector }, use) => {
-    await use(new ServiceClient({ baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, onResponse: (r) => evidenceCollector.recordRequest(r) }));
+  svc: async ({ target, evidenceCollector }, use, testInfo) => {
+    // In a data API forms project each test says which declared forms its requests depended on (the
+    // forms run checks that its plan runs the test in every combination of those forms).
+    const formsRun = (testInfo.project.metadata as { ccsFormsRun?: string } | undefined)?.ccsFormsRun !== undefined;
+    const used = new Set<string>();
+    await use(new ServiceClient({
+      baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, dataApi: target.dataApi,
+      onResponse: (r) => evidenceCollector.recordRequest(r),
+      ...(formsRun ? { onDataForms: (fields: readonly string[]) => { for (const x of fields) used.add(x); } } : {}),
+    }));
+    if (used.size > 0) testInfo.annotations.push({ type: DATA_FORMS_ANNOTATION, description: [...used].sort().join(',') });
   },
 
   driver: async ({ target }, use) => {

@@ -150,10 +150,11 @@ export const check = Object.assign(
 /**
  * A step the test needs but that no clause decides (a driver call, a record to set up, a callback
  * to wait for before the rule can be looked at): a failure stops the test, in words, and leaves
- * the clauses it cites blocked (not decided) rather than failed.
+ * the clauses it cites blocked (not decided) rather than failed. A hint is written after the words,
+ * as a check's is ("... Hint: ..."), and the report lists it with the run's hints.
  */
-export function precondition(ok: boolean, what: string, words: { expected: string; seen: string }): void {
-  if (!ok) throw new Error(`precondition: ${what}: expected ${words.expected}, got ${words.seen}`);
+export function precondition(ok: boolean, what: string, words: { expected: string; seen: string; hint?: string }): void {
+  if (!ok) throw new Error(`precondition: ${what}: expected ${words.expected}, got ${words.seen}${words.hint ? `. Hint: ${words.hint}` : ''}`);
 }
 
 /** The test ran but could not check these clauses: they are reported not exercised, with the reason. */

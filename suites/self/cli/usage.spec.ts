@@ -28,6 +28,7 @@ const usageCases: Array<[string, string[], RegExp]> = [
   ['an unknown --area', ['run', '--area', 'NOPE'], /--area NOPE: unknown area/],
   ['--fault with --target', ['run', '--target', join(FIXTURES, 'target.yaml'), '--fault', 'x'], /--fault applies to the embedded reference service only/],
   ['a target file that fails validation', ['run', '--target', join(FIXTURES, 'target-bad.yaml')], /target-bad\.yaml: service\.baseUrl: must be an absolute http\(s\) URL/],
+  ['a target file with a bad data API form', ['run', '--target', join(FIXTURES, 'target-bad-data-api.yaml')], /target-bad-data-api\.yaml: dataApi\.keyedWrite: must be one of \["path","body"\]/],
   ['a missing target file', ['run', '--target', join(FIXTURES, 'no-such-target.yaml')], /no-such-target\.yaml/],
   ['an unknown report argument', ['report', 'somewhere'], /unexpected argument 'somewhere'/],
   ['--merge without directories', ['report', '--merge'], /--merge needs at least one directory/],

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import {
   buildReport, renderJunit, renderSummary, reportProblems, assertValidReport, Redactor, applyGate,
-  parseExpectedOutcomes, countLine, type BuildInput,
+  parseExpectedOutcomes, countLine, renderHtml, type BuildInput,
 } from '../../../reports/index.ts';
 import { CLAUSES, t, checkXml } from './helpers.ts';
 
@@ -165,4 +165,31 @@ test('with a seeded fault on, summary.md names the clause the fault breaks first
   assertValidReport(r);
   const first = renderSummary(r).split('\n').find((l) => l.startsWith('- '));
   expect(first).toContain('**FOO-2** _(broken by seeded fault break-foo-2)_');
+});
+
+test('a service run names its data API forms in the report, summary.md and clauses.html headers; a host run does not', () => {
+  const forms = { configEnd: 'with-slash', keyedWrite: 'body', keyField: 'recordKey', writeBody: 'bare' } as const;
+  const r = buildReport(input(clean, { dataApi: forms }));
+  expect(r.target.dataApi).toEqual(forms);
+  assertValidReport(r);
+  expect(renderSummary(r)).toContain('Data API forms (target `dataApi`; the contract leaves them open, UNSPEC-8, UNSPEC-9): configEnd with its slash (/endpoints//profile/data/...); keyed write with the serviceKey in the body member "recordKey" (POST .../data/{endUserHandle}); write body the bare field map {...}');
+  expect(renderHtml(r)).toContain('Data API forms (target <code>dataApi</code>; UNSPEC-8, UNSPEC-9): configEnd with its slash');
+  const host = buildReport(input([t({ title: 'h', clauses: ['BAR-4'], project: 'host' })], { projects: ['host'], dataApi: forms }));
+  expect(host.target.dataApi).toBeUndefined();
+  expect(renderSummary(host)).not.toContain('Data API forms');
+});
+
+test('the hints of failed checks and stopped preconditions are listed once for the run, with their clauses', () => {
+  const hint = 'the service answered 405 to POST .../data/{endUserHandle}/{serviceKey}: check `dataApi.keyedWrite` in the target';
+  const tests = [
+    t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: [`FOO-1: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`],
+      checks: [{ clauses: ['FOO-1'], rule: 'the keyed write is answered with a 2xx', outcome: 'failed', expected: 'a 2xx', seen: '405', hint, stopped: true }] }),
+    t({ title: 'b', clauses: ['FOO-2'], status: 'failed', ok: false, errors: [`Error: precondition: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`] }),
+    t({ title: 'c', clauses: ['FOO-3'] }),
+  ];
+  const r = buildReport(input(tests));
+  expect(r.hints).toEqual([{ hint, clauses: ['FOO-1', 'FOO-2'] }]);
+  assertValidReport(r);
+  expect(renderSummary(r)).toContain(`## Hints\n\n- ${hint} (FOO-1, FOO-2)`);
+  expect(buildReport(input(clean)).hints).toBeUndefined();
 });

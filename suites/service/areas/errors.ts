@@ -34,6 +34,15 @@ function safeDecode(p: string): string {
   try { return decodeURIComponent(p); } catch { return p; }
 }
 
+/**
+ * A path as a framework may report it in an error body (ERR-1 reading): decoded, repeated slashes
+ * as one; a configEnd written with its slash (UNSPEC-9, dataApi.configEnd with-slash) puts two in
+ * a row, and many frameworks normalize them.
+ */
+function comparablePath(p: string): string {
+  return safeDecode(p).replace(/\/{2,}/g, '/');
+}
+
 /** Problems of an error body against ERR-1 (empty when it conforms). */
 export function errorBodyProblems(res: ServiceResponse): string[] {
   const problems: string[] = [];
@@ -48,7 +57,7 @@ export function errorBodyProblems(res: ServiceResponse): string[] {
   if (typeof body.error !== 'string' || !phrases.includes(body.error)) problems.push(`error is ${JSON.stringify(body.error)}, not the reason phrase of ${res.status} (${phrases.join(' / ')})`);
   const sent = requestPathOf(res);
   if (typeof body.path !== 'string') problems.push(`path is ${JSON.stringify(body.path)}, not a string`);
-  else if (sent !== undefined && safeDecode(body.path) !== safeDecode(sent)) problems.push(`path is ${JSON.stringify(body.path)}, the request path was ${JSON.stringify(sent)}`);
+  else if (sent !== undefined && comparablePath(body.path) !== comparablePath(sent)) problems.push(`path is ${JSON.stringify(body.path)}, the request path was ${JSON.stringify(sent)}`);
   return problems;
 }
 
@@ -64,7 +73,7 @@ export function answered(res: ServiceResponse): string {
  */
 export function expectError(clause: ClauseRef, res: ServiceResponse, status: number | number[], what: string, soft = false): boolean {
   const allowed = Array.isArray(status) ? status : [status];
-  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`).that(allowed.includes(res.status), { expected: allowed.join(' or '), seen: answered(res) });
+  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`).that(allowed.includes(res.status), { expected: allowed.join(' or '), seen: answered(res), ...hintOf(res) });
   expectErrorBodyIfError(res, what);
   return ok;
 }
@@ -100,7 +109,15 @@ export function expectFrameworkErrorBody(clause: ClauseRef, res: ServiceResponse
 export function expectSuccess(res: ServiceResponse, what: string, clause?: ClauseRef): boolean {
   const ok = res.status >= 200 && res.status < 300;
   const words = { expected: 'a 2xx', seen: answered(res) };
-  if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`).that(ok, words);
-  precondition(ok, `${what} is answered with a 2xx`, words);
+  if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`).that(ok, { ...words, ...hintOf(res) });
+  precondition(ok, `${what} is answered with a 2xx`, { ...words, ...hintOf(res) });
   return ok;
+}
+
+/**
+ * The hint beside a failing check of a data API answer: the target field of the data API form the
+ * request was written in, when a 404, 405 or 400 may come from another form (UNSPEC-8, UNSPEC-9).
+ */
+export function hintOf(res: ServiceResponse): { hint?: string } {
+  return res.formHint ? { hint: res.formHint } : {};
 }

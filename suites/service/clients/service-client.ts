@@ -7,12 +7,18 @@ import { sendRaw, type StreamBody } from './http.ts';
 import { curlLine } from './curl.ts';
 import { buildMultipart, type MultipartPart } from './multipart.ts';
 import { checkResponse, type ValidationResult } from './spec-check.ts';
-import { registerSecret, redactText } from '../../../spec/index.ts';
+import { DEFAULT_DATA_API_FORMS, configEndInPath, dataApiPath, registerSecret, redactText, writeBodyOf, type DataApiForms } from '../../../spec/index.ts';
 
 export interface ServiceResponse {
   status: number; headers: Record<string, string>; text: string; json: unknown; curl: string;
   specCheck: ValidationResult;
   method: string; url: string; operationId?: string; elapsedMs: number;
+  /**
+   * A data API request answered 404 or 405 (or a built write body answered 400): the target field
+   * of the form it was written in, in words, for the hint beside a failing check (Words.hint). The
+   * same status may be the rule under test (DATA-8, DATA-9), so it is only shown when a check fails.
+   */
+  formHint?: string;
 }
 /** The credentials of a workspace the client needs. */
 export interface Credentials { workspaceKey: string; apiKey: string; bearerToken: string; embedAuthorization: string }
@@ -22,21 +28,35 @@ export interface ServiceClientOptions {
   apiKeyHeader?: string;
   onResponse?: (r: ServiceResponse) => void;
   timeoutMs?: number;
+  /** The data API forms the target declares (UNSPEC-8, UNSPEC-9); default: DEFAULT_DATA_API_FORMS. */
+  dataApi?: DataApiForms;
+  /** Told which declared forms each data API request depended on (the forms run checks its plan with it). */
+  onDataForms?: (used: readonly DataFormField[]) => void;
 }
+
+/** A target field whose form a data API request depends on. */
+export type DataFormField = 'dataApi.configEnd' | 'dataApi.keyedWrite' | 'dataApi.writeBody';
+
+/** A write: the fields to store, sent in the declared write body form (UNSPEC-8). */
+export interface WriteRequest { data: Record<string, unknown> }
 
 type Body = string | Uint8Array | StreamBody | undefined;
 
-/** configEnd in the data API path: written without its leading slash (UNSPEC-9 is not shown; see dataPath). */
-export function configEndSegment(configEnd: string): string {
-  return configEnd.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
+/** configEnd as written in the data API path, in the declared form (UNSPEC-9; spec/data-api-forms.ts). */
+export function configEndSegment(configEnd: string, forms: DataApiForms = DEFAULT_DATA_API_FORMS): string {
+  return configEndInPath(configEnd, forms.configEnd);
 }
+
+type DataRequest = 'read' | 'read-by-key' | 'write' | 'keyed-write' | 'put' | 'put-by-key';
 
 export class ServiceClient {
   readonly baseUrl: string;
   readonly apiKeyHeader: string;
+  readonly forms: DataApiForms;
   constructor(readonly o: ServiceClientOptions) {
     this.baseUrl = o.baseUrl.replace(/\/$/, '');
     this.apiKeyHeader = (o.apiKeyHeader ?? 'authorization').toLowerCase();
+    this.forms = o.dataApi ?? { ...DEFAULT_DATA_API_FORMS };
   }
 
   #apiKeyHeaders(key: string | null | undefined): Record<string, string> {
@@ -79,10 +99,50 @@ export class ServiceClient {
     return this.#send('GET', `/api/${encodeURIComponent(ws.workspaceKey)}/upload/status/${encodeURIComponent(id)}`, headers, undefined);
   }
 
-  /** The data API path: /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}]. */
+  /** The data API path: /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}], configEnd in the declared form. */
   dataPath(ws: { workspaceKey: string }, configEnd: string, endUserHandle: string, serviceKey?: string): string {
-    const tail = serviceKey === undefined ? '' : `/${encodeURIComponent(serviceKey)}`;
-    return `/api/${encodeURIComponent(ws.workspaceKey)}/endpoints/${configEndSegment(configEnd)}/data/${encodeURIComponent(endUserHandle)}${tail}`;
+    return dataApiPath(ws.workspaceKey, configEnd, endUserHandle, this.forms.configEnd, serviceKey);
+  }
+
+  /**
+   * The hint beside a failing check of a data API answer: a 404 or 405 may mean the service has no
+   * route in the form this run writes, a 400 to a built write body that it reads another body form.
+   * Names the target field to check and the form this run used. A 405 to a keyed write names the
+   * keyed write form only (its path was routed); a 404 may also come from the configEnd form.
+   */
+  #formHint(r: ServiceResponse, request: DataRequest, builtBody: boolean, configEnd: string): string | undefined {
+    const f = this.forms;
+    const keyed = request === 'keyed-write';
+    // The route as a template, so that the same cause reads the same in every test (the run's hints list it once).
+    const byKey = request === 'read-by-key' || request === 'put-by-key' || (keyed && f.keyedWrite === 'path');
+    const route = `/api/{workspaceKey}/endpoints/${configEndInPath(configEnd, f.configEnd)}/data/{endUserHandle}${byKey ? '/{serviceKey}' : ''}`;
+    const said = `the service answered ${r.status} to ${r.method} ${route}${keyed && f.keyedWrite === 'body' ? ` (the key in ${JSON.stringify(f.keyField)})` : ''}`;
+    const keyedForm = f.keyedWrite === 'path'
+      ? '`dataApi.keyedWrite` (this run sends a keyed write as POST .../data/{endUserHandle}/{serviceKey}; `body` puts the key in a body member named by `dataApi.keyField`)'
+      : `\`dataApi.keyedWrite\` and \`dataApi.keyField\` (this run sends a keyed write as POST .../data/{endUserHandle} with the key in the body member ${JSON.stringify(f.keyField)}; \`path\` sends POST .../data/{endUserHandle}/{serviceKey})`;
+    const written = (x: DataApiForms['configEnd']) => `.../endpoints/${configEndInPath(configEnd, x)}/data (${x})`;
+    const others = (['without-slash', 'with-slash', 'encoded'] as const).filter((x) => x !== f.configEnd).map(written).join(', ');
+    const configEndForm = `\`dataApi.configEnd\` (this run writes ${configEnd} as ${written(f.configEnd)}; the other forms: ${others})`;
+    if (r.status === 405 && keyed) return `${said}: if it has no such route, check ${keyedForm} in the target`;
+    // PUT is refused with 405 on every data route (DATA-5): only a 404 may say the route is written in another form.
+    if (r.status === 405 && (request === 'put' || request === 'put-by-key')) return undefined;
+    if (r.status === 404 || r.status === 405) return `${said}: if it has no such route, check ${keyed ? `${keyedForm} and ` : ''}${configEndForm} in the target`;
+    if (r.status === 400 && builtBody && (request === 'write' || keyed)) {
+      const body = f.writeBody === 'data' ? 'the fields under "data", {"data": {...}}' : 'the bare field map';
+      return `${said}, a well-formed write: if it reads another body, check \`dataApi.writeBody\` in the target (this run sends ${body}${keyed && f.keyedWrite === 'body' ? ` with the key in ${JSON.stringify(f.keyField)}` : ''})`;
+    }
+    return undefined;
+  }
+
+  async #data(method: string, request: DataRequest, path: string, headers: Record<string, string>, body: string | undefined, configEnd: string, builtBody: boolean): Promise<ServiceResponse> {
+    const used: DataFormField[] = ['dataApi.configEnd'];
+    if (builtBody) used.push('dataApi.writeBody');
+    if (request === 'keyed-write') used.push('dataApi.keyedWrite');
+    this.o.onDataForms?.(used);
+    const r = await this.#send(method, path, headers, body);
+    const hint = this.#formHint(r, request, builtBody, configEnd);
+    if (hint !== undefined) r.formHint = hint;
+    return r;
   }
 
   #bearer(ws: Credentials, bearer: string | null | undefined): Record<string, string> {
@@ -93,26 +153,32 @@ export class ServiceClient {
   }
 
   listRecords(ws: Credentials, configEnd: string, endUserHandle: string, o: { bearer?: string | null } = {}): Promise<ServiceResponse> {
-    return this.#send('GET', this.dataPath(ws, configEnd, endUserHandle), { accept: 'application/json', ...this.#bearer(ws, o.bearer) }, undefined);
+    return this.#data('GET', 'read', this.dataPath(ws, configEnd, endUserHandle), { accept: 'application/json', ...this.#bearer(ws, o.bearer) }, undefined, configEnd, false);
   }
 
   getRecord(ws: Credentials, configEnd: string, endUserHandle: string, serviceKey: string, o: { bearer?: string | null } = {}): Promise<ServiceResponse> {
-    return this.#send('GET', this.dataPath(ws, configEnd, endUserHandle, serviceKey), { accept: 'application/json', ...this.#bearer(ws, o.bearer) }, undefined);
+    return this.#data('GET', 'read-by-key', this.dataPath(ws, configEnd, endUserHandle, serviceKey), { accept: 'application/json', ...this.#bearer(ws, o.bearer) }, undefined, configEnd, false);
   }
 
   /**
-   * POST /{endUserHandle}, the single write route (DATA-4). A keyed write addresses an existing
-   * record by serviceKey: sent as POST /{endUserHandle}/{serviceKey} (the exact form is not
-   * shown, UNSPEC-9; spec/openapi.yaml records the form the harness uses).
+   * POST /{endUserHandle}, the single write route (DATA-4), in the declared forms (UNSPEC-8,
+   * UNSPEC-9): `body.data` holds the fields, sent as {"data": {...}} or as the bare field map; a
+   * keyed write (serviceKey) addresses an existing record by its key, in the path (POST
+   * /{endUserHandle}/{serviceKey}) or in the body member the target names. `rawBody` is sent as
+   * it is (a malformed body, DATA-7), in the declared path.
    */
-  writeRecord(ws: Credentials, configEnd: string, endUserHandle: string, body: unknown, o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {}): Promise<ServiceResponse> {
+  writeRecord(ws: Credentials, configEnd: string, endUserHandle: string, body: WriteRequest | undefined, o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {}): Promise<ServiceResponse> {
     const headers = { 'content-type': 'application/json', accept: 'application/json', ...this.#bearer(ws, o.bearer) };
-    return this.#send('POST', this.dataPath(ws, configEnd, endUserHandle, o.serviceKey), headers, this.#json(body, o.rawBody));
+    const keyInPath = o.serviceKey !== undefined && this.forms.keyedWrite === 'path' ? o.serviceKey : undefined;
+    const built = o.rawBody === undefined;
+    const text = o.rawBody ?? JSON.stringify(writeBodyOf(body?.data ?? {}, this.forms, o.serviceKey));
+    return this.#data('POST', o.serviceKey === undefined ? 'write' : 'keyed-write', this.dataPath(ws, configEnd, endUserHandle, keyInPath), headers, text, configEnd, built);
   }
 
+  /** PUT, refused on every data route (DATA-5): by key, it goes to /{endUserHandle}/{serviceKey} whatever the keyed write form; the body is sent as given. */
   putRecord(ws: Credentials, configEnd: string, endUserHandle: string, body: unknown, o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {}): Promise<ServiceResponse> {
     const headers = { 'content-type': 'application/json', accept: 'application/json', ...this.#bearer(ws, o.bearer) };
-    return this.#send('PUT', this.dataPath(ws, configEnd, endUserHandle, o.serviceKey), headers, this.#json(body, o.rawBody));
+    return this.#data('PUT', o.serviceKey === undefined ? 'put' : 'put-by-key', this.dataPath(ws, configEnd, endUserHandle, o.serviceKey), headers, this.#json(body, o.rawBody), configEnd, false);
   }
 
   jwks(): Promise<ServiceResponse> {

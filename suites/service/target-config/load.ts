@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { CcsError, SERVICE_TARGET_SCHEMA, configValidator } from '../../../spec/index.ts';
+import { CcsError, SERVICE_TARGET_SCHEMA, configValidator, resolveDataApiForms } from '../../../spec/index.ts';
 import type { ServiceTargetFile, ServiceTargetSecret, ServiceTargetWorkspace } from '../../../spec/index.ts';
 
 /** The shapes of the file, generated from spec/targets/service-target.schema.json. */
@@ -27,7 +27,10 @@ const validate = configValidator(SERVICE_TARGET_SCHEMA);
 export function validateTargetDocument(doc: unknown, name = 'target'): TargetFile {
   const problem = validate(doc);
   if (problem) throw new CcsError('TARGET_FIELD_INVALID', `${name}: ${problem.sentence}`, { field: problem.field });
-  return doc as TargetFile;
+  const target = doc as TargetFile;
+  // What the schema cannot say about the data API forms (a key member beside `data` named `data`).
+  resolveDataApiForms(target.dataApi, name);
+  return target;
 }
 
 /** Reads and validates a target file (YAML or JSON by content; YAML is a superset of JSON). */

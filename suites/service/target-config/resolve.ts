@@ -1,7 +1,8 @@
 /**
  * Resolves what the suites run against: a target file (CCS_TARGET) or, with none, the embedded
  * reference service started in-process (timeScale from CCS_TIME_SCALE, default 0.1; faults from
- * CCS_FAULTS). The driver's capability discovery decides what runs.
+ * CCS_FAULTS; data API forms when a project declares them, else its default serving). The driver's
+ * capability discovery decides what runs.
  */
 import { startReferenceService } from '../../../reference-service/index.ts';
 import { CcsError } from '../../../spec/index.ts';
@@ -9,7 +10,7 @@ import { DriverClient } from '../clients/driver-client.ts';
 import { registerSecret } from '../../../spec/index.ts';
 import { loadTargetFile, readWorkspace, type TargetWorkspace } from './load.ts';
 import type { Tolerances } from './timing.ts';
-import { readSettings } from '../../../spec/index.ts';
+import { readSettings, resolveDataApiForms, describeDataApiForms, DEFAULT_DATA_API_FORMS, type DataApiForms } from '../../../spec/index.ts';
 
 export interface ResolvedTarget {
   /** Human description, no secrets. */
@@ -33,6 +34,11 @@ export interface ResolvedTarget {
   mockHost: { listenHost: string; port: number; publicUrl: string | undefined };
   /** Faults seeded into the embedded reference (CCS_FAULTS). */
   faults: string[];
+  /**
+   * The forms the contract leaves open about the data API (UNSPEC-8, UNSPEC-9), as the target
+   * declares them (`dataApi`): every data API request of the suites is written in them.
+   */
+  dataApi: DataApiForms;
 }
 
 export const DEFAULT_TOLERANCES: Tolerances = { minMs: 250, relative: 0.25 };
@@ -64,24 +70,27 @@ async function discover(driverUrl: string | undefined): Promise<{ timeScale?: nu
 /**
  * @param o.realtime run at time scale 1 (the service-realtime project): the
  *   embedded reference is started with timeScale 1; a target file keeps its own scale.
+ * @param o.dataApi forms for the embedded reference (a project of the data API forms run): it then
+ *   serves only these forms, and the suites write in them. Without, it serves its default forms.
  */
-export async function resolveTarget(o: { realtime?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TargetSession> {
+export async function resolveTarget(o: { realtime?: boolean; env?: NodeJS.ProcessEnv; dataApi?: DataApiForms } = {}): Promise<TargetSession> {
   const env = o.env ?? process.env;
   const settings = readSettings(env);
   const file = settings.target;
   if (!file) {
     const timeScale = o.realtime ? 1 : parseTimeScale(settings.timeScale);
     const faults = settings.faults;
-    const svc = await startReferenceService({ port: 0, timeScale, faults });
+    const svc = await startReferenceService({ port: 0, timeScale, faults, ...(o.dataApi ? { dataApi: o.dataApi } : {}) });
     try {
       const d = await discover(svc.driverUrl);
       return {
         target: {
-          description: `embedded reference service at time scale ${timeScale}${faults.length ? ` with seeded faults ${faults.join(', ')}` : ''}`,
+          description: `embedded reference service at time scale ${timeScale}${faults.length ? ` with seeded faults ${faults.join(', ')}` : ''}${o.dataApi ? ` serving only the data API forms: ${describeDataApiForms(o.dataApi)}` : ''}`,
           baseUrl: svc.url, driverUrl: svc.driverUrl, capabilities: d.capabilities,
           timeScale: d.timeScale ?? timeScale, tolerances: { ...DEFAULT_TOLERANCES }, limits: { megabyte: 1_000_000 },
           embedded: true, apiKeyHeader: 'authorization', jwksUrl: d.jwksUrl, workspaces: undefined,
           mockHost: { listenHost: '127.0.0.1', port: 0, publicUrl: undefined }, faults,
+          dataApi: o.dataApi ?? { ...DEFAULT_DATA_API_FORMS },
         },
         close: () => svc.close(),
       };
@@ -116,6 +125,7 @@ export async function resolveTarget(o: { realtime?: boolean; env?: NodeJS.Proces
     workspaces,
     mockHost: { listenHost: t.mockHost?.listenHost ?? '127.0.0.1', port: t.mockHost?.port ?? 0, publicUrl: t.mockHost?.publicUrl },
     faults: [],
+    dataApi: resolveDataApiForms(t.dataApi, name),
   };
   if (t.organizationId) result.organizationId = t.organizationId;
   return { target: result, close: async () => undefined };

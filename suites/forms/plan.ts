@@ -1,0 +1,98 @@
+/**
+ * The plan of the data API forms run: which service tests run in which combination of the forms
+ * the contract leaves to each service (UNSPEC-8, UNSPEC-9; spec/data-api-forms.ts), against the
+ * embedded reference serving only those forms. A test's requests depend on the configEnd form (every
+ * data API request), the write body form (a write the harness builds) and the keyed write form (a
+ * keyed write): each file below runs in every combination of the forms it lists, the other forms at
+ * their defaults, so no combination repeats requests another already made. The run itself checks
+ * that no test depends on a form its file does not list (the fixtures annotate what each test used),
+ * and a self test that every spec file calling the data API is listed.
+ */
+import { allDataApiForms, dataApiFormsName, DEFAULT_DATA_API_FORMS, type DataApiForms } from '../../spec/index.ts';
+
+/** A target field whose form a data API request depends on (suites/service/clients/service-client.ts DataFormField). */
+export type FormField = 'dataApi.configEnd' | 'dataApi.keyedWrite' | 'dataApi.writeBody';
+export const FORM_FIELDS: readonly FormField[] = ['dataApi.configEnd', 'dataApi.keyedWrite', 'dataApi.writeBody'];
+
+const AXIS: Record<FormField, 'configEnd' | 'keyedWrite' | 'writeBody'> = {
+  'dataApi.configEnd': 'configEnd', 'dataApi.keyedWrite': 'keyedWrite', 'dataApi.writeBody': 'writeBody',
+};
+
+export interface FormsEntry {
+  /** A spec file of suites/service. */
+  file: string;
+  /** The forms its tests' requests depend on: it runs in every combination of these. */
+  varies: readonly FormField[];
+  /** Only its tests whose title or tags match (a regular expression); all when absent. */
+  select?: string;
+}
+
+const ALL = FORM_FIELDS;
+export const FORMS_ENTRIES: readonly FormsEntry[] = [
+  // The data API clauses (DATA-*, ENV-*, STATE-2, STATE-3): reads, writes and keyed writes.
+  { file: 'data-api.spec.ts', varies: ALL },
+  // Their properties: reads, unkeyed writes and PUTs (a PUT by key is no keyed write).
+  { file: 'property.data-api.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: '@DATA-\\d+\\b' },
+  // Other tests that read or write the data API: unkeyed writes and reads.
+  { file: 'error-bodies.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: 'data|@ERR-[2-5]\\b' },
+  { file: 'routes-auth.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: 'data/\\{endUserHandle\\}' },
+  { file: 'user-facts.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: '@FACTS-13\\b' },
+  // Reads only.
+  { file: 'lifecycle-states.spec.ts', varies: ['dataApi.configEnd'], select: '@(?:EVT-22|STATE-[1-8]|HOOK-4)\\b' },
+  { file: 'delivery-retries.spec.ts', varies: ['dataApi.configEnd'], select: '@DELIV-1[45]\\b' },
+  { file: 'smoke.spec.ts', varies: ['dataApi.configEnd'], select: '@DATA-5\\b' },
+];
+
+/**
+ * The 12 combinations. A keyed write in the body of a bare field map names its key member
+ * `recordKey` (not the default `serviceKey`), so the run proves the declared member is the one used.
+ */
+export function formCombinations(): DataApiForms[] {
+  return allDataApiForms((f) => (f.keyedWrite === 'body' && f.writeBody === 'bare' ? 'recordKey' : DEFAULT_DATA_API_FORMS.keyField));
+}
+
+/** The entries that run in a combination: those whose unlisted forms are at their defaults there. */
+export function entriesFor(forms: DataApiForms | undefined): FormsEntry[] {
+  if (!forms) return [...FORMS_ENTRIES];
+  return FORMS_ENTRIES.filter((e) => FORM_FIELDS.every((f) => e.varies.includes(f) || forms[AXIS[f]] === DEFAULT_DATA_API_FORMS[AXIS[f]]));
+}
+
+/** One project of the forms run's child (forms.config.ts). Serialized into CCS_MATRIX_PLAN. */
+export interface FormsProject {
+  name: string;
+  /** Undefined for the default project: the reference as the service project starts it, the harness's default forms. */
+  forms?: DataApiForms;
+  testDir: string;
+  /** File names (of testDir) the project loads. */
+  files: string[];
+  /** Matched against Playwright's grep title: the file name, the titles and the tags. */
+  grep: string;
+  grepInvert: string;
+  metadata: Record<string, string>;
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function projectOf(name: string, forms: DataApiForms | undefined): FormsProject {
+  const entries = entriesFor(forms);
+  // The grep title holds the file's path, then the titles and tags: "/<file> " anchors an entry to its own file.
+  const grep = entries.map((e) => `[\\\\/]${escape(e.file)} ${e.select ? `.*(?:${e.select})` : ''}`).join('|');
+  return {
+    name, ...(forms ? { forms } : {}), testDir: 'suites/service', files: entries.map((e) => e.file), grep: `(?:${grep})`,
+    // The realtime copies of the retry tests run at time scale 1 in their own project: not here.
+    grepInvert: '@realtime',
+    metadata: { ccsFormsRun: '1', ...(forms ? { ccsDataApi: JSON.stringify(forms) } : {}) },
+  };
+}
+
+export const DEFAULT_FORMS_PROJECT = 'forms:default';
+
+/** The default project (every entry) and one project per combination. */
+export function planFormsProjects(): FormsProject[] {
+  return [projectOf(DEFAULT_FORMS_PROJECT, undefined), ...formCombinations().map((f) => projectOf(`forms:${dataApiFormsName(f)}`, f))];
+}
+
+/** The form fields an entry does not vary, for the plan check. */
+export function unvaried(entry: FormsEntry): FormField[] {
+  return FORM_FIELDS.filter((f) => !entry.varies.includes(f));
+}
