@@ -5,6 +5,10 @@
  * clauses get one line ("25 host clauses: not in this run").
  */
 import type { ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport } from './model.ts';
+import { recipeLink, withoutHints } from './hints.ts';
+
+/** Where the summary is written: recipe links are relative to it. */
+export interface SummaryOptions { dir?: string }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
 const STATUSES: ClauseStatus[] = ['passed', 'failed', 'blocked', 'not-exercised', 'unspecified'];
@@ -25,15 +29,20 @@ function md(s: string): string {
   return s.replace(/\|/g, '\\|');
 }
 
-function failedLine(c: ClauseRecord, faults: Array<{ name: string; clause: string }> = []): string {
-  const fault = faults.filter((f) => f.clause === c.id).map((f) => f.name);
-  const why = c.staleExpectation ? `stale expected failure (${c.staleExpectation.reason}): it passes now` : oneLine(c.failures?.[0]?.error ?? 'failed');
-  const repro = c.reproduction ? ` — rerun: \`${c.reproduction.command}\`` : '';
-  const mark = fault.length > 0 ? ` _(broken by seeded fault ${fault.join(', ')})_` : '';
-  return `- **${c.id}**${mark} (§${c.section}) ${md(c.text)} — ${md(why)}${repro}`;
+/** The hints whole (never cut), each with a link to its recipe. */
+function hintsText(c: ClauseRecord, o: SummaryOptions): string {
+  return (c.hints ?? []).map((h) => ` Hint: ${md(oneLine(h.hint, Infinity))}${h.recipe ? ` (see [${h.recipe}](${recipeLink(h.recipe, o.dir)}))` : ''}`).join('');
 }
 
-export function renderSummary(report: ConformanceReport): string {
+function failedLine(c: ClauseRecord, faults: Array<{ name: string; clause: string }> = [], o: SummaryOptions = {}): string {
+  const fault = faults.filter((f) => f.clause === c.id).map((f) => f.name);
+  const why = c.staleExpectation ? `stale expected failure (${c.staleExpectation.reason}): it passes now` : oneLine(withoutHints(c.failures?.[0]?.error ?? 'failed', c.hints));
+  const repro = c.reproduction ? ` — rerun: \`${c.reproduction.command}\`` : '';
+  const mark = fault.length > 0 ? ` _(broken by seeded fault ${fault.join(', ')})_` : '';
+  return `- **${c.id}**${mark} (§${c.section}) ${md(c.text)} — ${md(why)}${hintsText(c, o)}${repro}`;
+}
+
+export function renderSummary(report: ConformanceReport, o: SummaryOptions = {}): string {
   // With seeded faults on, the clauses they break lead (the point of the run); then the contract's order.
   const faultClauses = new Set((report.seededFaults ?? []).map((f) => f.clause));
   const failedMust = report.clauses.filter((c) => c.level === 'MUST' && c.status === 'failed')
@@ -46,7 +55,7 @@ export function renderSummary(report: ConformanceReport): string {
   out.push(`# Conformance: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}`, '');
   if (failedMust.length > 0 || staleOther.length > 0) {
     out.push('## Failed MUST clauses', '');
-    for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults));
+    for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults, o));
     out.push('');
   }
   out.push(`Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
@@ -64,7 +73,7 @@ export function renderSummary(report: ConformanceReport): string {
   }
   if (failedShould.length > 0) {
     out.push('## Warnings: failed SHOULD clauses', '');
-    for (const c of failedShould) out.push(failedLine(c));
+    for (const c of failedShould) out.push(failedLine(c, [], o));
     out.push('');
   }
   if (expected.length > 0) {

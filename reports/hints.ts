@@ -1,0 +1,24 @@
+/**
+ * The hints of a failed clause (a known library or a common mistake, from the fault models) as the
+ * human reports show them: the sentence whole, never cut, and a link to the recipe that gives the
+ * remedy, a file the package ships (docs/recipes/...), relative to the folder the report is in.
+ */
+import { relative, sep } from 'node:path';
+import { hintWords, packageDocPath } from '../spec/index.ts';
+import type { ClauseRecord } from './model.ts';
+
+export type Hint = NonNullable<ClauseRecord['hints']>[number];
+
+/** The recipe's path from `fromDir` (where a report or a shell is), or as the package names it when not found. */
+export function recipeLink(recipe: string, fromDir?: string): string {
+  const file = packageDocPath(recipe);
+  if (file === undefined || fromDir === undefined) return recipe;
+  return relative(fromDir, file).split(sep).join('/');
+}
+
+/** The words of a failure without its hints (each is shown once, whole, beside it). */
+export function withoutHints(error: string, hints: readonly Hint[] = []): string {
+  let out = error;
+  for (const h of hints) out = out.split(`. Hint: ${hintWords(h.hint, h.recipe)}`).join('');
+  return out;
+}
