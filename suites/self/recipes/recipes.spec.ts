@@ -7,12 +7,11 @@
  * file. One test per recipe page; its runs go at once (they mostly wait the harness's windows).
  */
 import { test, expect } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { faultModelRow } from '../../../spec/index.ts';
 import { ROOT } from '../package/tarball.ts';
-import { recipeTitle, runRecipe, type RecipeName, type RecipeResult, type RecipeRun } from './run-recipe.ts';
+import { pythonWithCryptography, recipeTitle, runRecipe, type RecipeName, type RecipeResult, type RecipeRun } from './run-recipe.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -63,15 +62,6 @@ function expectFailsOnlyItsPitfall(r: RecipeResult, bare: Bare): void {
   expect.soft(page.replace(/\s+/g, ' '), `${r.run.recipe}.md quotes the hint`).toContain(`Hint: ${first.hint} (see ${first.recipe})`);
 }
 
-function pythonReady(): string | undefined {
-  try {
-    execFileSync('python3', ['-c', 'import cryptography'], { stdio: 'ignore' });
-    return undefined;
-  } catch {
-    return 'python3 with the cryptography package (Debian: python3-cryptography; .ci/run installs it)';
-  }
-}
-
 for (const page of PAGES) {
   const modes = page.modes.join(' and ');
   const title = page.bare
@@ -79,7 +69,7 @@ for (const page of PAGES) {
     : `docs/recipes/${page.recipe}.md passes ccs-conformance host in ${modes} mode`;
   test(title, async () => {
     test.setTimeout(420_000);
-    if (page.recipe === 'python') expect(pythonReady(), 'the python recipe needs').toBeUndefined();
+    if (page.recipe === 'python') expect(pythonWithCryptography(), 'the python recipe needs python3 with cryptography (Debian: python3-cryptography; .ci/run installs it)').toBeDefined();
     const runs: RecipeRun[] = [...page.modes.map((mode) => ({ recipe: page.recipe, mode })), ...(page.bare ? [{ recipe: page.recipe, mode: page.bare.mode, bare: true }] : [])];
     const results = await Promise.all(runs.map((run) => runRecipe(run)));
     for (const r of results) {

@@ -4,7 +4,7 @@
  * too: suites never import cli/), on free ports, with random test-only credentials. Returns what
  * the run wrote (conformance.json, summary.md) and printed.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -54,9 +54,22 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The first python3 that has cryptography: the one on PATH, or Debian's (what .ci/run installs it for). */
+export function pythonWithCryptography(): string | undefined {
+  for (const python of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(python, ['-c', 'import cryptography'], { stdio: 'ignore' });
+      return python;
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
 function command(recipe: RecipeName): [string, string[]] {
   return recipe === 'python'
-    ? ['python3', [join(ROOT, 'docs', 'recipes', 'python', 'receiver.py')]]
+    ? [pythonWithCryptography() ?? 'python3', [join(ROOT, 'docs', 'recipes', 'python', 'receiver.py')]]
     : [process.execPath, [join(ROOT, 'docs', 'recipes', recipe, 'receiver.mjs')]];
 }
 
