@@ -4,7 +4,8 @@
  *   1. tsc (tsconfig.build.json): every room the CLI runs, as ES modules with declaration files;
  *   2. the data files those modules read at run time (spec/*.yaml, fixtures, schemas), beside them;
  *   3. a CommonJS build of the two library entries (protocol, mock-host) for `require`, bundled
- *      with esbuild so that ESM-only dependencies (jose) load on every Node 20.
+ *      with esbuild so that ESM-only dependencies (jose) load on every supported Node (22.0 to
+ *      22.11 cannot require an ES module).
  * Own files are found from each module's location (import.meta.url), so dist/ keeps the layout of
  * the source tree.
  */
@@ -59,9 +60,9 @@ for (const entry of ['protocol', 'mock-host']) {
     bundle: true,
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     logLevel: 'warning',
-    // Bundle only what Node 20 cannot require (jose is ESM-only); the rest stay dependencies.
+    // Bundle only what Node 22 before 22.12 cannot require (jose is ESM-only); the rest stay dependencies.
     external: ['ajv', 'ajv/*', 'ajv-formats', 'fastify', '@fastify/*', 'yaml', 'openapi-types'],
     define: { 'import.meta.url': '__ccsSpecModuleUrl' },
     banner: { js: `const __ccsSpecModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', 'spec', 'paths.js')).href;` },

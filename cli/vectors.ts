@@ -1,11 +1,14 @@
 /**
  * Known-answer vectors for host teams whose verifier is not in Node: HMAC, JWS with its JWKS, and
- * the facts request line, each with the verdict the contract gives it. Built from the fixture
- * known answers (fixtures/vectors/: HMAC values computed with openssl, JWS made with the test-only
- * fixture key), at fixed timestamps, so every run writes the same bytes. Format: docs/vectors.md.
+ * the facts request line, each with the verdict the contract gives it. First the fixture known
+ * answers (fixtures/vectors/: HMAC values computed with openssl, JWS made with the test-only
+ * fixture key), then one vector per signature row of the host fault model in each mode and request
+ * kind it applies to (cli/fault-vectors.ts), at fixed timestamps. Format: docs/vectors.md.
  */
 import { readFileSync } from 'node:fs';
 import { clauseCatalogueVersion, harnessVersion } from '../spec/index.ts';
+import { FAULT_VECTOR_JWKS, faultModelVectors } from './fault-vectors.ts';
+import { testHmacSecrets } from '../fixtures/keys/index.ts';
 
 export const VECTOR_FORMAT = 'ccs-conformance-vectors/1';
 
@@ -25,6 +28,9 @@ export interface Vector {
   secrets?: string[];
   verdict: Verdict;
   clauses: string[];
+  /** A vector of the host fault model: its row (spec/faults/host.yaml) and the check of that row. */
+  row?: string;
+  check?: string;
 }
 
 export interface VectorFile {
@@ -47,13 +53,15 @@ function fixture<T>(name: string): T {
 
 interface HmacKnownAnswer { name: string; secret: 'current' | 'previous'; t: number; payload: string; expectedV1: string }
 
-function hmacVectors(): VectorFile {
+async function hmacVectors(): Promise<VectorFile> {
   const file = fixture<{ secrets: Record<string, string>; vectors: HmacKnownAnswer[] }>('hmac-sha256.json');
   const byName = (n: string): HmacKnownAnswer => {
     const v = file.vectors.find((x) => x.name.startsWith(n));
     if (!v) throw new Error(`fixtures/vectors/hmac-sha256.json has no vector '${n}'`);
     return v;
   };
+  // The fault-model vectors sign with the fixture workspace's current secret: the file's "current".
+  if (file.secrets.current !== testHmacSecrets('production').current) throw new Error('fixtures/vectors/hmac-sha256.json: its current secret is not the fixture workspace\'s (fixtures/keys/)');
   const current = byName('onComplete body, current');
   const previous = byName('onComplete body, previous');
   const facts = byName('facts GET');
@@ -91,13 +99,13 @@ function hmacVectors(): VectorFile {
   return {
     _warning: WARNING, format: VECTOR_FORMAT, mode: 'hmac', harnessVersion: harnessVersion(), clausesVersion: clauseCatalogueVersion(),
     description: 'HMAC-SHA256 mode. header is X-Service-Signature ("t=<t>,v1=<hex>"), signed over "<t>." + the raw body bytes, or "<t>." + "GET " + requestTarget for a facts GET.',
-    secrets: file.secrets, vectors,
+    secrets: file.secrets, vectors: [...vectors, ...(await faultModelVectors('hmac'))],
   };
 }
 
 interface JwsFixture { name: string; header: string; body: string; now: number; verdict: Verdict; clauses: string[] }
 
-function jwsVectors(): VectorFile {
+async function jwsVectors(): Promise<VectorFile> {
   const file = fixture<{ jwks: { keys: unknown[] }; vectors: JwsFixture[] }>('jws-es256.json');
   const vectors: Vector[] = file.vectors.map((v) => v.body.startsWith('GET ') && v.clauses.includes('SIGN-6')
     ? { name: v.name, kind: 'facts', header: v.header, requestTarget: v.body.slice(4), now: v.now, verdict: v.verdict, clauses: v.clauses }
@@ -107,10 +115,11 @@ function jwsVectors(): VectorFile {
   return {
     _warning: WARNING, format: VECTOR_FORMAT, mode: 'jwks', harnessVersion: harnessVersion(), clausesVersion: clauseCatalogueVersion(),
     description: 'JWKS mode. header is X-Service-Signature, a compact ES256 JWS whose payload is "<t>." + the raw body bytes (or "GET " + requestTarget for a facts GET); jwks is the JWKS document the verifier fetched.',
-    jwks: file.jwks, vectors,
+    // The document publishes a second key under another kid: a verifier must pick the key of the JWS's kid (HOST-7 step 2).
+    jwks: FAULT_VECTOR_JWKS(), vectors: [...vectors, ...(await faultModelVectors('jwks'))],
   };
 }
 
-export function buildVectors(): Record<string, VectorFile> {
-  return { 'hmac.json': hmacVectors(), 'jws.json': jwsVectors() };
+export async function buildVectors(): Promise<Record<string, VectorFile>> {
+  return { 'hmac.json': await hmacVectors(), 'jws.json': await jwsVectors() };
 }

@@ -12,7 +12,7 @@
  *
  * Pure; shared by the clause reporter and the mutation matrix.
  */
-import { checkWords, type CheckRecord } from '../spec/index.ts';
+import { checkWords, type CheckHint, type CheckRecord } from '../spec/index.ts';
 
 export type TestClauseStatus = 'passed' | 'failed' | 'blocked' | 'not-exercised';
 
@@ -20,6 +20,8 @@ export interface TestClauseOutcome {
   status: TestClauseStatus;
   /** failed: the words of each failed check. */
   failures: string[];
+  /** failed: the hints of the failed checks (a known library or mistake), each once. */
+  hints: CheckHint[];
   /** blocked or not-exercised: why. */
   reasons: string[];
   /** Checks that could not tell (warnings), shown with any status. */
@@ -42,6 +44,13 @@ function firstLine(s: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
+/** Each hint once, in the order first seen. */
+export function uniqueHints(hints: readonly CheckHint[]): CheckHint[] {
+  const seen = new Map<string, CheckHint>();
+  for (const h of hints) if (!seen.has(`${h.hint}\u0000${h.recipe ?? ''}`)) seen.set(`${h.hint}\u0000${h.recipe ?? ''}`, h);
+  return [...seen.values()];
+}
+
 /** The clauses a test speaks of: its tags and every clause one of its checks names. */
 export function citedClauses(t: Pick<AttributableTest, 'clauses' | 'checks'>): string[] {
   return [...new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)])];
@@ -54,12 +63,13 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
   const failedClauses = [...new Set(failedChecks.flatMap((c) => c.clauses))];
   for (const id of citedClauses(t)) {
     const mine = t.checks.filter((c) => c.clauses.includes(id));
-    const o: TestClauseOutcome = { status: 'not-exercised', failures: [], reasons: [], warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords) };
+    const o: TestClauseOutcome = { status: 'not-exercised', failures: [], hints: [], reasons: [], warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords) };
     const failed = mine.filter((c) => c.outcome === 'failed');
     const held = mine.filter((c) => c.outcome === 'passed' || c.outcome === 'warning');
     if (failed.length > 0) {
       o.status = 'failed';
       o.failures = failed.map(checkWords);
+      o.hints = uniqueHints(failed.flatMap((c) => (c.hint ? [{ hint: c.hint, ...(c.recipe ? { recipe: c.recipe } : {}) }] : [])));
     } else if (!ran) {
       o.reasons = t.skipReasons.length > 0 ? [...t.skipReasons] : ['the test did not run'];
     } else if (!t.ok && failedClauses.length === 0) {

@@ -13,7 +13,7 @@ import type {
 import { RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
 import { Redactor, type DataApiForms } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
-import { attributeTest, citedClauses, type TestClauseOutcome } from './attribution.ts';
+import { attributeTest, citedClauses, uniqueHints, type TestClauseOutcome } from './attribution.ts';
 
 export interface BuildInput {
   runId: string;
@@ -112,6 +112,8 @@ function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, si
     record.status = 'failed';
     // The words of the failed checks: the rule, what was expected, what was seen.
     record.failures = failing.map((c) => ({ test: c.test.title, error: c.outcome.failures.join('\n') }));
+    const hints = uniqueHints(failing.flatMap((c) => c.outcome.hints));
+    if (hints.length > 0) record.hints = hints;
     record.evidence = failing.flatMap((c) => c.test.evidence);
     record.reproduction = reproductionFor(clause.id, failing.map((c) => c.test), repro, clause.side);
   } else if (blocked.length > 0) {

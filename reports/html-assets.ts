@@ -42,7 +42,7 @@ ul{margin:0;padding-left:1.1em}td.tests{font-size:12px}.t-failed a,.t-failed,.t-
 details.evidence>summary{cursor:pointer;color:var(--accent);white-space:nowrap;font-size:13px}details.evidence[open]{padding-bottom:6px}
 details.sub>summary,details.reading>summary{cursor:pointer;color:var(--mute);font-size:12px}
 pre{white-space:pre-wrap;word-break:break-word;background:var(--bg);border-radius:6px;padding:6px 8px;max-width:70em;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;margin:4px 0}
-.failure h4,h4{margin:8px 0 2px;font-size:13px}.sentence{font-weight:500}.why{color:#7d4e00;font-size:12px;margin-top:2px}.stale{color:var(--fail)}.expected{color:var(--mute)}
+.failure h4,h4{margin:8px 0 2px;font-size:13px}.sentence{font-weight:500}.why{color:#7d4e00;font-size:12px;margin-top:2px}.hint-line{color:var(--ink);background:#fff6d6;padding:2px 4px;border-radius:3px}.stale{color:var(--fail)}.expected{color:var(--mute)}
 figure.tl{margin:8px 0;padding:8px;border:1px solid var(--line);border-radius:8px;background:#fff;max-width:920px}
 svg.timeline{display:block;max-width:100%;height:auto;font:11px system-ui,sans-serif}
 .tl-grid{stroke:#eaeef2}.tl-tick{fill:var(--mute);text-anchor:middle}.tl-lane{fill:#f6f8fa}.tl-label{fill:var(--ink);font-weight:600}

@@ -7,6 +7,7 @@ import { htmlEscape } from './html-escape.ts';
 import { describeDataApiForms } from '../spec/index.ts';
 import { notInRunLines } from './render-summary.ts';
 import { STATUS_LABEL } from './html-rows.ts';
+import { runOnlyHints } from './hints.ts';
 
 export const BAR_STATUSES: ClauseStatus[] = ['failed', 'blocked', 'passed', 'not-exercised', 'unspecified'];
 
@@ -49,7 +50,7 @@ export function overview(report: ConformanceReport, areaTitles: Record<string, s
 <div class="verdict v-${report.verdict}"><span id="verdict">${report.verdict.toUpperCase()}</span><small>${htmlEscape(why)}</small></div>
 <div class="run"><h1>Clause matrix <small>${htmlEscape(report.sides.join(' + '))} run</small></h1>
 <p>Target: ${htmlEscape(report.target.description)} · run <code>${htmlEscape(report.runId)}</code> · ${htmlEscape(report.startedAt)} → ${htmlEscape(report.endedAt)}</p>
-${report.hints && report.hints.length > 0 ? `<ul class="hints">${report.hints.map((h) => `<li>Hint: ${htmlEscape(h.hint)} <small>(${htmlEscape(h.clauses.join(', '))})</small></li>`).join('')}</ul>` : ''}
+${runOnlyHints(report).length > 0 ? `<ul class="hints">${runOnlyHints(report).map((h) => `<li>Hint: ${htmlEscape(h.hint)} <small>(${htmlEscape(h.clauses.join(', '))})</small></li>`).join('')}</ul>` : ''}
 ${report.target.dataApi ? `<p class="forms">Data API forms (target <code>dataApi</code>; UNSPEC-8, UNSPEC-9): ${htmlEscape(describeDataApiForms(report.target.dataApi))}</p>` : ''}
 <div class="totals">${totals}</div>${other}</div>
 </header>

@@ -7,6 +7,7 @@ import type { ClauseRecord, ConformanceReport, Evidence, TimelineSpec } from './
 import { sectionLink } from './contract-sections.ts';
 import { htmlEscape, textEscape } from './html-escape.ts';
 import { renderTimeline } from './render-timeline.ts';
+import { recipeLink } from './hints.ts';
 
 export const STATUS_LABEL: Record<string, string> = {
   passed: 'passed', failed: 'failed', blocked: 'blocked (not decided)', 'not-exercised': 'not exercised', unspecified: 'unspecified', 'not-in-run': 'not in this run',
@@ -83,7 +84,13 @@ export function testIndex(report: ConformanceReport): Map<string, number> {
   return new Map(report.tests.map((t, i) => [`${t.project}\u0000${t.file}\u0000${t.title}`, i]));
 }
 
-export function clauseRow(c: ClauseRecord, tests: Map<string, number>): string {
+/** A failed clause's hints, whole, each linking its recipe (relative to the page's folder `dir`). */
+function hintLines(c: ClauseRecord, dir: string | undefined): string {
+  return (c.hints ?? []).map((h) => `<div class="why hint-line">hint: ${htmlEscape(h.hint)}${h.recipe
+    ? ` (see <a class="recipe" href="${htmlEscape(recipeLink(h.recipe, dir))}">${htmlEscape(h.recipe)}</a>)` : ''}</div>`).join('');
+}
+
+export function clauseRow(c: ClauseRecord, tests: Map<string, number>, dir?: string): string {
   const testItems = c.tests.map((t) => {
     const i = tests.get(`${t.project}\u0000${t.file}\u0000${t.title}`);
     const title = htmlEscape(t.title);
@@ -93,7 +100,7 @@ export function clauseRow(c: ClauseRecord, tests: Map<string, number>): string {
   const reading = c.reading ? `<details class="reading"><summary>reading</summary><p>${htmlEscape(c.reading)}</p></details>` : '';
   const evidence = evidenceCell(c);
   // Why a clause was not exercised is short and wanted at a glance: in the row, not behind a click.
-  const why = [
+  const why = hintLines(c, dir) + [
     ...(c.notExercisedReasons ?? []).map((n) => `<div class="why">not exercised: ${htmlEscape(n)}</div>`),
     ...(c.blockedReasons ?? []).map((n) => `<div class="why">${htmlEscape(n)}</div>`),
     ...(c.warnings ?? []).map((n) => `<div class="why">warning: ${htmlEscape(n)}</div>`),

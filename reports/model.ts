@@ -85,6 +85,8 @@ export interface ClauseRecord {
   status: ClauseStatus;
   tests: Array<{ title: string; project: string; file: string; status: TestStatusName; verdict?: 'passed' | 'failed' | 'blocked' | 'not-exercised' }>;
   failures?: Array<{ test: string; error: string }>;
+  /** failed: what a known library or mistake explains, and where its remedy is written (the fault model's hints). */
+  hints?: Array<{ hint: string; recipe?: string }>;
   /** blocked: why each test citing it did not decide it ("blocked: SIGN-12 failed first"). */
   blockedReasons?: string[];
   /** Checks that could not tell whether the rule holds (never a failure). */

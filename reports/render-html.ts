@@ -23,6 +23,8 @@ function options(values: Array<[string, string]>, selected: string): string {
 export interface RenderHtmlOptions {
   /** Area titles for the area filter and bars; default the areas of spec/clauses.yaml. */
   areaTitles?: Record<string, string>;
+  /** The folder the page is written to: links to the package's recipes are relative to it. */
+  dir?: string;
 }
 
 export function renderHtml(report: ConformanceReport, opts: RenderHtmlOptions = {}): string {
@@ -51,7 +53,7 @@ ${filters}
 <table id="matrix"><colgroup><col class="c-id"><col class="c-lv"><col class="c-st"><col class="c-rule"><col class="c-tests"></colgroup>
 <thead><tr><th>clause</th><th>level</th><th>status</th><th>rule</th><th>tests</th></tr></thead>
 <tbody>
-${matrixOrder(report.clauses).map((c) => clauseRow(c, tests)).join('\n')}
+${matrixOrder(report.clauses).map((c) => clauseRow(c, tests, opts.dir)).join('\n')}
 </tbody></table>
 ${testsSection(report)}
 <script>${SCRIPT}</script>

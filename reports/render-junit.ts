@@ -5,6 +5,7 @@
  */
 import type { ConformanceReport } from './model.ts';
 import { notInRunLines } from './render-summary.ts';
+import { hintWords } from '../spec/index.ts';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 forbids (control characters but tab, LF, CR) are dropped: error text may hold ANSI escapes.
@@ -32,10 +33,13 @@ export function renderJunit(report: ConformanceReport): string {
     const name = xmlEscape(`${c.id} [${c.level}] ${c.text}`);
     const open = `    <testcase classname="clauses.${xmlEscape(c.area)}" name="${name}" time="0"`;
     if (c.status === 'failed') {
-      const msg = (c.failures ?? []).map((f) => `${f.test}: ${f.error}`).join('\n\n');
+      // The hints first and whole: what a known library or mistake explains, and the recipe's file in the package.
+      const hints = (c.hints ?? []).map((h) => `Hint: ${hintWords(h.hint, h.recipe)}`);
+      const msg = [...hints, ...(c.failures ?? []).map((f) => `${f.test}: ${f.error}`)].join('\n\n');
       const repro = c.reproduction ? `\n\nreproduce: ${c.reproduction.command}` : '';
+      const headline = `${c.level} clause ${c.id} failed${hints.length > 0 ? `. ${hints[0]}` : ''}`;
       // A failed SHOULD clause warns without failing the gate; it is still a failure in CI views.
-      lines.push(`${open}>`, `      <failure message="${xmlEscape(`${c.level} clause ${c.id} failed`)}" type="${c.level}">${xmlEscape(msg + repro)}</failure>`, '    </testcase>');
+      lines.push(`${open}>`, `      <failure message="${xmlEscape(headline)}" type="${c.level}">${xmlEscape(msg + repro)}</failure>`, '    </testcase>');
     } else if (c.status === 'blocked') {
       const why = (c.blockedReasons ?? []).join('\n');
       lines.push(`${open}>`, `      <error message="${xmlEscape(`${c.level} clause ${c.id} not decided (blocked)`)}" type="blocked">${xmlEscape(why)}</error>`, '    </testcase>');

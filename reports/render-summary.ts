@@ -6,6 +6,10 @@
  */
 import type { ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport } from './model.ts';
 import { describeDataApiForms } from '../spec/index.ts';
+import { recipeLink, runOnlyHints, withoutHints } from './hints.ts';
+
+/** Where the summary is written: recipe links are relative to it. */
+export interface SummaryOptions { dir?: string }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
 const STATUSES: ClauseStatus[] = ['passed', 'failed', 'blocked', 'not-exercised', 'unspecified'];
@@ -26,15 +30,20 @@ function md(s: string): string {
   return s.replace(/\|/g, '\\|');
 }
 
-function failedLine(c: ClauseRecord, faults: Array<{ name: string; clause: string }> = []): string {
-  const fault = faults.filter((f) => f.clause === c.id).map((f) => f.name);
-  const why = c.staleExpectation ? `stale expected failure (${c.staleExpectation.reason}): it passes now` : oneLine(c.failures?.[0]?.error ?? 'failed');
-  const repro = c.reproduction ? ` — rerun: \`${c.reproduction.command}\`` : '';
-  const mark = fault.length > 0 ? ` _(broken by seeded fault ${fault.join(', ')})_` : '';
-  return `- **${c.id}**${mark} (§${c.section}) ${md(c.text)} — ${md(why)}${repro}`;
+/** The hints whole (never cut), each with a link to its recipe. */
+function hintsText(c: ClauseRecord, o: SummaryOptions): string {
+  return (c.hints ?? []).map((h) => ` Hint: ${md(oneLine(h.hint, Infinity))}${h.recipe ? ` (see [${h.recipe}](${recipeLink(h.recipe, o.dir)}))` : ''}`).join('');
 }
 
-export function renderSummary(report: ConformanceReport): string {
+function failedLine(c: ClauseRecord, faults: Array<{ name: string; clause: string }> = [], o: SummaryOptions = {}): string {
+  const fault = faults.filter((f) => f.clause === c.id).map((f) => f.name);
+  const why = c.staleExpectation ? `stale expected failure (${c.staleExpectation.reason}): it passes now` : oneLine(withoutHints(c.failures?.[0]?.error ?? 'failed', c.hints));
+  const repro = c.reproduction ? ` — rerun: \`${c.reproduction.command}\`` : '';
+  const mark = fault.length > 0 ? ` _(broken by seeded fault ${fault.join(', ')})_` : '';
+  return `- **${c.id}**${mark} (§${c.section}) ${md(c.text)} — ${md(why)}${hintsText(c, o)}${repro}`;
+}
+
+export function renderSummary(report: ConformanceReport, o: SummaryOptions = {}): string {
   // With seeded faults on, the clauses they break lead (the point of the run); then the contract's order.
   const faultClauses = new Set((report.seededFaults ?? []).map((f) => f.clause));
   const failedMust = report.clauses.filter((c) => c.level === 'MUST' && c.status === 'failed')
@@ -47,13 +56,15 @@ export function renderSummary(report: ConformanceReport): string {
   out.push(`# Conformance: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}`, '');
   if (failedMust.length > 0 || staleOther.length > 0) {
     out.push('## Failed MUST clauses', '');
-    for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults));
+    for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults, o));
     out.push('');
   }
-  if (report.hints && report.hints.length > 0) {
-    // Said once for the run: a field of the target to check explains a list of failures better than each of them.
+  // The run's other hints (a field of the target to check, from a stopped precondition), said once: a
+  // failed clause's own hints are shown whole on its line above.
+  const runHints = runOnlyHints(report);
+  if (runHints.length > 0) {
     out.push('## Hints', '');
-    for (const h of report.hints) out.push(`- ${md(h.hint)} (${h.clauses.join(', ')})`);
+    for (const h of runHints) out.push(`- ${md(h.hint)} (${h.clauses.join(', ')})`);
     out.push('');
   }
   out.push(`Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
@@ -72,7 +83,7 @@ export function renderSummary(report: ConformanceReport): string {
   }
   if (failedShould.length > 0) {
     out.push('## Warnings: failed SHOULD clauses', '');
-    for (const c of failedShould) out.push(failedLine(c));
+    for (const c of failedShould) out.push(failedLine(c, [], o));
     out.push('');
   }
   if (expected.length > 0) {

@@ -21,8 +21,8 @@ export function writeReports(report: ConformanceReport, dir: string, redactor: R
   const files: Array<[string, string]> = [
     ['conformance.json', JSON.stringify(clean, null, 2) + '\n'],
     ['junit.xml', renderJunit(clean)],
-    ['summary.md', renderSummary(clean)],
-    ['clauses.html', renderHtml(clean)],
+    ['summary.md', renderSummary(clean, { dir })],
+    ['clauses.html', renderHtml(clean, { dir })],
   ];
   return files.map(([name, text]) => {
     const path = join(dir, name);

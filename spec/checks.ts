@@ -29,22 +29,29 @@ export interface CheckRecord {
   seen?: string;
   /** not-exercised and warning: why. */
   reason?: string;
-  /** A known library or mistake that explains this failure, and where its remedy is written. */
+  /** A known library or mistake that explains this failure, in one sentence. */
   hint?: string;
+  /** Where the remedy of the hint is written: a file of the package (docs/recipes/...). */
+  recipe?: string;
   /** Passing records of one rule are kept once, with how many times it held. */
   count?: number;
   /** The failure ended the test: clauses without a check of their own were not reached. */
   stopped?: boolean;
 }
 
-/** "HOST-6: <rule>: expected 401, got 200 after 18 ms" (and the hint, when there is one). */
+/** "HOST-6: <rule>: expected 401, got 200 after 18 ms" (and the hint with its recipe, when there is one). */
 export function checkWords(r: CheckRecord): string {
   const head = `${r.clauses.join(', ')}: ${r.rule}`;
   const body = r.outcome === 'failed'
     ? `${head}: expected ${r.expected ?? '(not stated)'}, got ${r.seen ?? '(nothing)'}`
     : r.outcome === 'passed' ? `${head}: held${r.count && r.count > 1 ? ` (${r.count} times)` : ''}`
       : `${head}: ${r.outcome}${r.reason ? `: ${r.reason}` : ''}`;
-  return r.hint ? `${body}. Hint: ${r.hint}` : body;
+  return r.hint ? `${body}. Hint: ${hintWords(r.hint, r.recipe)}` : body;
+}
+
+/** "<hint> (see docs/recipes/...)": the sentence, then where its remedy is written. */
+export function hintWords(hint: string, recipe?: string): string {
+  return recipe ? `${hint} (see ${recipe})` : hint;
 }
 
 /** Parses an attachment body; anything that is not a list of records yields none. */

@@ -105,8 +105,11 @@ export function faultModelRow(side: Side, row: string): FaultModelRow {
   return r;
 }
 
+/** A hint of the fault model: the sentence and where its remedy is written. */
+export interface CheckHint { hint: string; recipe?: string }
+
 /** The hint of the first row of either side whose check has this id and that carries one, with its recipe. */
-export function hintOfCheck(checkId: string): string | undefined {
+export function hintOfCheck(checkId: string): CheckHint | undefined {
   for (const side of ['host', 'service'] as const) {
     let model: FaultModel;
     try {
@@ -115,7 +118,7 @@ export function hintOfCheck(checkId: string): string | undefined {
       continue; // a model not written yet has no hints; its self test reports it
     }
     const r = model.rows.find((x) => x.check === checkId && x.hint !== undefined);
-    if (r) return r.recipe ? `${r.hint} (see ${r.recipe})` : r.hint;
+    if (r) return { hint: r.hint!, ...(r.recipe ? { recipe: r.recipe } : {}) };
   }
   return undefined;
 }

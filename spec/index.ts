@@ -2,7 +2,7 @@
 export { CcsError, isCcsError } from './errors.ts';
 export type { Level, Side, Clause, ValidationResult, Spec } from './types.ts';
 export { loadSpec } from './loader.ts';
-export { specPath } from './paths.ts';
+export { packageDocPath, specPath } from './paths.ts';
 export { harnessVersion, clauseCatalogueVersion } from './version.ts';
 export { readSettings, reportDirFrom, DEFAULT_REPORT_DIR, SETTING_NAMES } from './settings.ts';
 export type { Settings } from './settings.ts';
@@ -26,8 +26,8 @@ export {
 export type { ConfigEndForm, KeyedWriteForm, WriteBodyForm, DataApiForms, DataApiFormsInput, DataPathParts } from './data-api-forms.ts';
 export { REDACTED, SECRET_NAMES, Redactor, isSecretName, loadSecrets, processRedactor, registerSecret, redactText } from './redact.ts';
 export { EVIDENCE_ATTACHMENT } from './evidence.ts';
-export { CHECKS_ATTACHMENT, checkWords, parseCheckRecords } from './checks.ts';
+export { CHECKS_ATTACHMENT, checkWords, hintWords, parseCheckRecords } from './checks.ts';
 export { loadFaultModel, rowsOfCheck, faultModelRow, hintOfCheck } from './fault-model.ts';
-export type { FaultModel, FaultModelRow } from './fault-model.ts';
+export type { CheckHint, FaultModel, FaultModelRow } from './fault-model.ts';
 export type { CheckOutcome, CheckRecord } from './checks.ts';
 export type { Evidence, EvidenceItem, RequestEvidence, TimelineSpec, TimelineWindow } from './evidence.ts';

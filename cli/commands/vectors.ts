@@ -1,6 +1,7 @@
 /**
- * `ccs-conformance vectors --out DIR`: writes the known-answer vectors (cli/vectors.ts) as JSON,
- * one file per signing mode, for verifiers written in any language. Format: docs/vectors.md.
+ * `ccs-conformance vectors --out DIR`: writes the known-answer vectors (cli/vectors.ts, with the
+ * host fault model's, cli/fault-vectors.ts) as JSON, one file per signing mode, for verifiers
+ * written in any language. Format: docs/vectors.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,7 +16,7 @@ export const VECTORS_FLAGS: FlagSpec[] = [
 
 export const VECTORS_HELP = helpText(
   'ccs-conformance vectors --out DIR',
-  'Writes known-answer vectors (HMAC, JWS with its JWKS, the facts request line), each with its expected verdict, at fixed timestamps. Made with test-only fixture secrets and keys.',
+  'Writes known-answer vectors (HMAC, JWS with its JWKS, the facts request line), each with its expected verdict, at fixed timestamps: known answers, then one per signature row of the host fault model in each mode it applies to. Made with test-only fixture secrets and keys.',
   VECTORS_FLAGS,
   ['Format: docs/vectors.md of the package. Exit codes: 0 written; 2 usage error.'],
 );
@@ -28,7 +29,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!out) throw usageError('--out DIR is required');
     const dir = resolve(out);
     mkdirSync(dir, { recursive: true });
-    for (const [name, file] of Object.entries(buildVectors())) {
+    for (const [name, file] of Object.entries(await buildVectors())) {
       writeFileSync(join(dir, name), JSON.stringify(file, null, 2) + '\n');
       process.stdout.write(`${join(dir, name)}: ${file.vectors.length} ${file.mode} vectors\n`);
     }

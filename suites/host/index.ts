@@ -9,3 +9,5 @@ export type { ServiceSide, ServiceSideOptions, DataRead, JwksFetch } from './har
 export { send, isAck, curlOf } from './harness/send.ts';
 export type { SendRequest, SendOutcome } from './harness/send.ts';
 export { HOST_FAULTS } from '../../fixtures/host-receiver/index.ts';
+export { SIGNATURE_CASES, casesFor, factsCheckId } from './harness/signature-cases.ts';
+export type { SignatureCase, SigningMode, SignedKind, Keyring, CaseKey, SignedRequest, CaseRequest } from './harness/signature-cases.ts';

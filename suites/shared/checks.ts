@@ -97,11 +97,11 @@ export interface CheckOptions { id?: string }
 function record(clauses: string[], rule: string, o: CheckOptions, ok: boolean, words: Words, hard: boolean): boolean {
   const info = currentInfo();
   // A failure a known library or mistake explains says so (the fault model's hint of this check).
-  const hint = words.hint ?? (ok || o.id === undefined ? undefined : hintOfCheck(o.id));
+  const hint = words.hint !== undefined ? { hint: words.hint } : ok || o.id === undefined ? undefined : hintOfCheck(o.id);
   const id = o.id !== undefined ? { id: o.id } : {};
   const rec: CheckRecord = ok
     ? { clauses, ...id, rule, outcome: 'passed' }
-    : { clauses, ...id, rule, outcome: 'failed', expected: words.expected, seen: words.seen, ...(hint ? { hint } : {}), ...(hard ? { stopped: true } : {}) };
+    : { clauses, ...id, rule, outcome: 'failed', expected: words.expected, seen: words.seen, ...(hint ?? {}), ...(hard ? { stopped: true } : {}) };
   if (info !== undefined) {
     const s = storeOf(info);
     const key = `${clauses.join(',')}\u0000${o.id ?? ''}\u0000${rule}`;

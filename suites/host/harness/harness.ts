@@ -7,17 +7,18 @@
  * signature clause is exercised in both modes (CCS_HOST_FAULT picks a faulty variant).
  */
 import { randomBytes } from 'node:crypto';
-import { generateSigningKey, signatureFor, type CryptoKey, type JWK, type KeyObject, type SignerConfig } from '../../../protocol/index.ts';
+import { signatureFor, type SignerConfig } from '../../../protocol/index.ts';
 import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fixtures/host-receiver/index.ts';
 import { CcsError, registerSecret } from '../../../spec/index.ts';
 import { classToSchema, DEFAULT_TIMEOUTS, loadHostTarget, type HostTarget } from '../target.ts';
 import { startServiceSide, type ServiceSide } from './service-side.ts';
 import { connectServiceSide } from './remote-service-side.ts';
 import { readSettings } from '../../../spec/index.ts';
+import { newRunKeys, newSigningKey, type RunKeys, type SigningKey } from './run-keys.ts';
+
+export { newSigningKey, type SigningKey };
 
 export type Mode = 'hmac' | 'jwks' | 'none';
-
-export interface SigningKey { kid: string; privateKey: CryptoKey | KeyObject; publicJwk: JWK }
 
 export interface ModeEndpoint {
   mode: Mode;
@@ -60,10 +61,6 @@ export const REFERENCE_FACTS_CLASS = {
 /** The reference receiver's read deadline (HOST-13): its reads come within milliseconds of the acknowledgement. */
 const REFERENCE_DATA_READ_MS = 4_000;
 
-export async function newSigningKey(): Promise<SigningKey> {
-  return generateSigningKey(`ccs-${randomBytes(6).toString('hex')}`);
-}
-
 export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Promise<HostHarness> {
   const settings = readSettings(env);
   const file = settings.hostTarget;
@@ -71,8 +68,7 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
   if (portFromEnv !== undefined && !(Number.isInteger(portFromEnv) && portFromEnv >= 0 && portFromEnv <= 65535)) {
     throw new CcsError('TARGET_FIELD_INVALID', `CCS_SERVICE_PORT must be a port number (got '${settings.servicePort}')`, { field: 'CCS_SERVICE_PORT' });
   }
-  const [jwksKey, decoy, stranger] = await Promise.all([newSigningKey(), newSigningKey(), newSigningKey()]);
-  const keys = { key: jwksKey, decoy, stranger };
+  let keys: RunKeys | undefined;
   const closers: Array<() => Promise<void>> = [];
   const endpoints: Partial<Record<Mode, ModeEndpoint>> = {};
   let target: HostTarget;
@@ -86,10 +82,12 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     if (settings.serviceControl) {
       registerSecret(new URL(settings.serviceControl).pathname.split('/').pop() ?? '');
       service = await connectServiceSide(settings.serviceControl);
+      keys = await service.runKeys();
     } else {
       service = await startServiceSide({ port: portFromEnv ?? target.servicePort ?? 0, workspaceKey: target.workspaceKey, bearerToken: target.bearerToken });
     }
     closers.push(() => service.close());
+    keys ??= await newRunKeys();
     const s = target.signing;
     endpoints[s.mode] = endpoint(s.mode, target.hostBaseUrl, target.hookPath, target.factsPath, s.mode === 'hmac' ? s : undefined, keys);
   } else {
@@ -107,6 +105,7 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     };
     service = await startServiceSide({ port: portFromEnv ?? 0, workspaceKey: target.workspaceKey, bearerToken });
     closers.push(() => service.close());
+    keys = await newRunKeys();
     const dataApi = { baseUrl: service.url, workspaceKey: target.workspaceKey, bearerToken };
     const start = (signing: Parameters<typeof startHostReceiver>[0]['signing']): Promise<HostReceiver> =>
       startHostReceiver({ signing, dataApi, facts: { ...DEFAULT_FACTS }, ...(fault ? { fault } : {}) });
@@ -115,10 +114,9 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     endpoints.hmac = endpoint('hmac', h.url, h.hookPath, h.factsPath, hmac, keys);
     endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, keys);
   }
-  // A shared JWKS document holds the keys of every worker: each adds its own, and a decoy published
-  // under another kid (HOST-7 step 2: the key of the JWS's own kid, never another published one).
-  if (service.controlUrl) { await service.addJwk(jwksKey.publicJwk); await service.addJwk(decoy.publicJwk); }
-  else await service.setJwks([jwksKey.publicJwk, decoy.publicJwk]);
+  // The document publishes the key and a decoy under another kid (HOST-7 step 2: the key of the
+  // JWS's own kid, never another published one); a shared service side published them at its start.
+  if (!service.controlUrl) await service.setJwks([keys.key.publicJwk, keys.decoy.publicJwk]);
   // Evidence and messages of this process are scrubbed of the target's credentials (spec/redact.ts).
   registerSecret(target.bearerToken);
   if (target.signing.mode === 'hmac') { registerSecret(target.signing.secret); registerSecret(target.signing.previousSecret); }
@@ -139,7 +137,7 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
 
 function endpoint(
   mode: Mode, base: string, hookPath: string, factsPath: string | undefined,
-  hmac: { secret: string; previousSecret?: string } | undefined, keys: { key: SigningKey; decoy: SigningKey; stranger: SigningKey },
+  hmac: { secret: string; previousSecret?: string } | undefined, keys: RunKeys,
 ): ModeEndpoint {
   const { key } = keys;
   const root = base.replace(/\/+$/, '');

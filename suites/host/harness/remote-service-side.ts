@@ -7,6 +7,7 @@
  */
 import { CcsError } from '../../../spec/index.ts';
 import { MAX_POLL_MS, type Journal } from './service-control.ts';
+import { runKeysFromJson, type RunKeysJson } from './run-keys.ts';
 import type { DataRead, JwksFetch, ServiceSide } from './service-side.ts';
 
 /** A control call that takes longer than a long poll plus this is a broken service side. */
@@ -71,6 +72,7 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     script: (endUserHandle, serviceKey, statuses) => change('/script', { endUserHandle, serviceKey, statuses }),
     setJwks: (keys) => change('/jwks', { keys, replace: true }),
     addJwk: (key) => change('/jwks', { keys: [key] }),
+    runKeys: async () => runKeysFromJson((await call('/keys')) as RunKeysJson),
     waitForRead: (pred, deadlineMs) => waitFor(reads, pred, deadlineMs),
     waitForJwksFetch: (afterSeq, deadlineMs) => waitFor(jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
     sync: () => pull(0),

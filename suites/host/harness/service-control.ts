@@ -9,6 +9,7 @@ import type { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import type { DataRead, JwksFetch } from './service-side.ts';
+import type { RunKeysJson } from './run-keys.ts';
 
 /** What the control routes drive: the in-process state of the service side. */
 export interface ControlledState {
@@ -32,8 +33,10 @@ function since(s: ControlledState, after: number): Journal {
   return { reads: s.reads.filter((r) => r.seq > after), jwksFetches: s.jwksFetches.filter((f) => f.seq > after) };
 }
 
-export function registerControl(app: FastifyInstance, token: string, state: () => ControlledState): void {
+export function registerControl(app: FastifyInstance, token: string, state: () => ControlledState, runKeys: RunKeysJson): void {
   const prefix = controlPrefix(token);
+  // The keys every worker signs with, published in the JWKS document before the first callback.
+  app.get(`${prefix}/keys`, async () => runKeys);
   app.post(`${prefix}/announce`, async (req) => {
     const b = req.body as { endUserHandle: string; serviceKeys: string[] };
     state().announce(b.endUserHandle, b.serviceKeys);

@@ -10,6 +10,7 @@ import Fastify from 'fastify';
 import type { JWK } from 'jose';
 import type { RecordEnvelope } from '../../../spec/index.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
+import { newRunKeys, runKeysToJson, type RunKeys } from './run-keys.ts';
 
 export interface DataRead {
   seq: number;
@@ -52,6 +53,11 @@ export interface ServiceSide {
   script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): Promise<void>;
   setJwks(keys: readonly JWK[]): Promise<void>;
   addJwk(key: JWK): Promise<void>;
+  /**
+   * A service side shared by workers: the keys every worker signs with, published from the start
+   * (run-keys.ts). undefined: a worker's own service side, whose worker makes and publishes its keys.
+   */
+  runKeys(): Promise<RunKeys | undefined>;
   /** Resolves with the first entry (existing or future) matching, or undefined at the deadline. */
   waitForRead(pred: (r: DataRead) => boolean, deadlineMs: number): Promise<DataRead | undefined>;
   waitForJwksFetch(afterSeq: number, deadlineMs: number): Promise<JwksFetch | undefined>;
@@ -146,7 +152,12 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     setJwks(keys: readonly JWK[]) { jwks = [...keys]; },
     addJwk(key: JWK) { jwks = [...jwks, key]; },
   };
-  if (o.controlToken !== undefined) registerControl(app, o.controlToken, () => state);
+  let runKeys: RunKeys | undefined;
+  if (o.controlToken !== undefined) {
+    runKeys = await newRunKeys();
+    jwks = [runKeys.key.publicJwk, runKeys.decoy.publicJwk];
+    registerControl(app, o.controlToken, () => state, await runKeysToJson(runKeys));
+  }
 
   const url = await app.listen({ port: o.port ?? 0, host: o.host ?? '127.0.0.1' });
 
@@ -175,6 +186,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     script: async (endUserHandle, serviceKey, statuses) => state.script(endUserHandle, serviceKey, statuses),
     setJwks: async (keys) => state.setJwks(keys),
     addJwk: async (key) => state.addJwk(key),
+    runKeys: async () => runKeys,
     waitForRead: (pred, deadlineMs) => waitFor('read', reads, pred, deadlineMs),
     waitForJwksFetch: (afterSeq, deadlineMs) => waitFor('jwks', jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
     sync: async () => undefined,

@@ -3,12 +3,13 @@ import { connectServiceSide, startServiceSide } from '../../host/index.ts';
 
 /**
  * The service side of a target run is served once and shared by every worker over its control
- * path: what one worker announces the data API serves, every worker sees the journal, and the
- * JWKS document holds the key of each worker.
+ * path: what one worker announces the data API serves, every worker sees the journal, every worker
+ * signs with the same keys, published before the first callback, and a key a test adds (a rotation)
+ * joins them.
  */
 const auth = { authorization: 'Bearer tok-test-only' };
 
-test('workers sharing one service side announce keys, see every read and each add a JWKS key', async () => {
+test('workers sharing one service side announce keys, see every read, sign with the keys published at its start and add a rotated key', async () => {
   const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' });
   try {
     expect(s.controlUrl).toBe(`${s.url}/__ccs/control/ctl-test-only`);
@@ -28,11 +29,14 @@ test('workers sharing one service side announce keys, see every read and each ad
     expect(b.reads.map((r) => [r.endUserHandle, r.status])).toEqual([['u-a', 200], ['u-b', 409], ['u-b', 200]]);
     expect(await a.waitForRead((r) => r.endUserHandle === 'nobody', 50)).toBeUndefined();
 
-    await a.addJwk({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'worker-a' });
-    await b.addJwk({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'worker-b' });
+    // One set of keys for every worker (a restarted one too): the key and the decoy published, the stranger not.
+    const [ka, kb] = await Promise.all([a.runKeys(), b.runKeys()]);
+    expect(ka?.key.kid).toBe(kb?.key.kid);
+    expect(ka?.stranger.kid).toBe(kb?.stranger.kid);
+    await a.addJwk({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'rotated-a' });
     const before = a.jwksFetches.at(-1)?.seq ?? 0;
     const doc = (await (await fetch(s.jwksUrl)).json()) as { keys: Array<{ kid: string }> };
-    expect(doc.keys.map((k) => k.kid)).toEqual(['worker-a', 'worker-b']);
+    expect(doc.keys.map((k) => k.kid)).toEqual([ka?.key.kid, ka?.decoy.kid, 'rotated-a']);
     expect(await a.waitForJwksFetch(before, 5_000)).toBeDefined();
 
     // A worker's view closing leaves the shared server serving the others.

@@ -1,12 +1,13 @@
 /**
  * The published package as a user gets it: `npm pack` of this repository (prepack builds dist/),
  * installed from the tarball into an empty project in a temporary folder, offline from the npm
- * cache. Every child process has a deadline; a hung one is killed and reported with its output.
+ * cache, with a Node of each supported major taken from the npm registry's `node` package.
+ * Every child process has a deadline; a hung one is killed and reported with its output.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -41,22 +42,49 @@ export function exec(command: string, args: string[], o: { cwd: string; deadline
   });
 }
 
-export interface Packed { work: string; tarball: string; size: number; files: string[]; project: string }
+export interface Packed { work: string; tarball: string; size: number; files: string[] }
 
-/** Packs once and installs the tarball into a new empty project. */
-export async function packAndInstall(): Promise<Packed> {
+/** Packs once (prepack builds dist/) into a new temporary folder. */
+export async function pack(): Promise<Packed> {
   const work = mkdtempSync(join(tmpdir(), 'ccs-package-'));
-  const pack = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, deadlineMs: 120_000 });
-  if (pack.code !== 0) throw new Error(`npm pack exited ${pack.code}\n${pack.stderr}`);
-  const json = pack.stdout.slice(pack.stdout.indexOf('['));
+  const r = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, deadlineMs: 120_000 });
+  if (r.code !== 0) throw new Error(`npm pack exited ${r.code}\n${r.stderr}`);
+  const json = r.stdout.slice(r.stdout.indexOf('['));
   const [info] = JSON.parse(json) as Array<{ filename: string; size: number; files: Array<{ path: string }> }>;
-  const tarball = join(work, info!.filename);
-  const project = join(work, 'user-project');
-  await exec('mkdir', ['-p', project], { cwd: work, deadlineMs: 5_000 });
+  return { work, tarball: join(work, info!.filename), size: info!.size, files: info!.files.map((f) => f.path) };
+}
+
+/** The Node versions the package supports and is tested on (package.json engines: 22 or later). */
+export const TESTED_NODE_MAJORS = ['22', '24', '26'] as const;
+
+/**
+ * The folder of a Node binary of this major, from the npm registry's `node` package (what
+ * `npx -p node@24 node` runs), kept in npx's cache after the first time.
+ */
+export async function nodeBinDir(major: string): Promise<string> {
+  const r = await exec('npx', ['--yes', '--prefer-offline', '-p', `node@${major}`, 'node', '-p', 'process.execPath'], { cwd: tmpdir(), deadlineMs: 300_000 });
+  if (r.code !== 0) throw new Error(`npx -p node@${major} exited ${r.code}\n${r.stderr}`);
+  return dirname(r.stdout.trim());
+}
+
+/** A user's shell whose `node` (and so npm and npx) is the one in binDir. */
+export function envWithNode(binDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = userEnv({ ...extra, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}` });
+  // npm run sets these to the Node that runs npm test: the child must find its Node on PATH.
+  for (const k of ['NODE', 'npm_node_execpath', 'npm_execpath']) delete env[k];
+  return env;
+}
+
+export interface Installed { project: string; output: string }
+
+/** Installs the tarball into a new empty project `name` beside it, offline from the npm cache, with the given env's Node. */
+export async function installInto(packed: Packed, name: string, env: NodeJS.ProcessEnv = userEnv()): Promise<Installed> {
+  const project = join(packed.work, name);
+  mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true }, null, 2));
-  const install = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, deadlineMs: 180_000 });
-  if (install.code !== 0) throw new Error(`npm install of the tarball exited ${install.code}\n${install.stderr}`);
-  return { work, tarball, size: info!.size, files: info!.files.map((f) => f.path), project };
+  const r = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', packed.tarball], { cwd: project, env, deadlineMs: 180_000 });
+  if (r.code !== 0) throw new Error(`npm install of the tarball exited ${r.code}\n${r.stderr}`);
+  return { project, output: `${r.stdout}\n${r.stderr}` };
 }
 
 /** Every file below dir, relative to it. */

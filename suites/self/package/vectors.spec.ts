@@ -3,17 +3,19 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyCallback, verifyFactsRequest, type VerifierConfig } from '../../../protocol/index.ts';
-import { loadSpec } from '../../../spec/index.ts';
+import { loadFaultModel, loadSpec } from '../../../spec/index.ts';
 import { exec, ROOT, userEnv } from './tarball.ts';
 
 /**
  * `ccs-conformance vectors --out DIR` (docs/vectors.md): every vector's expected verdict is the one
- * the exported verifier (protocol/) gives, with the vector's own clock, and the files are the same
- * bytes on every run (fixed timestamps, fixture keys).
+ * the exported verifier (protocol/) gives, with the vector's own clock; every signature row of the
+ * host fault model marked `vector: true` has its vectors, in each signing mode it applies to; and
+ * the files are the same bytes on every run but for the ES256 signatures, which are randomized
+ * (fixed timestamps, fixture keys).
  */
 interface Vector {
   name: string; kind: 'callback' | 'facts'; header: string | null; body?: string; requestTarget?: string;
-  now: number; secrets?: string[]; verdict: string; clauses: string[];
+  now: number; secrets?: string[]; verdict: string; clauses: string[]; row?: string; check?: string;
 }
 interface VectorFile { format: string; mode: 'hmac' | 'jwks'; _warning: string; secrets?: Record<string, string>; jwks?: { keys: [] }; vectors: Vector[] }
 
@@ -29,7 +31,7 @@ function configFor(file: VectorFile, v: Vector): VerifierConfig {
   return { mode: 'hmac', secrets: (v.secrets ?? []).map((n) => file.secrets![n]!) };
 }
 
-test('every known-answer vector gets the verdict the exported verifier gives, HMAC and JWS (HOST-3, HOST-4, HOST-5, HOST-6, HOST-8, HOST-9, HOST-10)', async () => {
+test('every known-answer vector gets the verdict the exported verifier gives, HMAC and JWS (HOST-3, HOST-4, HOST-5, HOST-6, HOST-7, HOST-8, HOST-9, HOST-10, HOST-16, HOST-18)', async () => {
   const { dir, files } = await writeVectors();
   rmSync(dir, { recursive: true, force: true });
   const clauseIds = new Set(loadSpec().clauses.map((c) => c.id));
@@ -57,8 +59,40 @@ test('every known-answer vector gets the verdict the exported verifier gives, HM
   }
 });
 
-test('the vectors are the same bytes on every run: fixed timestamps and fixture keys (HOST-5)', async () => {
+test('every signature row of the host fault model marked vector has its vectors, in each mode it applies to, naming the row and its clause', async () => {
+  const { dir, files } = await writeVectors();
+  rmSync(dir, { recursive: true, force: true });
+  const vectors = Object.values(files).flatMap((text) => { const f = JSON.parse(text) as VectorFile; return f.vectors.map((v) => ({ mode: f.mode, v })); });
+  const rows = loadFaultModel('host').rows;
+  const wrong: string[] = [];
+  for (const { mode, v } of vectors.filter((x) => x.v.row !== undefined)) {
+    const row = rows.find((r) => r.row === v.row);
+    if (row === undefined || !row.vector) wrong.push(`${mode} "${v.name}": ${v.row} is not a vector row of spec/faults/host.yaml`);
+    else if (v.clauses.join() !== row.clause || v.check !== row.check) wrong.push(`${mode} "${v.name}": clauses ${v.clauses.join()} and check ${v.check}, the row says ${row.clause} and ${row.check}`);
+  }
+  for (const row of rows.filter((r) => r.vector)) {
+    const modes = new Set(vectors.filter((x) => x.v.row === row.row).map((x) => x.mode));
+    // A row names its modes in its applies ("hmac, jwks"), or its check's case decides them (the facts rows).
+    const named = (row.applies ?? []).find((a) => /^(hmac|jwks)(, (hmac|jwks))*$/.test(a))?.split(', ');
+    if (modes.size === 0) wrong.push(`${row.row}: no vector`);
+    for (const m of named ?? []) if (!modes.has(m as 'hmac' | 'jwks')) wrong.push(`${row.row}: no ${m} vector`);
+  }
+  expect(wrong, wrong.join('\n')).toEqual([]);
+  // The window's edges on both sides, in both modes, for callbacks and facts GETs alike.
+  for (const row of ['HOST-5/t-past-301s', 'HOST-5/t-past-300s-refused', 'HOST-6/t-future-301s', 'HOST-6/t-future-300s-refused', 'HOST-18/t-past-301s', 'HOST-18/t-future-301s', 'HOST-16/t-past-300s-refused', 'HOST-16/t-future-300s-refused']) {
+    expect(vectors.filter((x) => x.v.row === row).map((x) => x.mode).sort(), row).toEqual(['hmac', 'jwks']);
+  }
+});
+
+/** An ES256 signature is randomized: the third part of a compact JWS is left out of the comparison. */
+function withoutSignatures(text: string): unknown {
+  const file = JSON.parse(text) as VectorFile;
+  return { ...file, vectors: file.vectors.map((v) => ({ ...v, header: v.header?.split('.').length === 3 ? `${v.header.split('.').slice(0, 2).join('.')}.(signature)` : v.header })) };
+}
+
+test('the vectors are the same on every run: fixed timestamps and fixture keys; HMAC byte for byte, JWS but for the ES256 signatures (HOST-5)', async () => {
   const [a, b] = await Promise.all([writeVectors(), writeVectors()]);
   for (const d of [a.dir, b.dir]) rmSync(d, { recursive: true, force: true });
-  expect(a.files).toEqual(b.files);
+  expect(a.files['hmac.json']).toBe(b.files['hmac.json']);
+  expect(withoutSignatures(a.files['jws.json']!)).toEqual(withoutSignatures(b.files['jws.json']!));
 });

@@ -2,10 +2,13 @@
  * The fault models (spec/faults/<side>.yaml) against what they stand for: every clause of a side
  * has at least one row; every row has a check and the fault that proves it, or a reason; every
  * check a row names is one the suites make, and every check the suites make is named by a row;
- * every fault a row names exists, and every fault of the mutation matrix proves at least one row.
+ * every fault a row names exists, and every fault of the mutation matrix proves at least one row;
+ * every recipe a row names is a file the package ships, and a recipe goes with a hint.
  * That each row's fault really fails its check is the mutation matrix's own test (suites/mutants).
  */
 import { test, expect } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadFaultModel, readSettings, type FaultModelRow } from '../../../spec/index.ts';
 import { loadClauses } from '../../../reports/index.ts';
 import { HOST_FAULTS } from '../../../fixtures/host-receiver/index.ts';
@@ -17,6 +20,8 @@ const SIDES = [
   { side: 'host' as const, checkIds: HOST_CHECK_IDS, faults: HOST_FAULTS.filter((f) => f.matrix !== false).map((f) => f.name) },
   { side: 'service' as const, checkIds: SERVICE_CHECK_IDS, faults: FAULTS.map((f) => f.name) },
 ];
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const list = (rows: readonly FaultModelRow[]) => rows.map((r) => r.row).join(', ');
 
@@ -42,5 +47,11 @@ for (const { side, checkIds, faults } of SIDES) {
     expect(list(model.rows.filter((r) => r.fault !== undefined && !seeded.has(r.fault))), 'rows naming a fault that is not seeded').toBe('');
     const proving = new Set(model.rows.map((r) => r.fault));
     expect(faults.filter((f) => !proving.has(f)), 'seeded faults that prove no row').toEqual([]);
+  });
+
+  test(`every recipe named by spec/faults/${side}.yaml is a file of docs/recipes/, beside a hint`, () => {
+    const model = loadFaultModel(side);
+    expect(list(model.rows.filter((r) => r.recipe !== undefined && !existsSync(`${ROOT}${r.recipe}`))), 'rows naming a recipe file that does not exist').toBe('');
+    expect(list(model.rows.filter((r) => r.recipe !== undefined && r.hint === undefined)), 'rows with a recipe and no hint').toBe('');
   });
 }

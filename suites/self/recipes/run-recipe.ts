@@ -1,0 +1,126 @@
+/**
+ * Runs one recipe of docs/recipes/ as a host team would: its receiver as a child process configured
+ * by environment variables, then `ccs-conformance host --base-url ...` against it (a child process
+ * too: suites never import cli/), on free ports, with random test-only credentials. Returns what
+ * the run wrote (conformance.json, summary.md) and printed.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConformanceReport } from '../../../reports/index.ts';
+import { exec, ROOT, userEnv } from '../package/tarball.ts';
+
+export type RecipeName = 'node-crypto' | 'node-jose' | 'node-stripe' | 'python';
+
+export interface RecipeRun {
+  recipe: RecipeName;
+  mode: 'hmac' | 'jwks';
+  /** The library used bare (RECIPE_BARE=1): what the recipe's page says not to do. */
+  bare?: boolean;
+}
+
+export interface RecipeResult {
+  run: RecipeRun;
+  code: number | null;
+  seconds: number;
+  /** What the CLI printed, stdout and stderr. */
+  output: string;
+  report: ConformanceReport;
+  summary: string;
+  receiverLog: string;
+}
+
+/** The FACTS class the recipes answer (docs/recipes: displayName, preferredLanguages). */
+const FACTS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { displayName: { type: 'string' }, preferredLanguages: { type: 'array', items: { type: 'string' } } },
+};
+
+export const recipeTitle = (r: RecipeRun): string => `${r.recipe} ${r.mode}${r.bare ? ' (library used bare)' : ''}`;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The first python3 that has cryptography: the one on PATH, or Debian's (what .ci/run installs it for). */
+export function pythonWithCryptography(): string | undefined {
+  for (const python of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(python, ['-c', 'import cryptography'], { stdio: 'ignore' });
+      return python;
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+function command(recipe: RecipeName): [string, string[]] {
+  return recipe === 'python'
+    ? [pythonWithCryptography() ?? 'python3', [join(ROOT, 'docs', 'recipes', 'python', 'receiver.py')]]
+    : [process.execPath, [join(ROOT, 'docs', 'recipes', recipe, 'receiver.mjs')]];
+}
+
+/** Starts the receiver; resolves once it says it listens, with its log so far kept up to date. */
+function startReceiver(recipe: RecipeName, env: NodeJS.ProcessEnv): Promise<{ log: () => string; stop: () => void }> {
+  const [cmd, args] = command(recipe);
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let log = '';
+  const stop = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { stop(); reject(new Error(`${recipe} receiver did not start within 15 s:\n${log}`)); }, 15_000);
+    const onData = (c: Buffer) => {
+      log += c.toString('utf8');
+      if (/receiver listening/.test(log)) { clearTimeout(timer); resolve({ log: () => log, stop }); }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${recipe} receiver exited ${code} before listening:\n${log}`)); });
+  });
+}
+
+export async function runRecipe(run: RecipeRun, workers = 2): Promise<RecipeResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'ccs-recipe-'));
+  const [port, servicePort] = [await freePort(), await freePort()];
+  const service = `http://127.0.0.1:${servicePort}`;
+  // Test-only credentials, random per run.
+  const secret = randomBytes(24).toString('hex');
+  const previous = randomBytes(24).toString('hex');
+  const token = randomBytes(16).toString('hex');
+  const receiverEnv = userEnv({
+    PORT: String(port), HOOK_PATH: '/hooks/ccs', FACTS_PATH: '/facts', RECIPE_BARE: run.bare ? '1' : '0',
+    SERVICE_DATA_API_URL: service, SERVICE_DATA_API_TOKEN: token, SERVICE_WORKSPACE_KEY: 'ws-host-conformance',
+    ...(run.mode === 'hmac' ? { SERVICE_HMAC_SECRET: secret, SERVICE_HMAC_PREVIOUS_SECRET: previous } : { SERVICE_JWKS_URL: `${service}/.well-known/service/jwks.json` }),
+  });
+  const schemaFile = join(dir, 'facts.schema.json');
+  writeFileSync(schemaFile, JSON.stringify(FACTS_SCHEMA));
+  const receiver = await startReceiver(run.recipe, receiverEnv);
+  const started = performance.now();
+  try {
+    const args = ['host', '--base-url', `http://127.0.0.1:${port}`, '--hook-path', '/hooks/ccs', '--facts-path', '/facts', '--facts-schema', schemaFile,
+      '--signing', run.mode, ...(run.mode === 'hmac' ? ['--secret-env', 'RECIPE_SECRET', '--previous-secret-env', 'RECIPE_PREVIOUS_SECRET'] : []),
+      '--bearer-token-env', 'RECIPE_TOKEN', '--service-port', String(servicePort), '--workers', String(workers), '--report-dir', join(dir, 'out')];
+    const env = userEnv({ RECIPE_SECRET: secret, RECIPE_PREVIOUS_SECRET: previous, RECIPE_TOKEN: token, CCS_REPORTER: 'dot' });
+    const r = await exec(process.execPath, [join(ROOT, 'cli', 'bin.mjs'), ...args], { cwd: dir, env, deadlineMs: 300_000 });
+    const seconds = (performance.now() - started) / 1000;
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8')) as ConformanceReport;
+    const summary = readFileSync(join(dir, 'out', 'summary.md'), 'utf8');
+    return { run, code: r.code, seconds, output: `${r.stdout}\n${r.stderr}`, report, summary, receiverLog: receiver.log() };
+  } finally {
+    receiver.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
