@@ -184,12 +184,19 @@ test('the hints of failed checks and stopped preconditions are listed once for t
   const tests = [
     t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: [`FOO-1: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`],
       checks: [{ clauses: ['FOO-1'], rule: 'the keyed write is answered with a 2xx', outcome: 'failed', expected: 'a 2xx', seen: '405', hint, stopped: true }] }),
-    t({ title: 'b', clauses: ['FOO-2'], status: 'failed', ok: false, errors: [`Error: precondition: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`] }),
+    t({ title: 'b', clauses: ['FOO-2'], status: 'failed', ok: false, errors: [`Error: precondition: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`], checks: [] }),
     t({ title: 'c', clauses: ['FOO-3'] }),
   ];
   const r = buildReport(input(tests));
   expect(r.hints).toEqual([{ hint, clauses: ['FOO-1', 'FOO-2'] }]);
+  expect(r.clauses.find((c) => c.id === 'FOO-2')?.status).toBe('blocked');
   assertValidReport(r);
-  expect(renderSummary(r)).toContain(`## Hints\n\n- ${hint} (FOO-1, FOO-2)`);
+  // Shown whole on the failed clause's line, so not said again under ## Hints.
+  const md = renderSummary(r);
+  expect(md.split(hint).length - 1).toBe(1);
+  expect(md).not.toContain('## Hints');
+  // A hint that only a stopped precondition gave (its clauses blocked) is listed once for the run.
+  const blockedOnly = buildReport(input([tests[1]!, tests[2]!]));
+  expect(renderSummary(blockedOnly)).toContain(`## Hints\n\n- ${hint} (FOO-2)`);
   expect(buildReport(input(clean)).hints).toBeUndefined();
 });
