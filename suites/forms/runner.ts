@@ -8,16 +8,13 @@
  * a verdict. The default project also shows which forms each test's requests depended on; a test
  * that depends on a form its plan entry does not vary is a gap of the plan.
  */
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { childEnv, parseResultsText, REPO_ROOT, type TestOutcome } from '../mutants/index.ts';
+import { childEnv, readChildResults, REPO_ROOT, runChildPlaywright, type TestOutcome } from '../mutants/index.ts';
 import { attributeTest } from '../../reports/index.ts';
 import { CcsError, type DataApiForms } from '../../spec/index.ts';
 import { DEFAULT_FORMS_PROJECT, FORMS_ENTRIES, planFormsProjects, unvaried, type FormsProject } from './plan.ts';
 
-const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
 // The published package runs compiled JavaScript: the child's config is then forms.config.js.
 export const FORMS_CONFIG = `suites/forms/forms.config.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`;
 /** The annotation the service fixtures add in a forms project (suites/service/fixtures.ts DATA_FORMS_ANNOTATION). */
@@ -136,37 +133,9 @@ export async function runFormsMatrix(o: { reportDir: string; workers?: number; d
     // input space again (the service project does that): fewer runs each, the same in every project.
     CCS_PROPERTY_RUNS: String(FORMS_PROPERTY_RUNS),
   }, ['CCS_FAULTS', 'CCS_HOST_FAULT', 'CCS_TARGET', 'CCS_HOST_TARGET', 'CCS_TIME_SCALE', 'CCS_SEED', 'CCS_SEED_PATH']);
-  const started = performance.now();
-  const run = await new Promise<{ code: number | null; timedOut: boolean; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', `--config=${FORMS_CONFIG}`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const err: string[] = [];
-    let partial = '';
-    child.stdout.on('data', (c: Buffer) => {
-      const lines = (partial + c.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) o.onProgress?.(line);
-    });
-    child.stderr.on('data', (c: Buffer) => { if (err.length < 200) err.push(c.toString('utf8')); });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      // The child leads its own process group (detached): end it and its workers, by its id only.
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
-    }, deadlineMs);
-    child.on('close', (code) => { clearTimeout(timer); done({ code, timedOut, stderr: err.join('') }); });
-  });
-  let tests: TestOutcome[] = [];
-  let error: string | undefined;
-  try {
-    const parsed = parseResultsText(existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '');
-    tests = parsed.tests;
-    if (parsed.errors.length) error = parsed.errors[0]!.split('\n')[0]!.slice(0, 300);
-  } catch (e) {
-    const stderr = run.stderr.split('\n').filter((l) => l.trim() && !/npm warn/i.test(l)).slice(-3).join(' | ');
-    error = `${(e as Error).message}${stderr ? `; stderr: ${stderr.slice(0, 300)}` : ''}`;
-  }
-  if (run.timedOut) error = `no result within ${Math.round(deadlineMs / 1000)} s: the child was killed`;
-  const result: FormsResult = { ...judgeForms(projects, tests, error), durationMs: performance.now() - started };
+  const run = await runChildPlaywright({ config: FORMS_CONFIG, env, deadlineMs, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
+  const { tests, error } = readChildResults(resultsPath, run, deadlineMs);
+  const result: FormsResult = { ...judgeForms(projects, tests, error), durationMs: run.durationMs };
   writeFileSync(join(reportDir, 'data-forms.json'), JSON.stringify({ generatedAt: new Date().toISOString(), ...result }, null, 2));
   return result;
 }

@@ -15,6 +15,7 @@ export { hostDirection };
 
 export { parseResults, parseResultsText, clausesOf } from './results.ts';
 export type { TestOutcome, Outcome } from './results.ts';
+export { readChildResults, runChildPlaywright, type ChildRun } from './child-run.ts';
 export { planProjects, precisionOf, runMatrixChild, renderTable, childEnv, REPO_ROOT, DEFAULT_MATRIX_DEADLINE_MS, MATRIX_CONFIG } from './runner.ts';
 export type { MatrixDirection, MatrixFault, MatrixProject, MatrixResult, FaultResult, CleanResult, FaultStatus, Precision, RunSummary } from './runner.ts';
 

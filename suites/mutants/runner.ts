@@ -5,17 +5,13 @@
  * at least one failing test cites its clause; it fails the matrix when missed, or when only tests
  * of unrelated clauses fail. The clean run must fail nothing.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import { parseResultsText, type TestOutcome } from './results.ts';
+import type { TestOutcome } from './results.ts';
+import { REPO_ROOT, readChildResults, runChildPlaywright } from './child-run.ts';
 import { attributeTest } from '../../reports/index.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** Playwright's CLI wherever npm put it (hoisted beside an installed package, or in the clone). */
-const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
+export { REPO_ROOT };
 
 /**
  * A seeded fault or faulty receiver: `clause` is the clause it breaks; `also` the further clauses it
@@ -138,37 +134,9 @@ export async function runMatrixChild(directions: readonly MatrixDirection[], pro
     CCS_WORKERS: String(o.workers ?? 2),
     CCS_REPORT_DIR: dir,
   }, ['CCS_FAULTS', 'CCS_HOST_FAULT', 'CCS_TARGET', 'CCS_HOST_TARGET']);
-  const started = performance.now();
-  const run = await new Promise<{ code: number | null; timedOut: boolean; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', `--config=${MATRIX_CONFIG}`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const err: string[] = [];
-    let partial = '';
-    child.stdout.on('data', (c: Buffer) => {
-      const lines = (partial + c.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) o.onProgress?.(line);
-    });
-    child.stderr.on('data', (c: Buffer) => { if (err.length < 200) err.push(c.toString('utf8')); });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      // The child leads its own process group (detached): end it and its workers, by its id only.
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
-    }, deadlineMs);
-    child.on('close', (code) => { clearTimeout(timer); done({ code, timedOut, stderr: err.join('') }); });
-  });
-  const durationMs = performance.now() - started;
-  let tests: TestOutcome[] = [];
-  let error: string | undefined;
-  try {
-    const parsed = parseResultsText(existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '');
-    tests = parsed.tests;
-    if (parsed.errors.length) error = parsed.errors[0]!.split('\n')[0]!.slice(0, 300);
-  } catch (e) {
-    const stderr = run.stderr.split('\n').filter((l) => l.trim() && !/npm warn/i.test(l)).slice(-3).join(' | ');
-    error = `${(e as Error).message}${stderr ? `; stderr: ${stderr.slice(0, 300)}` : ''}`;
-  }
-  if (run.timedOut) error = `no result within ${Math.round(deadlineMs / 1000)} s: the child was killed`;
+  const run = await runChildPlaywright({ config: MATRIX_CONFIG, env, deadlineMs, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
+  const durationMs = run.durationMs;
+  const { tests, error } = readChildResults(resultsPath, run, deadlineMs);
   const byProject = new Map<string, TestOutcome[]>();
   for (const t of tests) byProject.set(t.project ?? '', [...(byProject.get(t.project ?? '') ?? []), t]);
   const count = (ts: TestOutcome[], x: string) => ts.filter((t) => t.outcome === x).length;
