@@ -73,7 +73,7 @@ export function deletedPayload(ctx: ServiceContext, conv: Conversation, configEn
 }
 
 /** EVT-10, PAGE-1..5: pages of at most 500 keys, numbered from 1, count on every page. */
-export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: string, keys: string[]): Payload[] {
+export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: string, keys: string[], unlisted?: (key: string) => boolean): Payload[] {
   const f = ctx.faults;
   const size = f.has('bulk-501-keys') ? CONTRACT.bulkPageSize + 1 : CONTRACT.bulkPageSize;
   const totalPages = Math.ceil(keys.length / size); // PAGE-2: an empty scope sends no page
@@ -84,7 +84,7 @@ export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: st
       count: keys.length,
       page: f.has('pages-from-zero') ? i : i + 1,
       totalPages,
-      keys: keys.slice(i * size, (i + 1) * size),
+      keys: keys.slice(i * size, (i + 1) * size).filter((k) => !unlisted?.(k)),
     };
     pages.push(onWire(ctx, p, f.has('count-only-page-one') && i > 0 ? ['count'] : []));
   }

@@ -99,6 +99,22 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('facts-partially-applied', 'FACTS-8', 'A facts answer that does not fit the class is applied field by field (the fitting fields).'),
   f('english-not-appended', 'FACTS-10', 'English is not appended to a preferredLanguages list that lacks it.'),
   f('facts-delivery-id-other-form', 'FACTS-3', 'The facts GET delivery id is uf-<endUserHandle> (no workspaceId).'),
+  // combinations: each breaks its rule only where two features meet (the stateful suite's model finds them)
+  f('oncomplete-lists-deleted-keys', 'EVT-6', 'onComplete lists every key touched in the conversation, also those deleted through the chat before the completion.'),
+  f('scope-delete-this-conversation-only', 'STATE-8', 'A scope delete removes only the records touched in the deleting conversation, though its manifest names the whole scope.'),
+  f('unkeyed-write-skips-held-setting', 'DATA-11', 'An unkeyed POST to a Setting whose one record is held mid-migration is applied instead of answered 409.'),
+  f('list-drops-closed-drafts', 'DATA-2', 'A List read leaves out drafts whose last conversation closed without completing.'),
+  f('cross-endpoint-edit-resets-pending', 'STATE-6', 'A chat edit of a DELIVERED record from a conversation on another configEnd stores it back as PENDING.'),
+  f('sweep-finalizes-drafts', 'STATE-1', 'An idle sweep stores the conversation\'s drafts as DELIVERED, with no onComplete.'),
+  f('release-keeps-withheld', 'DATA-2', 'A record released from a migration hold stays out of List reads until it is written again.'),
+  f('delivered-edit-saved-per-field', 'EVT-17', 'A chat edit of a DELIVERED record fires one config.saved per saved field.'),
+  f('turn-status-of-first-instance', 'EVT-18', 'In a turn touching several instances, every config.saved carries the callbackStatus of the first one.'),
+  f('chat-delete-rest-record-silent', 'EVT-22', 'A chat delete of a record never saved through the chat fires no config.deleted.'),
+  f('setting-chat-after-rest-second-record', 'DATA-13', 'A chat save on a Setting whose one record was written over REST creates a second record.'),
+  f('setting-read-after-chat-delete', 'DATA-1', 'After the Setting record is deleted through the chat, GET /{endUserHandle} answers 404 even once the chat saves a new one.'),
+  f('manifest-omits-delivered', 'PAGE-5', 'The config.bulk_deleted manifest leaves out DELIVERED records of the scope (count and pages still count them).'),
+  f('rest-write-in-live-conversation-saved', 'STATE-3', 'A host REST write to a record touched in a conversation still open fires config.saved.'),
+  f('deleted-names-creating-conversation', 'EVT-22', 'config.deleted is sent as an event of the conversation that created the record, not of the one that deleted it.'),
 ]);
 
 const BY_NAME = new Map(FAULTS.map((fault) => [fault.name, fault]));

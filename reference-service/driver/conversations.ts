@@ -29,9 +29,21 @@ export function registerConversationRoutes(d: DriverScope): void {
     return { conversationId: c.conversationId, workspaceKey: c.workspace.workspaceKey, endUserHandle: c.endUserHandle, configEnd: c.configEnd, state: c.state, openerLanguage: c.openerLanguage };
   });
 
+  /** Marks the drafts of a conversation closed without completing (read by seeded faults only). */
+  const closeDrafts = (conv: Conversation) => {
+    for (const k of conv.touched) {
+      const r = ctx.findRecord(conv.workspace, k);
+      if (r?.callbackStatus !== 'PENDING') continue;
+      r.trail = { ...r.trail, closedDraft: true };
+      // STATE-1 broken on purpose by sweep-finalizes-drafts: drafts of a swept conversation stored as DELIVERED.
+      if (conv.state === 'timed-out' && f.has('sweep-finalizes-drafts')) r.callbackStatus = 'DELIVERED';
+    }
+  };
+
   app.post<{ Params: { id: string } }>(`${P}/conversations/:id/interrupt`, async (req) => {
     const conv = d.conversation(req.params.id);
     conv.state = 'interrupted';
+    closeDrafts(conv);
     void d.lifecycle(conv, 'onSessionInterrupted', sessionPayload(ctx, conv, 'onSessionInterrupted')); // EVT-20
     return {};
   });
@@ -39,6 +51,7 @@ export function registerConversationRoutes(d: DriverScope): void {
   app.post<{ Params: { id: string } }>(`${P}/conversations/:id/idle-sweep`, async (req) => {
     const conv = d.conversation(req.params.id);
     conv.state = 'timed-out';
+    closeDrafts(conv);
     void d.lifecycle(conv, 'onSessionTimeout', sessionPayload(ctx, conv, 'onSessionTimeout')); // EVT-21
     return {};
   });

@@ -32,12 +32,17 @@ export function registerSaveRoutes(d: DriverScope): void {
     const serviceKeys: string[] = [];
     for (const step of plan) {
       let record = step.record;
-      if (!record && step.cls.kind === 'SETTING') record = ctx.recordsOf(ws, step.cls.configEnd, conv.endUserHandle)[0];
-      if (!record) record = d.newRecord(ws, step.cls, conv.endUserHandle); // STATE-1: a new draft is PENDING
+      // DATA-13: a Setting save addresses the user's one record (setting-chat-after-rest-second-record sees only chat-saved ones).
+      if (!record && step.cls.kind === 'SETTING') record = ctx.recordsOf(ws, step.cls.configEnd, conv.endUserHandle).find((r) => !f.has('setting-chat-after-rest-second-record') || r.trail?.chatTouched);
+      if (!record) {
+        record = d.newRecord(ws, step.cls, conv.endUserHandle); // STATE-1: a new draft is PENDING
+        record.trail = { createdIn: conv.conversationId };
+      }
       for (const [path, value] of Object.entries(step.fields)) {
         setPath(record.values, path, value);
         perField.push({ cls: step.cls, record, field: path });
       }
+      record.trail = { ...record.trail, chatTouched: true, closedDraft: false, wasHeld: false };
       record.completedAt = Date.now(); // ENV-3; callbackStatus unchanged (STATE-6)
       const entry = touched.get(record.serviceKey) ?? { cls: step.cls, record, changed: [] };
       for (const path of Object.keys(step.fields)) if (!entry.changed.includes(path)) entry.changed.push(path);
@@ -45,13 +50,19 @@ export function registerSaveRoutes(d: DriverScope): void {
       if (!conv.touched.includes(record.serviceKey)) conv.touched.push(record.serviceKey);
       serviceKeys.push(record.serviceKey);
     }
-    const status = (r: StoredRecord) => (f.has('saved-status-pending-after-complete') ? 'PENDING' : r.callbackStatus);
+    const firstStatus = [...touched.values()][0]!.record.callbackStatus;
+    const status = (r: StoredRecord) => (f.has('saved-status-pending-after-complete') ? 'PENDING' : f.has('turn-status-of-first-instance') ? firstStatus : r.callbackStatus);
     if (f.has('saved-per-field')) {
       for (const p of perField) void d.lifecycle(conv, 'config.saved', savedPayload(ctx, conv, p.cls.configEnd, p.record.serviceKey, [p.field], status(p.record)));
     } else {
       // EVT-17: one config.saved per touched instance per turn, changedFields the union.
-      for (const t of touched.values()) void d.lifecycle(conv, 'config.saved', savedPayload(ctx, conv, t.cls.configEnd, t.record.serviceKey, t.changed, status(t.record)));
+      for (const t of touched.values()) {
+        const perFieldEdit = f.has('delivered-edit-saved-per-field') && t.record.callbackStatus === 'DELIVERED';
+        for (const changed of perFieldEdit ? t.changed.map((c) => [c]) : [t.changed]) void d.lifecycle(conv, 'config.saved', savedPayload(ctx, conv, t.cls.configEnd, t.record.serviceKey, changed, status(t.record)));
+      }
     }
+    // STATE-6 broken on purpose: an edit from a conversation on another configEnd stores the record back as a draft.
+    if (f.has('cross-endpoint-edit-resets-pending')) for (const t of touched.values()) if (t.record.configEnd !== conv.configEnd) t.record.callbackStatus = 'PENDING';
     return { serviceKeys };
   });
 
@@ -76,7 +87,9 @@ export function registerSaveRoutes(d: DriverScope): void {
     }
     conv.state = 'completed';
     const values = Object.fromEntries(records.map((r) => [r.serviceKey, r.values]));
-    const done = d.lifecycle(conv, 'onComplete', completePayload(ctx, conv, keys, effectiveHookPath(ws), values));
+    // EVT-6 broken on purpose by oncomplete-lists-deleted-keys: the keys touched, deleted ones too.
+    const listed = f.has('oncomplete-lists-deleted-keys') && b.serviceKeys === undefined ? conv.touched : keys;
+    const done = d.lifecycle(conv, 'onComplete', completePayload(ctx, conv, listed, effectiveHookPath(ws), values));
     if (f.has('complete-waits-for-host')) await done; // DELIV-9 broken on purpose
     return reply.code(202).send({ serviceKeys: keys });
   });

@@ -92,12 +92,15 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
     const records = ctx.recordsOf(pre.ws, pre.cls.configEnd, req.params.endUserHandle);
     if (pre.cls.kind === 'SETTING') {
       const r = records[0];
-      if (!r) return sendError(req, reply, 404, f); // DATA-8
+      // DATA-1 broken on purpose by setting-read-after-chat-delete: the slot stays deleted for reads.
+      const tombstoned = f.has('setting-read-after-chat-delete') && ctx.deletedSettings.has(ctx.settingSlot(pre.ws.workspaceKey, pre.cls.configEnd, req.params.endUserHandle));
+      if (!r || tombstoned) return sendError(req, reply, 404, f); // DATA-8
       if (r.held) return reply.code(409).send(MIGRATING); // DATA-11
       return reply.send(envelopeOf(pre.cls, r)); // DATA-1
     }
     // DATA-2: every instance, drafts included; only a held record is withheld (DATA-11).
-    const list = records.filter((r) => !r.held).map((r) => bindRecord(pre.cls, r, f));
+    const dropped = (r: StoredRecord) => (f.has('list-drops-closed-drafts') && r.callbackStatus === 'PENDING' && r.trail?.closedDraft === true) || (f.has('release-keeps-withheld') && r.trail?.wasHeld === true);
+    const list = records.filter((r) => !r.held && !dropped(r)).map((r) => bindRecord(pre.cls, r, f));
     return reply.send(f.has('list-drops-unbound') ? list.filter(binds) : list);
   });
 
@@ -128,7 +131,8 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
     } else if (cls.kind === 'SETTING') {
       record = ctx.recordsOf(ws, cls.configEnd, handle)[0]; // DATA-13: one record per user
     }
-    if (record?.held) return reply.code(409).send(MIGRATING); // DATA-11
+    // DATA-11 (unkeyed-write-skips-held-setting breaks it for an unkeyed Setting write).
+    if (record?.held && !(f.has('unkeyed-write-skips-held-setting') && key === undefined)) return reply.code(409).send(MIGRATING);
     const data = body.data as Record<string, unknown>;
     if (cls.kind === 'LIST' && cls.identityField && data[cls.identityField] !== undefined) {
       const value = JSON.stringify(data[cls.identityField]);
@@ -146,12 +150,19 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext): void {
       ctx.records.set(record.serviceKey, record);
     }
     Object.assign(record.values, data);
+    record.trail = { ...record.trail, closedDraft: false, wasHeld: false };
+    if (cls.kind === 'SETTING') ctx.deletedSettings.delete(ctx.settingSlot(ws.workspaceKey, cls.configEnd, handle));
     record.callbackStatus = f.has('rest-write-delivered') ? 'DELIVERED' : 'PENDING'; // STATE-2
     record.completedAt = Date.now(); // ENV-3: the last-write time until completion
     if (f.has('saved-on-rest-write')) {
       // STATE-3 broken on purpose: a REST write is not a chat save and fires nothing.
       const conv: Conversation = { conversationId: ctx.nextConversationId(), workspace: ws, endUserHandle: handle, configEnd: cls.configEnd, state: 'open', openerLanguage: 'English', touched: [] };
       void ctx.deliverer.enqueue(ws, conv.conversationId, 'config.saved', savedPayload(ctx, conv, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus));
+    }
+    if (!created && f.has('rest-write-in-live-conversation-saved')) {
+      // STATE-3 broken on purpose: a write to a record of a conversation still open goes through its chat save path.
+      const live = [...ctx.conversations.values()].find((c) => c.state === 'open' && c.workspace === ws && c.touched.includes(record!.serviceKey));
+      if (live) void ctx.deliverer.enqueue(ws, live.conversationId, 'config.saved', savedPayload(ctx, live, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus));
     }
     return reply.code(created ? 201 : 200).send({ serviceKey: record.serviceKey, ...bindRecord(cls, record, f) });
   };
