@@ -1,7 +1,7 @@
 /** Driver routes that stand in for the chat's saves: a turn, and the completion (sections 3, 6). */
 import { setPath } from '../binding.ts';
 import { completePayload, savedPayload } from '../events.ts';
-import { effectiveHookPath, type ClassDef, type StoredRecord } from '../model.ts';
+import { classesOf, effectiveHookPath, effectiveHostBaseUrl, type ClassDef, type StoredRecord } from '../model.ts';
 import { badRequest } from '../workspaces.ts';
 import { bodyOf, isObj, DRIVER_PREFIX as P, type DriverScope } from './common.ts';
 
@@ -38,8 +38,10 @@ export function registerSaveRoutes(d: DriverScope): void {
         record = d.newRecord(ws, step.cls, conv.endUserHandle); // STATE-1: a new draft is PENDING
         record.trail = { createdIn: conv.conversationId };
       }
+      // HOOK-4 broken on purpose by no-host-drops-saves: with nowhere to send events, nothing is stored.
+      const dropped = f.has('no-host-drops-saves') && (!effectiveHostBaseUrl(ws) || !effectiveHookPath(ws));
       for (const [path, value] of Object.entries(step.fields)) {
-        setPath(record.values, path, value);
+        if (!dropped) setPath(record.values, path, value);
         perField.push({ cls: step.cls, record, field: path });
       }
       record.trail = { ...record.trail, chatTouched: true, closedDraft: false, wasHeld: false };
@@ -58,9 +60,17 @@ export function registerSaveRoutes(d: DriverScope): void {
       // EVT-17: one config.saved per touched instance per turn, changedFields the union.
       for (const t of touched.values()) {
         const perFieldEdit = f.has('delivered-edit-saved-per-field') && t.record.callbackStatus === 'DELIVERED';
-        for (const changed of perFieldEdit ? t.changed.map((c) => [c]) : [t.changed]) void d.lifecycle(conv, 'config.saved', savedPayload(ctx, conv, t.cls.configEnd, t.record.serviceKey, changed, status(t.record)));
+        // EVT-8 broken on purpose by changed-fields-with-values: each path carries the value saved.
+        const named = f.has('changed-fields-with-values') ? t.changed.map((c) => `${c}=${JSON.stringify(t.record.values[c.split('.')[0]!])}`) : t.changed;
+        for (const changed of perFieldEdit ? named.map((c) => [c]) : [named]) void d.lifecycle(conv, 'config.saved', savedPayload(ctx, conv, t.cls.configEnd, t.record.serviceKey, changed, status(t.record)));
       }
     }
+    // EVT-19 broken on purpose by complete-when-all-fields-saved: a record with every field filled is "complete".
+    if (f.has('complete-when-all-fields-saved')) {
+      for (const t of touched.values()) if (t.cls.fields.every((fd) => t.record.values[fd.name] !== undefined)) void d.lifecycle(conv, 'onComplete', completePayload(ctx, conv, [t.record.serviceKey], effectiveHookPath(ws), {}));
+    }
+    // STATE-6 broken on purpose by edit-resets-pending: an edit stores a DELIVERED record back as a draft.
+    if (f.has('edit-resets-pending')) for (const t of touched.values()) t.record.callbackStatus = 'PENDING';
     // STATE-6 broken on purpose: an edit from a conversation on another configEnd stores the record back as a draft.
     if (f.has('cross-endpoint-edit-resets-pending')) for (const t of touched.values()) if (t.record.configEnd !== conv.configEnd) t.record.callbackStatus = 'PENDING';
     return { serviceKeys };
@@ -81,9 +91,17 @@ export function registerSaveRoutes(d: DriverScope): void {
       if (!r) throw badRequest('serviceKeys', `no record ${k} in workspace ${ws.workspaceKey}`);
       return r;
     });
+    // STATE-5 broken on purpose by readiness-check-blocks-oncomplete: a record missing a required field is not finalized.
+    const unready = f.has('readiness-check-blocks-oncomplete') && records.some((r) => [...classesOf(ws).values()].find((c) => c.configEnd === r.configEnd)?.fields.some((fd) => fd.required && r.values[fd.name] === undefined));
+    // DELIV-13 broken on purpose by no-repeat-oncomplete: nothing new to deliver when every record was delivered before.
+    const repeat = f.has('no-repeat-oncomplete') && records.every((r) => r.callbackStatus === 'DELIVERED');
     for (const r of records) {
-      r.callbackStatus = 'DELIVERED'; // STATE-4, with no readiness check (STATE-5)
+      if (!unready && !f.has('complete-keeps-pending')) r.callbackStatus = 'DELIVERED'; // STATE-4, with no readiness check (STATE-5)
       r.completedAt = Date.now();
+    }
+    if (unready || repeat) {
+      conv.state = 'completed';
+      return reply.code(202).send({ serviceKeys: keys });
     }
     conv.state = 'completed';
     const values = Object.fromEntries(records.map((r) => [r.serviceKey, r.values]));
