@@ -42,7 +42,7 @@ export class Open extends Step {
     const { conversationId } = await r.driver.open(r.ws, m.users[this.user]!, this.end);
     r.log.note(`conversation ${conversationId}`);
     m.conversations.push({ id: conversationId, user: this.user, end: this.end, open: true, touched: [] });
-    await settle(r, [{ event: 'onStart', conversationId, arrival: 'EVT-16', rule: 'onStart fires when a fresh conversation opens for an end user', matched: [] }]);
+    await settle(r, [{ event: 'onStart', conversationId, user: this.user, arrival: 'EVT-16', rule: 'onStart fires when a fresh conversation opens for an end user', arrivalId: 'model.onstart-fires', matched: [] }]);
   }
 }
 
@@ -96,7 +96,7 @@ export class Turn extends Step {
       rec.writes.push({ by: 'chat', atMs });
       rec.statusBy = rec.status === 'DELIVERED' ? 'STATE-6' : 'STATE-1';
       if (!conv.touched.includes(rec.id)) conv.touched.push(rec.id);
-      expected.push({ event: 'config.saved', conversationId: conv.id, key: rec.key!, callbackStatus: status, changedFields: [...fields], arrival: 'EVT-17', rule: 'config.saved fires once for each instance a turn saves to', arrivalId: 'model.saved-once-per-instance', matched: [] });
+      expected.push({ event: 'config.saved', conversationId: conv.id, user: this.user, key: rec.key!, callbackStatus: status, changedFields: [...fields], arrival: 'EVT-17', rule: 'config.saved fires once for each instance a turn saves to', arrivalId: 'model.saved-once-per-instance', matched: [] });
     }
     await settle(r, expected);
     for (const { rec } of touched.values()) await readLive(m, r, rec);
@@ -124,7 +124,9 @@ export class Complete extends Step {
     const earlierIds = recs.flatMap((x) => x.onCompleteIds);
     conv.open = false;
     const keep = (e: Parameters<NonNullable<Expected['onMatch']>>[0]) => { const id = header(e, 'x-service-delivery-id'); if (id) for (const x of recs) x.onCompleteIds.push(id); };
-    await settle(r, [{ event: 'onComplete', conversationId: conv.id, keys: recs.map((x) => x.key!), arrival: 'STATE-4', rule: 'a completion fires onComplete with the keys it finalizes', earlierIds, onMatch: keep, matched: [] }]);
+    // A completion of keys completed before is DELIV-13's rule (another onComplete, a new delivery id); a first one STATE-4's.
+    const again = earlierIds.length > 0;
+    await settle(r, [{ event: 'onComplete', conversationId: conv.id, user: this.user, keys: recs.map((x) => x.key!), arrival: again ? 'DELIV-13' : 'STATE-4', rule: again ? 'a later completion of a key fires another onComplete' : 'a completion fires onComplete with the keys it finalizes', earlierIds, onMatch: keep, matched: [] }]);
     for (const x of recs) {
       x.status = 'DELIVERED';
       x.statusBy = 'STATE-4';
@@ -143,7 +145,7 @@ export class Delete extends Step {
     r.log.note(`record #${rec.id} ${rec.key}`);
     await r.driver.deleteRecord(conv.id, rec.key!);
     const g = m.remove(rec, 'STATE-7', conv.id);
-    await settle(r, [{ event: 'config.deleted', conversationId: conv.id, key: rec.key!, arrival: 'EVT-22', rule: 'config.deleted fires when the user deletes one instance through the chat', arrivalId: 'model.deleted-fires', matched: [] }]);
+    await settle(r, [{ event: 'config.deleted', conversationId: conv.id, user: this.user, key: rec.key!, arrival: 'EVT-22', rule: 'config.deleted fires when the user deletes one instance through the chat', arrivalId: 'model.deleted-fires', matched: [] }]);
     await readGone(m, r, g, true);
     if (rec.end === SETTING) await readSetting(m, r, this.user);
   }
@@ -164,8 +166,8 @@ export class ScopeDelete extends Step {
     await r.driver.bulkDelete(conv.id, this.end);
     const gone = scope.map((x) => m.remove(x, 'STATE-8', conv.id));
     // EVT-23 reading: per-key config.deleted are allowed for any scope (the threshold is not shown), each once.
-    const perKey: Expected[] = keys.map((key) => ({ event: 'config.deleted', conversationId: conv.id, key, optional: true, arrival: 'EVT-23', rule: '', matched: [] }));
-    await settle(r, [{ event: 'config.bulk_deleted', conversationId: conv.id, manifest: keys, arrival: 'EVT-23', rule: 'config.bulk_deleted fires when the user deletes a whole scope', matched: [] }, ...perKey]);
+    const perKey: Expected[] = keys.map((key) => ({ event: 'config.deleted', conversationId: conv.id, user: this.user, key, optional: true, arrival: 'EVT-23', rule: '', matched: [] }));
+    await settle(r, [{ event: 'config.bulk_deleted', conversationId: conv.id, user: this.user, manifest: keys, arrival: 'EVT-23', rule: 'config.bulk_deleted fires when the user deletes a whole scope', matched: [] }, ...perKey]);
     // Every record the model wrote itself, and the first and last of a seeded batch.
     const sample = gone.filter((g, i) => g.label !== undefined || i === 0 || i === gone.length - 1).slice(0, 6);
     for (const g of sample) await readGone(m, r, g);
@@ -183,8 +185,8 @@ export class Close extends Step {
     else await r.driver.idleSweep(conv.id);
     conv.open = false;
     const x: Expected = this.how === 'interrupt'
-      ? { event: 'onSessionInterrupted', conversationId: conv.id, arrival: 'EVT-20', rule: 'onSessionInterrupted fires when a conversation closes without completing', matched: [] }
-      : { event: 'onSessionTimeout', conversationId: conv.id, arrival: 'EVT-21', rule: 'onSessionTimeout fires when a conversation is swept after the idle TTL', matched: [] };
+      ? { event: 'onSessionInterrupted', conversationId: conv.id, user: this.user, arrival: 'EVT-20', rule: 'onSessionInterrupted fires when a conversation closes without completing', matched: [] }
+      : { event: 'onSessionTimeout', conversationId: conv.id, user: this.user, arrival: 'EVT-21', rule: 'onSessionTimeout fires when a conversation is swept after the idle TTL', matched: [] };
     await settle(r, [x]);
     // Closing without completing changes no record: each keeps the state its last transition gave it.
     for (const rec of m.completion(conv)) await readLive(m, r, rec);

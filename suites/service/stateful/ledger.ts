@@ -17,6 +17,8 @@ import type { Status } from './model.ts';
 export interface Expected {
   event: string;
   conversationId: number;
+  /** The acting user of the conversation (EVT-11). */
+  user: number;
   /** config.saved, config.deleted: the record named. */
   key?: string;
   /** onComplete: the finalized keys. */
@@ -57,7 +59,7 @@ export class Ledger {
   private wake: (() => void) | undefined;
   private readonly off: () => void;
 
-  constructor(host: MockHost, readonly hookPath: string, private readonly j: Judge, private readonly stray: StrayJudge) {
+  constructor(host: MockHost, readonly hookPath: string, private readonly users: readonly string[], private readonly j: Judge, private readonly stray: StrayJudge) {
     // An entry is judged once its body is in (phase body, or finished for one without a body).
     this.off = host.journal.onEntry((e, phase) => {
       if (e.path !== hookPath || phase === 'arrival' || this.judged.has(e.seq)) return;
@@ -148,6 +150,8 @@ export class Ledger {
     if (!x.optional) this.j.tally.add(x.arrival);
     x.onMatch?.(e);
     const p = payload(e);
+    // EVT-11: the acting user of the conversation, never an org handle.
+    must(this.j, p.endUserHandle === this.users[x.user], 'EVT-11', 'a callback names the acting user of its conversation in endUserHandle', { expected: show(this.users[x.user]), seen: `endUserHandle ${show(p.endUserHandle)} in ${describe(e)}` }, { id: 'model.acting-user' });
     if (x.event === 'onComplete') {
       const keys = keysOf(p.serviceKeys);
       const want = x.keys ?? [];
@@ -155,6 +159,7 @@ export class Ledger {
       const id = header(e, 'x-service-delivery-id');
       if ((x.earlierIds ?? []).length > 0) must(this.j, id !== undefined && !x.earlierIds!.includes(id), 'DELIV-13', 'a later completion of a key fires onComplete with a new delivery id', { expected: `a delivery id other than ${x.earlierIds!.map((i) => show(i)).join(', ')}`, seen: show(id) });
     } else if (x.event === 'config.saved') {
+      must(this.j, p.callbackStatus === 'PENDING' || p.callbackStatus === 'DELIVERED', 'EVT-8', 'config.saved carries callbackStatus PENDING or DELIVERED', { expected: 'PENDING or DELIVERED', seen: `callbackStatus ${show(p.callbackStatus)} in ${describe(e)}` });
       must(this.j, x.callbackStatus === undefined ? p.callbackStatus === 'PENDING' || p.callbackStatus === 'DELIVERED' : p.callbackStatus === x.callbackStatus, 'EVT-18', `config.saved carries the record's callbackStatus at save time (${x.callbackStatus ?? 'PENDING or DELIVERED'})`, { expected: x.callbackStatus ?? 'PENDING or DELIVERED', seen: `callbackStatus ${show(p.callbackStatus)} in ${describe(e)}` }, { id: 'model.saved-status' });
       const changed = keysOf(p.changedFields);
       const want = x.changedFields ?? [];

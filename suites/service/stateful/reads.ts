@@ -47,7 +47,7 @@ export async function readLive(m: Model, r: Real, rec: RecordState): Promise<voi
     must(r, res.status === 409, 'DATA-11', 'a GET by key of a record held mid-migration answers 409', { expected: '409', seen: answered(res) }, { id: 'model.held-409' });
     return;
   }
-  must(r, res.status === 200, 'DATA-3', 'a GET by key of a live record answers 200 with its envelope', { expected: '200', seen: `${answered(res)} for record #${rec.id} ${rec.key}` });
+  must(r, res.status === 200, 'DATA-3', 'a GET by key of a live record answers 200 with its envelope', { expected: '200', seen: `${answered(res)} for record #${rec.id} ${rec.key}` }, { id: 'model.read-by-key' });
   judgeEnvelope(r, rec, res.json, `GET by key of #${rec.id}`);
 }
 
@@ -67,7 +67,7 @@ export async function readGone(m: Model, r: Real, g: GoneRecord, justDeleted = f
   }
   await new Promise((done) => setTimeout(done, r.timing.deliveryDeadlineMs()));
   const again = await r.svc.getRecord(r.ws, g.end, m.users[g.user]!, g.key);
-  if (again.status === 404) must(r, false, 'EVT-22', 'config.deleted fires once the record is gone', { expected: '404 by key once config.deleted has arrived', seen: `${answered(res)}, then 404 a delivery window later` }, { id: 'model.deleted-after-removal' });
+  if (again.status === 404) must(r, false, 'EVT-22', 'config.deleted fires once the record is gone', { expected: '404 by key once config.deleted has arrived', seen: `${answered(res)}, then 404 a delivery window later` });
   must(r, false, g.by, rule, { expected: '404', seen: `${answered(again)} for gone record #${g.id} ${g.key}` }, id);
 }
 

@@ -60,7 +60,7 @@ export function strayJudge(m: Model): StrayJudge {
       }
       case 'onSessionInterrupted': return { clause: 'EVT-20', rule: 'onSessionInterrupted fires once, when a conversation closes without completing' };
       case 'onSessionTimeout': return { clause: 'EVT-21', rule: 'onSessionTimeout fires once, when a conversation is swept' };
-      default: return { clause: 'EVT-15', rule: 'a lifecycle callback is one of the events of section 6' };
+      default: return { clause: 'EVT-15', rule: 'a lifecycle callback is one of the events of section 6', id: 'model.unknown-event' };
     }
   };
 }

@@ -91,7 +91,7 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
     log.setup.push(`# workspace ${ws.workspaceKey} (its hook ${ws.hookPath}), end users ${users.map((u) => JSON.stringify(u)).join(' and ')}`);
     const model = new Model(users, tag);
     const svc = new ServiceClient({ baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, onResponse: logResponse(log) });
-    const ledger = new Ledger(host, ws.hookPath!, { tally }, strayJudge(model));
+    const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model));
     const real: Real = { ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, hostWrites: 0 };
     try {
       await fc.asyncModelRun(() => ({ model, real }), cmds);
