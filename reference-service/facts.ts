@@ -119,9 +119,9 @@ export async function fetchFacts(ctx: ServiceContext, ws: Workspace, endUserHand
   } catch {
     answer = undefined;
   }
-  // FACTS-7 broken on purpose by facts-array-applied: the first object of an array answer is taken.
-  if (Array.isArray(answer) && f.has('facts-array-applied')) answer = answer[0];
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+    // FACTS-7 broken on purpose by facts-non-object-clears: the last good facts are thrown away.
+    if (f.has('facts-non-object-clears')) ctx.facts.delete(cacheKey(ws, endUserHandle));
     ctx.log('warn', 'facts.dropped', 'user-facts answer is not a JSON object; dropped (FACTS-7)', { workspaceKey: ws.workspaceKey, deliveryId });
     return;
   }

@@ -146,7 +146,7 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('open-waits-for-facts', 'FACTS-5', 'A conversation opens only once its facts GET has ended.'),
   f('facts-timeout-20s', 'FACTS-5', 'The facts GET timeout is 20 s instead of 10 s.'),
   f('facts-cache-forever', 'FACTS-6', 'Cached facts are used past 24 hours.'),
-  f('facts-array-applied', 'FACTS-7', 'A facts answer that is a JSON array has its first object applied.'),
+  f('facts-non-object-clears', 'FACTS-7', 'A facts answer that is not a JSON object clears the facts in effect instead of being dropped.'),
   f('opener-last-language', 'FACTS-9', 'The opener speaks the last of preferredLanguages, not the first.'),
   f('no-languages-empty', 'FACTS-11', 'Without preferredLanguages the reply language list is empty instead of English alone.'),
   f('facts-without-callback-accepted', 'FACTS-12', 'A FACTS class without a callback is accepted at push.'),

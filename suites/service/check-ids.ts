@@ -27,7 +27,7 @@ const WRITTEN = [
   'hook.values-readable', 'page.500-one-page', 'page.at-most-500', 'page.count-every-page', 'page.numbering',
   'page.own-post', 'page.union-exact', 'payload.bulk-members', 'payload.changed-fields-paths',
   'payload.closed-members', 'payload.common-fields', 'payload.configend-slash', 'payload.conversation-id-integer',
-  'payload.deleted-singular', 'payload.event-member', 'payload.json-object', 'payload.no-inline-values',
+  'payload.deleted-singular', 'payload.event-member', 'payload.no-inline-values',
   'payload.oncomplete-every-key', 'payload.oncomplete-path', 'payload.saved-status-value',
   'payload.session-servicekeys-empty', 'payload.timestamp-form', 'payload.timestamp-sending-time',
   'sign.absent-when-off', 'sign.every-event', 'sign.facts-request-line', 'sign.hmac-header-form', 'sign.hmac-v1',
@@ -44,7 +44,7 @@ const WRITTEN = [
 
 /** The checks of the model-based suite (suites/service/stateful/): each decides a rule where features meet. */
 const STATEFUL = [
-  'model.acting-user', 'model.deleted-fires', 'model.delivered-kept', 'model.draft-status', 'model.held-409',
+  'model.json-object', 'model.acting-user', 'model.deleted-fires', 'model.delivered-kept', 'model.draft-status', 'model.held-409',
   'model.list-drafts', 'model.manifest', 'model.oncomplete-keys', 'model.onstart-fires', 'model.read-by-key',
   'model.rest-no-event', 'model.saved-once-per-instance', 'model.saved-status', 'model.scope-removed',
   'model.setting-one-record', 'model.setting-read', 'model.unknown-event',

@@ -25,7 +25,7 @@ test.describe('lifecycle payloads over every event', () => {
       let error: string | undefined;
       try { parsed = JSON.parse(rawBody(e).toString('utf8')); } catch (err) { error = (err as Error).message; }
       const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-      check.soft('EVT-1', `the body of ${nameOf(e)} is a JSON object`, { id: 'payload.json-object' }).that(isObject, { expected: 'a JSON object', seen: error ? `a body that is not JSON (${error}): ${describe(e)}` : describe(e) });
+      check.soft('EVT-1', `the body of ${nameOf(e)} is a JSON object`).that(isObject, { expected: 'a JSON object', seen: error ? `a body that is not JSON (${error}): ${describe(e)}` : describe(e) });
     }
   });
 

@@ -199,6 +199,8 @@ test.describe('timing and cache', () => {
     const h = uniqueHandle();
     scriptFacts(host, ws, h, [{ action: 'never' }]);
     const opened = await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
+    // The mock host's entries read the same monotonic clock (mock-host/clock.ts).
+    const openedNs = process.hrtime.bigint();
     const answeredAtOpen = ws.factsRequests().filter((e) => e.endUserHandle === h && e.finished !== undefined);
     check.soft('FACTS-5', 'the open does not wait for the facts answer', { id: 'facts.background-fetch' }).none(answeredAtOpen.map(describe), 'no facts GET of this user ended before the open answered');
     check.soft('FACTS-5', 'the conversation starts while the host holds the facts GET', { id: 'facts.background-fetch' }).that(typeof opened.conversationId === 'number', { expected: 'a conversationId', seen: show(opened.conversationId) });
@@ -206,6 +208,11 @@ test.describe('timing and cache', () => {
     const v = await waitForEntries(host.journal, { path: ws.factsPath!, endUserHandle: h, completed: true }, { count: 1, deadlineMs: timing.scaled(CONTRACT.factsTimeoutMs) + timing.deliveryDeadlineMs() });
     evidence.add({ sentence: v.sentence, entries: v.entries, timeline: timeoutTimeline(timing, CONTRACT.factsTimeoutMs, 'the held GET was given up') });
     check('FACTS-5', 'the service gives up the held facts GET', { id: 'facts.timeout-10s' }).that(v.ok, { expected: 'the held GET ended by the service', seen: v.sentence });
+    // An open that waited for the GET answers only once the service gave the GET up: long after it, not before.
+    const endedNs = v.entries[0]?.finished ? BigInt(v.entries[0].finished.monoNs) : undefined;
+    const leadMs = endedNs === undefined ? undefined : Number(endedNs - openedNs) / 1e6;
+    const half = timing.scaled(CONTRACT.factsTimeoutMs) / 2;
+    check.soft('FACTS-5', 'the open answers long before its held facts GET is given up', { id: 'facts.background-fetch' }).that(leadMs !== undefined && leadMs > half, { expected: `the open answered at least ${half} ms before the GET ended`, seen: leadMs === undefined ? 'the GET has not ended' : `${leadMs.toFixed(0)} ms before` });
     const held = within(timing, durationMs(v.entries[0]!), CONTRACT.factsTimeoutMs);
     check.soft('FACTS-5', 'the facts GET times out after about 10 s', { id: 'facts.timeout-10s' }).that(held.ok, { expected: `${timing.scaled(CONTRACT.factsTimeoutMs)} ms`, seen: held.sentence });
     if (driver.has('conversations')) check.soft('FACTS-5', 'the conversation is open while its facts GET timed out', { id: 'facts.background-fetch' }).equals((await driver.conversation(opened.conversationId)).state, 'open');

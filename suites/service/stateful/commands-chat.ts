@@ -10,7 +10,7 @@ import { header } from '../areas/journal.ts';
 import { show } from '../../shared/index.ts';
 import type { Expected } from './ledger.ts';
 import { FIELDS, IDENTITY, LIST, SETTING, pick, type End, type Model, type RecordState } from './model.ts';
-import { readGone, readLive, readSetting } from './reads.ts';
+import { readGone, readList, readLive, readSetting } from './reads.ts';
 import type { Real } from './real.ts';
 import { must } from './violation.ts';
 
@@ -101,6 +101,8 @@ export class Turn extends Step {
     await settle(r, expected);
     for (const { rec } of touched.values()) await readLive(m, r, rec);
     if ([...touched.values()].some((t) => t.rec.end === SETTING)) await readSetting(m, r, this.user);
+    // A new List instance changes what the List read answers.
+    if (plan.some((p) => p.end === LIST && p.target === undefined)) await readList(m, r, this.user);
   }
 }
 
@@ -188,7 +190,8 @@ export class Close extends Step {
       ? { event: 'onSessionInterrupted', conversationId: conv.id, user: this.user, arrival: 'EVT-20', rule: 'onSessionInterrupted fires when a conversation closes without completing', matched: [] }
       : { event: 'onSessionTimeout', conversationId: conv.id, user: this.user, arrival: 'EVT-21', rule: 'onSessionTimeout fires when a conversation is swept after the idle TTL', matched: [] };
     await settle(r, [x]);
-    // Closing without completing changes no record: each keeps the state its last transition gave it.
+    // Closing without completing changes no record: each keeps the state its last transition gave it, and is listed.
     for (const rec of m.completion(conv)) await readLive(m, r, rec);
+    if (m.completion(conv).some((x) => x.end === LIST)) await readList(m, r, this.user);
   }
 }

@@ -96,6 +96,7 @@ export class RestWrite extends Step {
     await settle(r);
     if (rec && !rec.held) await readLive(m, r, rec);
     if (this.end === SETTING) await readSetting(m, r, this.user);
+    else if (want === 'ok') await readList(m, r, this.user);
   }
 }
 
@@ -111,7 +112,9 @@ export class Hold extends Step {
     rec.held = this.held;
     await settle(r);
     await readLive(m, r, rec);
+    // A hold withholds the record from the List read, a release brings it back (DATA-11, DATA-2).
     if (rec.end === SETTING) await readSetting(m, r, this.user);
+    else await readList(m, r, this.user);
   }
 }
 
@@ -160,5 +163,6 @@ export class Seed extends Step {
     const recs = serviceKeys.map((key) => m.add({ key, user: this.user, end: LIST, status: 'PENDING', statusBy: 'STATE-2', writes: [{ by: 'rest', atMs }], ...(label ? { label, values: new Map([[IDENTITY, { value: label, by: 'DATA-4' }]]) } : {}) }));
     await settle(r);
     await readLive(m, r, recs[0]!);
+    await readList(m, r, this.user);
   }
 }

@@ -5,14 +5,15 @@
  */
 import { test } from '@playwright/test';
 import type { ClauseId } from '../../../spec/index.ts';
+import { reproContextFromEnv, reproductionFor } from '../../../reports/index.ts';
 import { check, notExercised, precondition } from '../../shared/index.ts';
 import type { EvidenceLog } from '../fixtures.ts';
 import type { StatefulOutcome } from './run.ts';
 import { StepViolation } from './violation.ts';
 
-/** The rerun line of a failure: the clause alone, from the failing lane's seed (cli run --seed). */
+/** The rerun line of a failure: the clause alone, the run's target and faults, from the failing lane's seed (run --seed). */
 export function rerunLine(clause: string, seed: number): string {
-  return `ccs-conformance run --grep ${clause} --seed ${seed}`;
+  return reproductionFor(clause, [], { ...reproContextFromEnv(), seed: String(seed) }).command;
 }
 
 export function judgeStateful(outcome: StatefulOutcome, clauses: readonly ClauseId[], evidence: EvidenceLog): void {

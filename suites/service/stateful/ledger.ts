@@ -8,7 +8,7 @@
 import type { JournalEntry, MockHost } from '../../../mock-host/index.ts';
 import type { ClauseId } from '../../../spec/index.ts';
 import { CONTRACT } from '../../../protocol/index.ts';
-import { describe, header, payload } from '../areas/journal.ts';
+import { describe, header, payload, rawBody } from '../areas/journal.ts';
 import { eventOf } from '../areas/scenario.ts';
 import { show } from '../../shared/index.ts';
 import { must, type Judge } from './violation.ts';
@@ -44,6 +44,18 @@ export interface Expected {
 /** How many POSTs an expectation takes: one, or one per page of a bulk manifest (PAGE-3). */
 function capacity(x: Expected): number {
   return x.manifest ? Math.max(1, Math.ceil(x.manifest.length / CONTRACT.bulkPageSize)) : 1;
+}
+
+/** EVT-8: a dotted field path (name, address.city). */
+const DOTTED_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
+
+function isObjectBody(e: JournalEntry): boolean {
+  try {
+    const v = JSON.parse(rawBody(e).toString('utf8')) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
 }
 
 const done = (x: Expected) => x.optional === true || x.matched.length >= capacity(x);
@@ -140,6 +152,8 @@ export class Ledger {
   }
 
   private judge(e: JournalEntry): void {
+    // EVT-1 first: an entry whose body is not a JSON object cannot be told apart by its members.
+    must(this.j, isObjectBody(e), 'EVT-1', 'a lifecycle callback body is a JSON object', { expected: 'a JSON object', seen: describe(e) }, { id: 'model.json-object' });
     const x = this.match(e);
     if (x === undefined) {
       const s = this.stray(e);
@@ -163,6 +177,8 @@ export class Ledger {
       must(this.j, x.callbackStatus === undefined ? p.callbackStatus === 'PENDING' || p.callbackStatus === 'DELIVERED' : p.callbackStatus === x.callbackStatus, 'EVT-18', `config.saved carries the record's callbackStatus at save time (${x.callbackStatus ?? 'PENDING or DELIVERED'})`, { expected: x.callbackStatus ?? 'PENDING or DELIVERED', seen: `callbackStatus ${show(p.callbackStatus)} in ${describe(e)}` }, { id: 'model.saved-status' });
       const changed = keysOf(p.changedFields);
       const want = x.changedFields ?? [];
+      const notPaths = (Array.isArray(p.changedFields) ? p.changedFields : [p.changedFields]).filter((f: unknown) => !(typeof f === 'string' && DOTTED_PATH.test(f)));
+      must(this.j, notPaths.length === 0, 'EVT-8', 'changedFields holds dotted field paths, never values', { expected: 'dotted field paths', seen: `changedFields ${show(p.changedFields)} in ${describe(e)}` });
       must(this.j, want.every((f) => changed.includes(f)), 'EVT-17', 'the one config.saved of an instance names every field the turn saved to it', { expected: `changedFields with ${show(want)}`, seen: `changedFields ${show(p.changedFields)} in ${describe(e)}` }, { id: 'model.saved-once-per-instance' });
       must(this.j, changed.every((f) => want.includes(f)), 'EVT-8', 'changedFields names what the turn changed, nothing else', { expected: `changedFields within ${show(want)}`, seen: `changedFields ${show(p.changedFields)} in ${describe(e)}` });
     } else if (x.event === 'config.bulk_deleted') {

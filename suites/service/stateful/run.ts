@@ -57,10 +57,13 @@ export interface StatefulOutcome {
   failure?: StatefulFailure;
 }
 
+/** The most sequences side by side: each holds a workspace and its hook on the worker's mock host. */
+const MAX_LANES = 16;
+
 /** Lanes: enough for the sequences to fit the budget, each sequence costing its steps and one quiet window. */
 export function lanesFor(o: StatefulOptions, timing: Timing): { lanes: number; perLane: number } {
   const perSequenceMs = timing.quietWindowMs() + 1_000;
-  const lanes = Math.max(1, Math.min(o.runs, 32, Math.ceil((o.runs * perSequenceMs) / o.budgetMs)));
+  const lanes = Math.max(1, Math.min(o.runs, MAX_LANES, Math.ceil((o.runs * perSequenceMs) / o.budgetMs)));
   return { lanes, perLane: Math.ceil(o.runs / lanes) };
 }
 

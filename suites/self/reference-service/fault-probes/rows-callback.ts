@@ -71,7 +71,18 @@ export const ROW_CALLBACK_PROBES: Record<string, Probe> = {
   'open-waits-for-facts': { run: async (s) => { s.host.script = (r) => (r.method === 'GET' ? { delayMs: 600, status: 200, body: {} } : { status: 200 }); const t0 = performance.now(); await s.open(); expect(performance.now() - t0).toBeGreaterThan(500); } },
   'facts-timeout-20s': { timeScale: 0.05, run: async (s) => { s.host.script = (r) => (r.method === 'GET' ? { hang: true } : { status: 200 }); await s.open(); await logEvents(s, (l) => l.some((x) => x.event === 'facts.failed'), 3000); const g = s.host.received.find((x) => x.method === 'GET')!; expect(g.endAt! - g.at).toBeGreaterThan(20_000 * 0.05 - 100); } },
   'facts-cache-forever': { run: async (s) => { s.host.script = (r) => (r.method === 'GET' ? { status: 200, body: { company: 'Acme' } } : { status: 200 }); await s.open(); await factsAnswered(s, 1); await s.driver('POST', '/clock/advance', { ms: 25 * 3_600_000 }); expect((await facts(s)).facts).toEqual({ company: 'Acme' }); } },
-  'facts-array-applied': { run: async (s) => { s.host.script = (r) => (r.method === 'GET' ? { status: 200, body: [{ company: 'Acme' }] } : { status: 200 }); await s.open(); await factsAnswered(s, 1); expect((await facts(s)).facts).toEqual({ company: 'Acme' }); } },
+  'facts-non-object-clears': {
+    run: async (s) => {
+      let n = 0;
+      s.host.script = (r) => (r.method === 'GET' ? { status: 200, body: n++ === 0 ? { company: 'Acme' } : [{ company: 'Acme' }] } : { status: 200 });
+      await s.open();
+      await factsAnswered(s, 1);
+      expect((await facts(s)).facts).toEqual({ company: 'Acme' });
+      await s.open();
+      await factsAnswered(s, 2);
+      expect((await facts(s)).facts).toBeNull();
+    },
+  },
   'opener-last-language': { run: async (s) => { s.host.script = (r) => (r.method === 'GET' ? { status: 200, body: { preferredLanguages: ['Spanish', 'German'] } } : { status: 200 }); await s.open(); await factsAnswered(s, 1); expect((await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/conversations`, { endUserHandle: 'u-1', configEnd: '/profile' })).json.openerLanguage).toBe('German'); } },
   'no-languages-empty': { run: async (s) => { s.host.script = (r) => (r.method === 'GET' ? { status: 200, body: { company: 'Acme' } } : { status: 200 }); await s.open(); await factsAnswered(s, 1); expect((await facts(s)).languages).toEqual([]); } },
   'facts-without-callback-accepted': { run: async (s) => { expect((await s.driver('POST', '/workspaces', { classes: [{ configEnd: '/facts', kind: 'FACTS', fields: [] }] })).status).toBe(201); } },
