@@ -18,12 +18,19 @@ import { must } from './violation.ts';
 export abstract class Step implements fc.AsyncCommand<Model, Real> {
   abstract check(m: Readonly<Model>): boolean;
   async run(m: Model, r: Real): Promise<void> {
-    r.log.begin(this.toString());
+    r.log.begin(this.describe(m));
     r.counts.set(this.constructor.name, (r.counts.get(this.constructor.name) ?? 0) + 1);
     await this.act(m, r);
   }
   protected abstract act(m: Model, r: Real): Promise<void>;
   abstract toString(): string;
+  /** The command with its references resolved against the model, for the script. */
+  describe(_m: Readonly<Model>): string { return this.toString(); }
+}
+
+/** A record in the script's words: its model number, class and key. */
+export function named(rec: { id: number; end: End; key?: string } | undefined): string {
+  return rec ? `record #${rec.id} (${rec.end}${rec.key ? ` ${rec.key}` : ''})` : 'no record';
 }
 
 const who = (u: number) => `user#${u}`;
@@ -58,6 +65,14 @@ export class Turn extends Step {
   }
   toString(): string {
     return `turn of ${who(this.user)}: ${this.saves.map((s) => `${s.end === SETTING ? 'the Setting' : s.target === null ? `a new ${LIST}` : `${LIST} instance #${s.target}`} {${fieldsOf(s).join(', ')}}`).join('; ')}`;
+  }
+  override describe(m: Readonly<Model>): string {
+    const what = (s: SaveSpec) => {
+      if (s.end === SETTING) return m.setting(this.user) ? `the Setting ${named(m.setting(this.user))}` : 'the Setting (no record yet)';
+      const target = s.target === null ? undefined : pick(m.addressable(this.user, LIST), s.target);
+      return target ? named(target) : `a new ${LIST} instance`;
+    };
+    return `turn of ${who(this.user)}: ${this.saves.map((s) => `${what(s)} {${fieldsOf(s).join(', ')}}`).join('; ')}`;
   }
   protected async act(m: Model, r: Real): Promise<void> {
     const conv = m.openConversation(this.user)!;
@@ -141,6 +156,7 @@ export class Delete extends Step {
   constructor(readonly user: number, readonly target: number) { super(); }
   check(m: Readonly<Model>): boolean { return m.openConversation(this.user) !== undefined && m.addressable(this.user).length > 0; }
   toString(): string { return `${who(this.user)} deletes instance #${this.target} through the chat`; }
+  override describe(m: Readonly<Model>): string { return `${who(this.user)} deletes ${named(pick(m.addressable(this.user), this.target))} through the chat`; }
   protected async act(m: Model, r: Real): Promise<void> {
     const conv = m.openConversation(this.user)!;
     const rec = pick(m.addressable(this.user), this.target)!;

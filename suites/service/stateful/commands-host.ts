@@ -10,7 +10,7 @@ import { FIELDS, IDENTITY, LIST, SETTING, pick, type End, type Known, type Model
 import { readGone, readList, readLive, readSetting } from './reads.ts';
 import type { Real } from './real.ts';
 import { must } from './violation.ts';
-import { Step, settle } from './commands-chat.ts';
+import { Step, named, settle } from './commands-chat.ts';
 
 const who = (u: number) => `user#${u}`;
 
@@ -33,6 +33,18 @@ export class RestWrite extends Step {
 
   toString(): string {
     const what = { unkeyed: this.end === SETTING ? 'to the Setting' : `of a new ${LIST} instance`, keyed: `to ${this.end} record #${this.target} by key`, conflict: `of a new ${LIST} instance with the label of live instance #${this.target}`, reuse: `of a new ${LIST} instance with the label of deleted instance #${this.target}`, gone: `to deleted ${this.end} record #${this.target} by key` }[this.mode];
+    return `host REST write ${what} for ${who(this.user)}`;
+  }
+
+  override describe(m: Readonly<Model>): string {
+    const at = (list: Array<{ id: number; end: End; key?: string }>) => named(pick(list, this.target));
+    const what = {
+      unkeyed: this.end === SETTING ? `to the Setting${m.setting(this.user) ? ` ${named(m.setting(this.user))}` : ' (no record yet)'}` : `of a new ${LIST} instance`,
+      keyed: `to ${at(m.live(this.user, this.end).filter((x) => x.key !== undefined))} by key`,
+      conflict: `of a new ${LIST} instance with the label of ${at(m.addressable(this.user, LIST).filter((x) => x.label !== undefined))}`,
+      reuse: `of a new ${LIST} instance with the label of deleted ${at(m.freedLabels(this.user))}`,
+      gone: `to deleted ${at(m.gone.filter((g) => g.user === this.user && g.end === this.end && g.key !== undefined))} by key`,
+    }[this.mode];
     return `host REST write ${what} for ${who(this.user)}`;
   }
 
@@ -105,6 +117,7 @@ export class Hold extends Step {
   check(m: Readonly<Model>): boolean { return this.candidates(m).length > 0; }
   private candidates(m: Readonly<Model>): RecordState[] { return m.live(this.user).filter((x) => x.key !== undefined && x.held !== this.held); }
   toString(): string { return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s record #${this.target} ${this.held ? 'mid-migration' : 'from the migration hold'}`; }
+  override describe(m: Readonly<Model>): string { return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s ${named(pick(this.candidates(m), this.target))} ${this.held ? 'mid-migration' : 'from the migration hold'}`; }
   protected async act(m: Model, r: Real): Promise<void> {
     const rec = pick(this.candidates(m), this.target)!;
     r.log.note(`record #${rec.id} ${rec.key}`);
@@ -137,6 +150,11 @@ export class KeyRead extends Step {
     return true;
   }
   toString(): string { return this.which === 'unknown' ? `read ${who(this.user)}'s ${LIST} by a key no record has` : `read ${who(this.user)}'s ${this.which} record #${this.target} by key`; }
+  override describe(m: Readonly<Model>): string {
+    if (this.which === 'unknown') return this.toString();
+    const list: Array<{ id: number; end: End; key?: string }> = this.which === 'live' ? m.live(this.user).filter((x) => x.key !== undefined) : m.gone.filter((g) => g.user === this.user && g.key !== undefined);
+    return `read ${who(this.user)}'s ${this.which === 'gone' ? 'deleted ' : ''}${named(pick(list, this.target))} by key`;
+  }
   protected async act(m: Model, r: Real): Promise<void> {
     await settle(r);
     if (this.which === 'live') await readLive(m, r, pick(m.live(this.user).filter((x) => x.key !== undefined), this.target)!);

@@ -1,4 +1,4 @@
-/** The model-based test of sections 2.3, 3 and 6 (stateful.spec.ts): the model, its commands, the runner. */
+/** The model-based test of sections 2.3, 3 and 6 (combinations.spec.ts): the model, its commands, the runner. */
 import type { ClauseId } from '../../../spec/index.ts';
 
 export { runStateful, lanesFor, type StatefulEnv, type StatefulOptions, type StatefulOutcome } from './run.ts';

@@ -58,12 +58,13 @@ export interface StatefulOutcome {
 }
 
 /** The most sequences side by side: each holds a workspace and its hook on the worker's mock host. */
-const MAX_LANES = 16;
+const MAX_LANES = 32;
 
 /** Lanes: enough for the sequences to fit the budget, each sequence costing its steps and one quiet window. */
 export function lanesFor(o: StatefulOptions, timing: Timing): { lanes: number; perLane: number } {
   const perSequenceMs = timing.quietWindowMs() + 1_000;
-  const lanes = Math.max(1, Math.min(o.runs, MAX_LANES, Math.ceil((o.runs * perSequenceMs) / o.budgetMs)));
+  const rounds = Math.max(1, Math.floor(o.budgetMs / perSequenceMs));
+  const lanes = Math.max(1, Math.min(MAX_LANES, Math.ceil(o.runs / rounds)));
   return { lanes, perLane: Math.ceil(o.runs / lanes) };
 }
 

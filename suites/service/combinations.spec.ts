@@ -6,6 +6,9 @@
  * executable model of the records' states and envelopes, what the data API answers, and exactly
  * which callbacks the service sends (suites/service/stateful/). A failure shrinks to a minimal
  * sequence, printed as a script with a curl line per request, replayed by its seed.
+ *
+ * Its sequences are the service project's longest run: the file's name sorts it first, so it
+ * starts while the retry schedules of service-realtime wait, not after the short tests.
  */
 import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
