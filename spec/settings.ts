@@ -36,7 +36,7 @@ export interface Settings {
   seedPath?: string;
   /** CCS_PROPERTY_RUNS: runs per property test (default 60). */
   propertyRuns: number;
-  /** CCS_STATEFUL_RUNS: sequences of the model-based test (default 32). */
+  /** CCS_STATEFUL_RUNS: sequences of the model-based test (default 48). */
   statefulRuns: number;
   /** CCS_REPORT_DIR: where reports go (default reports/out), as given. */
   reportDir: string;
@@ -87,7 +87,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const s: Settings = {
     faults: list(env, 'CCS_FAULTS'),
     propertyRuns: num(env, 'CCS_PROPERTY_RUNS') ?? 60,
-    statefulRuns: num(env, 'CCS_STATEFUL_RUNS') ?? 32,
+    statefulRuns: num(env, 'CCS_STATEFUL_RUNS') ?? 48,
     reportDir: text(env, 'CCS_REPORT_DIR') ?? DEFAULT_REPORT_DIR,
     progressTty: env.CCS_PROGRESS_TTY === '1',
     mutants: list(env, 'CCS_MUTANTS'),

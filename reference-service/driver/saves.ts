@@ -106,7 +106,7 @@ export function registerSaveRoutes(d: DriverScope): void {
     conv.state = 'completed';
     const values = Object.fromEntries(records.map((r) => [r.serviceKey, r.values]));
     // EVT-6 broken on purpose by oncomplete-lists-deleted-keys: the keys touched, deleted ones too.
-    const listed = f.has('oncomplete-lists-deleted-keys') && b.serviceKeys === undefined ? conv.touched : keys;
+    const listed = f.has('oncomplete-lists-deleted-keys') ? [...new Set([...conv.touched, ...keys])] : keys;
     const done = d.lifecycle(conv, 'onComplete', completePayload(ctx, conv, listed, effectiveHookPath(ws), values));
     if (f.has('complete-waits-for-host')) await done; // DELIV-9 broken on purpose
     return reply.code(202).send({ serviceKeys: keys });

@@ -18,7 +18,7 @@ import { STATEFUL_CLAUSES, judgeStateful, lanesFor, runStateful } from './statef
 /** The most commands a sequence is generated with (those whose precondition fails are skipped): shrinking makes a failing one short. */
 const MAX_COMMANDS = 80;
 /** Wall time the sequences should take when none fails (the run's other tests share the window). */
-const BUDGET_MS = 20_000;
+const BUDGET_MS = 12_000;
 
 waiting(() => test('random sequences of chat triggers and host requests keep to the model of record states, data API answers and callbacks (EVT-1, EVT-6, EVT-8, EVT-11, EVT-15, EVT-16, EVT-17, EVT-18, EVT-19, EVT-20, EVT-21, EVT-22, EVT-23, DELIV-13, STATE-1, STATE-2, STATE-3, STATE-4, STATE-6, STATE-7, STATE-8, ENV-3, DATA-1, DATA-2, DATA-3, DATA-4, DATA-8, DATA-9, DATA-11, DATA-12, DATA-13, PAGE-1, PAGE-2, PAGE-4, PAGE-5)', { tag: clauseTags(...STATEFUL_CLAUSES, '@property') }, async ({ target, host, driver, timing, makeWorkspace, evidence }) => {
   driver.requireCapability('workspaces');

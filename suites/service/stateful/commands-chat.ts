@@ -19,6 +19,7 @@ export abstract class Step implements fc.AsyncCommand<Model, Real> {
   abstract check(m: Readonly<Model>): boolean;
   async run(m: Model, r: Real): Promise<void> {
     r.log.begin(this.describe(m));
+    r.stepStartedMs = Date.now();
     r.counts.set(this.constructor.name, (r.counts.get(this.constructor.name) ?? 0) + 1);
     await this.act(m, r);
   }
@@ -37,6 +38,7 @@ const who = (u: number) => `user#${u}`;
 
 /** Waits for the step's callbacks (deadline from timing), judging whatever the hook received meanwhile. */
 export function settle(r: Real, expected: Expected[] = []): Promise<void> {
+  for (const x of expected) x.since = r.stepStartedMs;
   return r.ledger.settle(expected, r.timing.deliveryDeadlineMs());
 }
 
@@ -137,7 +139,8 @@ export class Complete extends Step {
   protected async act(m: Model, r: Real): Promise<void> {
     const conv = m.openConversation(this.user)!;
     const recs = m.completion(conv);
-    await r.driver.complete(conv.id);
+    // The keys are named: the live instances the conversation touched (what a deleted one would be is the model's question, not the driver's).
+    await r.driver.complete(conv.id, recs.map((x) => x.key!));
     const earlierIds = recs.flatMap((x) => x.onCompleteIds);
     conv.open = false;
     const keep = (e: Parameters<NonNullable<Expected['onMatch']>>[0]) => { const id = header(e, 'x-service-delivery-id'); if (id) for (const x of recs) x.onCompleteIds.push(id); };

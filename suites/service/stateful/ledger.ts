@@ -38,6 +38,8 @@ export interface Expected {
   onMatch?: (e: JournalEntry) => void;
   /** Delivery ids an onComplete of these keys carried before (DELIV-13). */
   earlierIds?: string[];
+  /** Wall ms when the step began: an entry that arrived earlier is not this step's. */
+  since?: number;
   matched: JournalEntry[];
 }
 
@@ -147,7 +149,7 @@ export class Ledger {
     const p = payload(e);
     // The type of conversationId is EVT-13's rule: a string naming the same conversation still names it.
     const conv = String(p.conversationId);
-    const fits = (x: Expected) => x.event === ev && String(x.conversationId) === conv && (x.key === undefined || x.key === p.serviceKey) && x.matched.length < capacity(x);
+    const fits = (x: Expected) => x.event === ev && String(x.conversationId) === conv && (x.key === undefined || x.key === p.serviceKey) && x.matched.length < capacity(x) && e.arrival.wallMs >= (x.since ?? 0);
     return this.expectations.find((x) => fits(x) && !x.optional) ?? this.expectations.find(fits);
   }
 

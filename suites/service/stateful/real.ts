@@ -24,6 +24,8 @@ export interface Real extends Judge {
   counts: Map<string, number>;
   /** Host REST writes (and seeds) of this sequence: its quiet window then also decides STATE-3. */
   hostWrites: number;
+  /** Wall ms when the current step began: nothing that arrived before it answers its expectations. */
+  stepStartedMs: number;
 }
 
 /**

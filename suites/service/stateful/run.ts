@@ -58,7 +58,7 @@ export interface StatefulOutcome {
 }
 
 /** The most sequences side by side: each holds a workspace and its hook on the worker's mock host. */
-const MAX_LANES = 32;
+const MAX_LANES = 48;
 
 /** Lanes: enough for the sequences to fit the budget, each sequence costing its steps and one quiet window. */
 export function lanesFor(o: StatefulOptions, timing: Timing): { lanes: number; perLane: number } {
@@ -96,7 +96,7 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
     const model = new Model(users, tag);
     const svc = new ServiceClient({ baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, onResponse: logResponse(log) });
     const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model));
-    const real: Real = { ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, hostWrites: 0 };
+    const real: Real = { ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, hostWrites: 0, stepStartedMs: Date.now() };
     try {
       await fc.asyncModelRun(() => ({ model, real }), cmds);
       const window = lane.failed === undefined ? quietMs : lane.failed.kind === 'stray' ? shrinkQuietMs : 0;

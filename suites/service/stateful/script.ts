@@ -66,9 +66,9 @@ export class RecordingDriver {
     this.say('POST', `/conversations/${conversationId}/turns`, { saves });
     return this.d.turn(conversationId, saves);
   }
-  complete(conversationId: number) {
-    this.say('POST', `/conversations/${conversationId}/complete`, {});
-    return this.d.complete(conversationId);
+  complete(conversationId: number, serviceKeys: string[]) {
+    this.say('POST', `/conversations/${conversationId}/complete`, { serviceKeys });
+    return this.d.complete(conversationId, { serviceKeys });
   }
   deleteRecord(conversationId: number, serviceKey: string) {
     this.say('POST', `/conversations/${conversationId}/delete`, { serviceKey });
