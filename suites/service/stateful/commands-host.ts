@@ -89,10 +89,12 @@ export class RestWrite extends Step {
     } else {
       must(r, res.status >= 200 && res.status < 300, this.mode === 'reuse' ? 'DATA-12' : 'DATA-4', this.mode === 'reuse' ? 'an identity value no live record holds (its holder was deleted) is free again' : 'a host write on the single write route is accepted', { expected: 'a 2xx', seen: answered(res) });
       const named = (res.json as { serviceKey?: unknown } | undefined)?.serviceKey;
+      // A keyed write writes the record it names (DATA-4); an answer naming another key says it did not.
+      if (key !== undefined && typeof named === 'string') must(r, named === key, 'DATA-4', 'a keyed write writes the record its key names', { expected: `serviceKey ${key}`, seen: `serviceKey ${named}: ${answered(res)}` });
       if (rec === undefined) {
         rec = m.add({ user: this.user, end: this.end, status: 'PENDING', statusBy: 'STATE-2', writes: [{ by: 'rest', atMs }], ...(typeof named === 'string' ? { key: named } : {}), ...(typeof data[IDENTITY] === 'string' ? { label: data[IDENTITY] as string } : {}) });
       } else {
-        if (this.end === SETTING && typeof named === 'string') {
+        if (this.end === SETTING && key === undefined && typeof named === 'string') {
           if (rec.key !== undefined) must(r, named === rec.key, 'DATA-13', 'a write to a Setting updates its user\'s one record', { expected: `serviceKey ${rec.key}`, seen: `serviceKey ${named}` }, { id: 'model.setting-one-record' });
           else rec.key = named;
         }
@@ -113,10 +115,10 @@ export class RestWrite extends Step {
 }
 
 export class Hold extends Step {
-  constructor(readonly user: number, readonly target: number, readonly held: boolean) { super(); }
+  constructor(readonly user: number, readonly end: End, readonly target: number, readonly held: boolean) { super(); }
   check(m: Readonly<Model>): boolean { return this.candidates(m).length > 0; }
-  private candidates(m: Readonly<Model>): RecordState[] { return m.live(this.user).filter((x) => x.key !== undefined && x.held !== this.held); }
-  toString(): string { return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s record #${this.target} ${this.held ? 'mid-migration' : 'from the migration hold'}`; }
+  private candidates(m: Readonly<Model>): RecordState[] { return m.live(this.user, this.end).filter((x) => x.key !== undefined && x.held !== this.held); }
+  toString(): string { return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s ${this.end} record #${this.target} ${this.held ? 'mid-migration' : 'from the migration hold'}`; }
   override describe(m: Readonly<Model>): string { return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s ${named(pick(this.candidates(m), this.target))} ${this.held ? 'mid-migration' : 'from the migration hold'}`; }
   protected async act(m: Model, r: Real): Promise<void> {
     const rec = pick(this.candidates(m), this.target)!;
