@@ -35,13 +35,17 @@ export function credentialOwner(ctx: ServiceContext, req: FastifyRequest, kind: 
 export function covers(ctx: ServiceContext, owner: Workspace, target: Workspace | undefined): boolean {
   if (!target) return false;
   if (owner === target) return true;
-  if (target.parent === owner) return true; // AUTH-3
+  if (target.parent === owner) return !ctx.faults.has('parent-key-refused-on-sandbox'); // AUTH-3
   return ctx.faults.has('sandbox-key-covers-production') && owner.parent === target; // AUTH-4 broken on purpose
 }
 
 export type AuthOutcome = { ok: true; ws: Workspace } | { ok: false; status: 401 | 403 };
 
-export function authorize(ctx: ServiceContext, req: FastifyRequest, workspaceKey: string, kind: CredentialKind): AuthOutcome {
+export function authorize(ctx: ServiceContext, req: FastifyRequest, workspaceKey: string, kind: CredentialKind, anyToken = false): AuthOutcome {
+  // anyToken: a seeded fault's route that takes any credential of the right form for the URL's workspace (EMBED-10, UPLOAD-5, UPLOAD-9, AUTH-1).
+  const presented = kind === 'api-key' ? req.headers['x-api-key'] ?? req.headers.authorization : req.headers.authorization;
+  const target0 = ctx.workspaces.get(workspaceKey);
+  if (anyToken && target0 && typeof presented === 'string' && presented.length > 0) return { ok: true, ws: target0 };
   const owner = credentialOwner(ctx, req, kind);
   if (!owner) return { ok: false, status: 401 };
   const target = ctx.workspaces.get(workspaceKey);

@@ -6,7 +6,7 @@ import { typeFits } from './facts.ts';
 import type { ClassDef, StoredRecord } from './model.ts';
 
 /** The envelope of spec/openapi.yaml (RecordEnvelope); completedAt is null only under a seeded fault. */
-export type Envelope = Pick<RecordEnvelope, 'data' | 'errors' | 'warnings' | 'callbackStatus'> & { completedAt: RecordEnvelope['completedAt'] | null };
+export type Envelope = Pick<RecordEnvelope, 'data' | 'errors' | 'callbackStatus'> & { warnings?: RecordEnvelope['warnings']; completedAt: RecordEnvelope['completedAt'] | null };
 
 /** Sets a dotted field path ("address.city") in a nested object. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -33,8 +33,8 @@ export function bindRecord(cls: ClassDef, r: StoredRecord, faults: FaultSet): En
       data[fd.name] = null;
       if (fd.required) warnings[fd.name] = 'required field not provided yet';
     } else if (!typeFits(fd.type, v)) {
-      // ENV-2: a field that could not be populated is null, with the reason in errors.
-      data[fd.name] = null;
+      // ENV-2: a field that could not be populated is null, with the reason in errors (unbound-field-raw-value breaks it).
+      data[fd.name] = faults.has('unbound-field-raw-value') ? v : null;
       errors[fd.name] = `expected ${fd.type}, got ${Array.isArray(v) ? 'array' : typeof v}`;
     } else {
       data[fd.name] = v;
@@ -49,7 +49,8 @@ export function bindRecord(cls: ClassDef, r: StoredRecord, faults: FaultSet): En
   return {
     data,
     errors,
-    warnings,
+    // ENV-1 broken on purpose by envelope-without-warnings.
+    ...(faults.has('envelope-without-warnings') ? {} : { warnings }),
     callbackStatus: r.callbackStatus,
     completedAt: faults.has('draft-completed-at-null') && r.callbackStatus === 'PENDING' ? null : contractTimestamp(r.completedAt),
   };

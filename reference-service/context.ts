@@ -30,6 +30,8 @@ export class ServiceContext {
   readonly outages = new Map<string, 500 | 503>();
   /** The driver's local listen pipes: where each workspace's events go instead of the host (HOOK-5). */
   readonly listenPipes = new Map<string, URL>();
+  /** Setting slots (workspaceKey, configEnd, endUserHandle) whose record the chat deleted: read by a seeded fault only (faults.ts). */
+  readonly deletedSettings = new Set<string>();
   readonly logLines: ServiceLogLine[] = [];
   readonly sender = new HttpSender();
   private readonly timers = new Map<NodeJS.Timeout, () => void>();
@@ -86,6 +88,11 @@ export class ServiceContext {
   findRecord(ws: Workspace, serviceKey: string): StoredRecord | undefined {
     const r = this.records.get(serviceKey);
     return r && r.workspaceKey === ws.workspaceKey ? r : undefined;
+  }
+
+  /** The key of a Setting slot in deletedSettings. */
+  settingSlot(workspaceKey: string, configEnd: string, endUserHandle: string): string {
+    return JSON.stringify([workspaceKey, configEnd, endUserHandle]);
   }
 
   recordsOf(ws: Workspace, configEnd: string, endUserHandle: string): StoredRecord[] {

@@ -12,6 +12,7 @@ import type { Payload } from './events.ts';
 import type { SendOutcome } from './http-send.ts';
 import { effectiveHookPath, effectiveHostBaseUrl, type Workspace } from './model.ts';
 import { signatureFor } from './signing.ts';
+import { contractTimestamp } from './clock.ts';
 
 const CONNECT_TIMEOUT_MS = CONTRACT.connectTimeoutMs; // DELIV-2
 const REQUEST_TIMEOUT_MS = CONTRACT.requestTimeoutMs; // DELIV-3
@@ -63,15 +64,16 @@ export class Deliverer {
     const f = this.ctx.faults;
     if (event === 'onComplete') return f.has('two-attempts-only') ? CONTRACT.maxAttempts - 1 : f.has('four-attempts') ? CONTRACT.maxAttempts + 1 : CONTRACT.maxAttempts; // DELIV-7
     if (event === 'config.saved' && f.has('retry-config-saved-after-503')) return CONTRACT.maxAttempts;
+    if (event === 'config.saved' && f.has('retry-saved-after-reset')) return 2; // DELIV-1 broken on purpose
     return 1; // DELIV-1
   }
 
   private retriable(event: string, o: SendOutcome): boolean {
     const f = this.ctx.faults;
-    if (event !== 'onComplete') return event === 'config.saved' && f.has('retry-config-saved-after-503') && o.kind === 'answer' && o.status >= 500;
+    if (event !== 'onComplete') return event === 'config.saved' && ((f.has('retry-config-saved-after-503') && o.kind === 'answer' && o.status >= 500) || (f.has('retry-saved-after-reset') && o.kind === 'reset'));
     switch (o.kind) {
       case 'answer':
-        if (o.status >= 200 && o.status < 300) return false;
+        if (o.status >= 200 && o.status < 300) return f.has('retry-oncomplete-after-204') && o.status !== 200; // DELIV-10
         if (o.status >= 500) return !f.has('no-retry-on-5xx'); // DELIV-4
         return f.has('retry-oncomplete-after-4xx') && o.status >= 400; // DELIV-10
       case 'timeout': return !f.has('no-retry-on-timeout'); // DELIV-6
@@ -86,7 +88,9 @@ export class Deliverer {
     const ctx = this.ctx;
     const f = ctx.faults;
     const base = effectiveHostBaseUrl(ws, !f.has('sandbox-no-inherit-host'));
-    const hookPath = effectiveHookPath(ws);
+    const inherited = effectiveHookPath(ws);
+    // HOOK-2 broken on purpose by sandbox-hookpath-suffixed.
+    const hookPath = inherited && ws.parent && f.has('sandbox-hookpath-suffixed') ? `${inherited}/sandbox` : inherited;
     if (!base || (!hookPath && !f.has('send-without-hookpath'))) {
       // HOOK-4: skipped and logged; values stay stored and readable.
       ctx.log('info', 'delivery.skipped', `${event} skipped: ${!base ? 'hostBaseUrl' : 'hookPath'} is not set`, { workspaceKey: ws.workspaceKey, deliveryId });
@@ -109,44 +113,54 @@ export class Deliverer {
     if (!url) return;
     // HOOK-5: a running local listen pipe receives the event instead of the host POST.
     const pipe = ctx.listenPipes.get(ws.workspaceKey);
-    const body = Buffer.from(JSON.stringify(payload), 'utf8'); // serialized once (DELIV-11)
+    // Serialized once (DELIV-11); lifecycle-body-array breaks EVT-1, retry-fresh-timestamp-body DELIV-11.
+    let body = Buffer.from(JSON.stringify(event === 'onSessionTimeout' && f.has('lifecycle-body-array') ? [payload] : payload), 'utf8');
     const reserialized = f.has('sign-reserialized-body') ? Buffer.from(JSON.stringify(payload, null, 2), 'utf8') : undefined;
     const max = this.maxAttempts(event);
     let firstSignature: string | undefined;
     for (let attempt = 1; attempt <= max; attempt += 1) {
       if (ctx.closed) return;
+      if (attempt > 1 && f.has('retry-fresh-timestamp-body')) body = Buffer.from(JSON.stringify({ ...payload, timestamp: contractTimestamp() }), 'utf8');
       let signature = await signatureFor(ws, ctx.ring, f, body, { reserialized });
       if (attempt === 1) firstSignature = signature;
       else if (f.has('no-resign-on-retry')) signature = firstSignature;
+      const retry = attempt > 1;
+      const textPlain = (event === 'config.deleted' && f.has('content-type-text-on-deleted')) || (retry && f.has('retry-content-type-text')); // HDR-1
       const headers: Record<string, string> = {
-        'Content-Type': 'application/json',
+        'Content-Type': textPlain ? 'text/plain' : 'application/json',
         'X-Service-Event': event === 'config.saved' && f.has('event-header-mismatch') ? 'config_saved' : event,
-        'X-Service-Delivery-Id': f.has('retry-new-delivery-id') && attempt > 1 ? `${deliveryId}-${attempt}` : deliveryId,
+        'X-Service-Delivery-Id': f.has('retry-new-delivery-id') && retry ? `${deliveryId}-${attempt}` : deliveryId,
       };
-      if (event === 'onComplete') headers['X-Service-Delivery-Attempt'] = String(f.has('attempt-header-zero-based') ? attempt - 1 : attempt); // HDR-4
+      if (retry && f.has('retry-event-header-missing')) delete headers['X-Service-Event']; // HDR-2
+      if (event === 'onComplete') headers['X-Service-Delivery-Attempt'] = String(f.has('attempt-header-zero-based') ? attempt - 1 : f.has('attempt-header-stuck-at-1') ? 1 : attempt); // HDR-4
       else if (event === 'config.saved' && f.has('attempt-header-on-config-saved')) headers['X-Service-Delivery-Attempt'] = '1';
+      if ((retry && f.has('retry-unsigned')) || (event === 'config.deleted' && f.has('unsigned-config-deleted'))) signature = undefined; // HDR-6, SIGN-3
       if (signature !== undefined && !(pipe && f.has('listen-pipe-unsigned'))) headers['X-Service-Signature'] = signature; // SIGN-15
       else if (f.has('signature-header-when-off')) headers['X-Service-Signature'] = '';
       if (pipe && f.has('listen-pipe-also-posts-host')) void ctx.sender.send({ method: 'POST', url, headers, body, connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS), requestTimeoutMs: ctx.clock.scaled(REQUEST_TIMEOUT_MS) });
       const outcome = await ctx.sender.send({
-        method: 'POST',
+        method: event === 'config.deleted' && f.has('deleted-sent-with-put') ? 'PUT' : 'POST', // HOOK-1
         url: pipe ?? url,
         headers,
         body,
         connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS),
-        requestTimeoutMs: ctx.clock.scaled(f.has('request-timeout-20s') ? 2 * REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS),
+        requestTimeoutMs: ctx.clock.scaled(f.has('request-timeout-20s') ? 2 * REQUEST_TIMEOUT_MS : f.has('request-timeout-5s') ? REQUEST_TIMEOUT_MS / 2 : REQUEST_TIMEOUT_MS),
       });
       if (ctx.closed) return;
-      if (outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300) return;
+      if (outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300 && !(event === 'onComplete' && this.retriable(event, outcome))) return;
       const more = attempt < max && this.retriable(event, outcome);
       ctx.log('warn', 'delivery.failed', `${event} attempt ${attempt} ${describeOutcome(outcome)}${more ? '; retrying' : ''}`, { workspaceKey: ws.workspaceKey, deliveryId });
       if (!more) {
         // DELIV-6.6: when every attempt failed the loss is logged service-side only.
-        if (event === 'onComplete' && this.retriable(event, outcome)) ctx.log('error', 'delivery.lost', `${event} lost after ${attempt} attempts`, { workspaceKey: ws.workspaceKey, deliveryId });
+        if (event === 'onComplete' && this.retriable(event, outcome)) {
+          ctx.log('error', 'delivery.lost', `${event} lost after ${attempt} attempts`, { workspaceKey: ws.workspaceKey, deliveryId });
+          // DELIV-14 broken on purpose by status-follows-delivery: the lost delivery turns the records back.
+          if (f.has('status-follows-delivery')) for (const k of (payload.serviceKeys as string[] | undefined) ?? []) { const r = ctx.records.get(k); if (r) r.callbackStatus = 'PENDING'; }
+        }
         return;
       }
       // DELIV-8: measured from the end of the previous attempt.
-      const gap = attempt === 1 || f.has('backoff-5s-both') ? BACKOFF_MS[0]! : BACKOFF_MS[1]!;
+      const gap = (attempt === 1 && !f.has('backoff-20s-first')) || f.has('backoff-5s-both') ? BACKOFF_MS[0]! : BACKOFF_MS[1]!;
       await ctx.sleep(ctx.clock.scaled(gap));
     }
   }

@@ -25,8 +25,14 @@ export function commonFields<E extends Event>(ctx: ServiceContext, conv: Convers
     configEnd: f.has('configend-without-slash') ? configEnd.replace(/^\/+/, '') : configEnd, // EVT-12
     endUserHandle: conv.endUserHandle,
     conversationId: conv.conversationId,
-    timestamp: contractTimestamp(Date.now(), f.has('timestamp-with-zone')), // EVT-14
+    timestamp: eventTimestamp(f), // EVT-14
   };
+}
+
+/** EVT-14: the sending time, date-time with milliseconds and no zone (three seeded faults bend it). */
+function eventTimestamp(f: ServiceContext['faults']): string {
+  const ts = contractTimestamp(Date.now() + (f.has('timestamp-local-time') ? 2 * 3_600_000 : 0), f.has('timestamp-with-zone'));
+  return f.has('timestamp-no-millis') ? ts.slice(0, 19) : ts;
 }
 
 /** The faults that break a payload's types: applied last, member order kept. */
@@ -44,8 +50,11 @@ function onWire(ctx: ServiceContext, payload: LifecyclePayload, drop: string[] =
 
 /** EVT-5: onStart, onSessionInterrupted, onSessionTimeout carry serviceKeys, empty. */
 export function sessionPayload(ctx: ServiceContext, conv: Conversation, event: 'onStart' | 'onSessionInterrupted' | 'onSessionTimeout'): Payload {
+  const f = ctx.faults;
   const p: OnStartPayload | OnSessionInterruptedPayload | OnSessionTimeoutPayload = { ...commonFields(ctx, conv, event), serviceKeys: [] };
-  return onWire(ctx, p, event === 'onStart' && ctx.faults.has('onstart-without-servicekeys') ? ['serviceKeys'] : []);
+  const drop = event === 'onStart' && f.has('onstart-without-servicekeys') ? ['serviceKeys'] : event === 'onSessionInterrupted' && f.has('interrupted-without-timestamp') ? ['timestamp'] : [];
+  // EVT-15 broken on purpose by timeout-event-misspelled.
+  return onWire(ctx, p, drop, event === 'onSessionTimeout' && f.has('timeout-event-misspelled') ? { event: 'onSessionTimedOut' } : {});
 }
 
 /** EVT-6/7: every finalized key, and path echoing hookPath. */
@@ -63,19 +72,21 @@ export function completePayload(ctx: ServiceContext, conv: Conversation, service
 /** EVT-8: serviceKey, changedFields (dotted paths, no values), callbackStatus at save time. */
 export function savedPayload(ctx: ServiceContext, conv: Conversation, configEnd: string, serviceKey: string, changedFields: string[], callbackStatus: CallbackStatus): Payload {
   const p: ConfigSavedPayload = { ...commonFields(ctx, conv, 'config.saved', configEnd), serviceKey, changedFields, callbackStatus };
-  return onWire(ctx, p);
+  // EVT-8 broken on purpose by saved-status-lowercase.
+  return onWire(ctx, p, [], ctx.faults.has('saved-status-lowercase') ? { callbackStatus: callbackStatus.toLowerCase() } : {});
 }
 
 /** EVT-9: serviceKey singular, no serviceKeys. */
 export function deletedPayload(ctx: ServiceContext, conv: Conversation, configEnd: string, serviceKey: string): Payload {
   const p: ConfigDeletedPayload = { ...commonFields(ctx, conv, 'config.deleted', configEnd), serviceKey };
-  return onWire(ctx, p);
+  // EVT-9 broken on purpose by deleted-with-servicekeys.
+  return onWire(ctx, p, [], ctx.faults.has('deleted-with-servicekeys') ? { serviceKeys: [serviceKey] } : {});
 }
 
 /** EVT-10, PAGE-1..5: pages of at most 500 keys, numbered from 1, count on every page. */
-export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: string, keys: string[]): Payload[] {
+export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: string, keys: string[], unlisted?: (key: string) => boolean): Payload[] {
   const f = ctx.faults;
-  const size = f.has('bulk-501-keys') ? CONTRACT.bulkPageSize + 1 : CONTRACT.bulkPageSize;
+  const size = f.has('bulk-501-keys') ? CONTRACT.bulkPageSize + 1 : f.has('bulk-499-per-page') ? CONTRACT.bulkPageSize - 1 : CONTRACT.bulkPageSize;
   const totalPages = Math.ceil(keys.length / size); // PAGE-2: an empty scope sends no page
   const pages: Payload[] = [];
   for (let i = 0; i < totalPages; i += 1) {
@@ -84,9 +95,18 @@ export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: st
       count: keys.length,
       page: f.has('pages-from-zero') ? i : i + 1,
       totalPages,
-      keys: keys.slice(i * size, (i + 1) * size),
+      keys: keys.slice(i * size, (i + 1) * size).filter((k) => !unlisted?.(k)),
     };
-    pages.push(onWire(ctx, p, f.has('count-only-page-one') && i > 0 ? ['count'] : []));
+    // PAGE-5 broken on purpose by bulk-duplicate-key: the last page ends with the first key again.
+    if (f.has('bulk-duplicate-key') && i > 0 && i === totalPages - 1) p.keys = [...p.keys.slice(0, -1), keys[0]!];
+    const add: Payload = {
+      ...(f.has('bulk-extra-member') ? { scope: configEnd } : {}), // EVT-2
+      ...(f.has('bulk-count-string') ? { count: String(keys.length) } : {}), // EVT-10
+      ...(f.has('bulk-deleted-org-handle') ? { endUserHandle: `org-${conv.workspace.workspaceKey}` } : {}), // EVT-11
+    };
+    pages.push(onWire(ctx, p, f.has('count-only-page-one') && i > 0 ? ['count'] : [], add));
   }
+  // PAGE-3 broken on purpose by bulk-page-one-twice: the first page again in place of the second.
+  if (f.has('bulk-page-one-twice') && pages.length > 1) pages[1] = pages[0]!;
   return pages;
 }

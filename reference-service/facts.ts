@@ -25,13 +25,14 @@ function cacheKey(ws: Workspace, endUserHandle: string): string {
 export function factsInEffect(ctx: ServiceContext, ws: Workspace, endUserHandle: string): FactsEntry | undefined {
   const entry = ctx.facts.get(cacheKey(ws, endUserHandle));
   if (!entry) return undefined;
-  return ctx.clock.now() - entry.receivedAt < FACTS_CACHE_MS ? entry : undefined;
+  // FACTS-6 (facts-cache-forever breaks it on purpose).
+  return ctx.clock.now() - entry.receivedAt < FACTS_CACHE_MS || ctx.faults.has('facts-cache-forever') ? entry : undefined;
 }
 
 /** FACTS-10/11: preferredLanguages with English appended when missing; English alone when absent. */
 export function replyLanguages(ctx: ServiceContext, facts: Record<string, unknown> | undefined): string[] {
   const pref = facts?.preferredLanguages;
-  if (!Array.isArray(pref) || pref.length === 0) return ['English'];
+  if (!Array.isArray(pref) || pref.length === 0) return ctx.faults.has('no-languages-empty') ? [] : ['English']; // FACTS-11
   const list = pref.filter((x): x is string => typeof x === 'string');
   if (!list.includes('English') && !ctx.faults.has('english-not-appended')) list.push('English');
   return list.length > 0 ? list : ['English'];
@@ -82,26 +83,26 @@ export async function fetchFacts(ctx: ServiceContext, ws: Workspace, endUserHand
   try {
     const u = new URL(joinUrl(base, cls.callback));
     // FACTS-1: ?endUserHandle=<endUserHandle>, percent-encoded.
-    target = `${u.pathname}?endUserHandle=${encodeURIComponent(endUserHandle)}`;
+    target = `${u.pathname}?${f.has('facts-query-other-name') ? 'user' : 'endUserHandle'}=${f.has('facts-query-unencoded') ? endUserHandle : encodeURIComponent(endUserHandle)}`;
     url = new URL(u.origin + target);
   } catch {
     ctx.log('warn', 'facts.skipped', 'user-facts fetch skipped: hostBaseUrl + callback is not a valid URL', { workspaceKey: ws.workspaceKey, deliveryId });
     return;
   }
   // SIGN-6: the signed payload is the request line "GET " + path and query.
-  const line = f.has('facts-signed-without-get') ? target : `GET ${target}`;
+  const line = f.has('facts-signed-without-get') ? target : f.has('facts-jws-without-query') && ws.signing.mode === 'jwks' ? `GET ${target.split('?')[0]}` : `GET ${target}`;
   const signature = await signatureFor(ws, ctx.ring, f, Buffer.from(line, 'utf8'));
   const headers: Record<string, string> = {
-    Accept: 'application/json',
+    ...(f.has('facts-accept-missing') ? {} : { Accept: 'application/json' }), // FACTS-2
     'X-Service-Event': 'user.facts.fetch',
     'X-Service-Workspace': ws.workspaceKey,
     'X-Service-End-User': endUserHandle,
     'X-Service-Delivery-Id': deliveryId,
   };
-  if (signature !== undefined) headers['X-Service-Signature'] = signature;
+  if (signature !== undefined && !f.has('facts-unsigned')) headers['X-Service-Signature'] = signature; // FACTS-4
   let outcome;
   try {
-    outcome = await ctx.sender.send({ method: 'GET', url, headers, connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS), requestTimeoutMs: ctx.clock.scaled(FACTS_TIMEOUT_MS) });
+    outcome = await ctx.sender.send({ method: 'GET', url, headers, connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS), requestTimeoutMs: ctx.clock.scaled(f.has('facts-timeout-20s') ? 2 * FACTS_TIMEOUT_MS : FACTS_TIMEOUT_MS) });
   } catch (error) {
     // A handle that is not a valid header value cannot be sent at all.
     ctx.log('warn', 'facts.failed', `user-facts fetch not sent: ${String((error as Error).message)}`, { workspaceKey: ws.workspaceKey, deliveryId });
@@ -119,6 +120,8 @@ export async function fetchFacts(ctx: ServiceContext, ws: Workspace, endUserHand
     answer = undefined;
   }
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+    // FACTS-7 broken on purpose by facts-non-object-clears: the last good facts are thrown away.
+    if (f.has('facts-non-object-clears')) ctx.facts.delete(cacheKey(ws, endUserHandle));
     ctx.log('warn', 'facts.dropped', 'user-facts answer is not a JSON object; dropped (FACTS-7)', { workspaceKey: ws.workspaceKey, deliveryId });
     return;
   }

@@ -15,7 +15,7 @@ export type SendOutcome =
   | { kind: 'reset'; code: string };
 
 export interface SendRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   url: URL;
   /** Request target exactly as sent (path and query); defaults to the URL's. */
   headers: Record<string, string>;

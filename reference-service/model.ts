@@ -52,6 +52,20 @@ export interface StoredRecord {
   /** Wall-clock ms of the last write or of completion (ENV-3). */
   completedAt: number;
   held: boolean;
+  /** What some seeded faults read to break a rule only in combination (faults.ts); the contract needs none of it. */
+  trail?: RecordTrail;
+}
+
+/** A record's history as the combination faults of faults.ts read it. */
+export interface RecordTrail {
+  /** Saved through the chat at least once. */
+  chatTouched?: boolean;
+  /** The conversation whose chat save created it. */
+  createdIn?: number;
+  /** A draft whose last conversation closed without completing. */
+  closedDraft?: boolean;
+  /** Held once and not written since. */
+  wasHeld?: boolean;
 }
 
 export type ConversationState = 'open' | 'completed' | 'interrupted' | 'timed-out';

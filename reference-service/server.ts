@@ -78,7 +78,9 @@ export async function startReferenceService(o: ReferenceServiceOptions = {}): Pr
   app.setErrorHandler((error, req, reply) => {
     if (isDriver(req.url)) return driverErrorReply(error, reply);
     const raw = (error as { statusCode?: number }).statusCode;
-    const status = typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;
+    // DATA-7 broken on purpose by malformed-body-500: a body that does not parse is an unhandled error.
+    const unparsed = faults.has('malformed-body-500') && /^FST_ERR_CTP/.test(String((error as { code?: string }).code ?? ''));
+    const status = unparsed ? 500 : typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;
     return reply.code(status).type('application/json').send(errorBody(status, req.url, faults));
   });
   app.setNotFoundHandler((req, reply) => {

@@ -52,6 +52,7 @@ export async function signatureFor(ws: Workspace, ring: KeyRing, faults: FaultSe
   if (signing.mode === 'none') return undefined;
   let t = Math.floor(Date.now() / 1000);
   if (faults.has('stale-t')) t -= 400;
+  if (faults.has('future-t')) t += 400;
   if (signing.mode === 'hmac') {
     // SIGN-13: per workspace and per environment; the sandbox uses its own secret.
     const parent = ws.parent?.signing;
@@ -62,11 +63,13 @@ export async function signatureFor(ws: Workspace, ring: KeyRing, faults: FaultSe
     mac.update(faults.has('hmac-base-without-dot') ? `${t}` : `${t}.`);
     mac.update(payload);
     const hex = mac.digest('hex');
-    return `t=${t},v1=${faults.has('hmac-uppercase-hex') ? hex.toUpperCase() : hex}`;
+    const v1 = faults.has('hmac-uppercase-hex') ? hex.toUpperCase() : hex;
+    return faults.has('hmac-header-v1-first') ? `v1=${v1},t=${t}` : `t=${t},v1=${v1}`; // SIGN-11
   }
   const key = keyFor(ring, ws, faults);
   const body = faults.has('sign-reserialized-body') && opts.reserialized ? opts.reserialized : payload;
   // SIGN-8: the JWS payload is "<unix_seconds>." followed by the raw request body.
   const jwsPayload = Buffer.concat([Buffer.from(`${t}.`, 'utf8'), body]);
-  return new CompactSign(jwsPayload).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(key.privateKey);
+  // SIGN-7: ES256 with a kid (jws-without-kid breaks it on purpose).
+  return new CompactSign(jwsPayload).setProtectedHeader(faults.has('jws-without-kid') ? { alg: 'ES256' } : { alg: 'ES256', kid: key.kid }).sign(key.privateKey);
 }

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from './context.ts';
+import type { FaultSet } from './faults.ts';
 import { isSandboxKey, type ClassDef, type SigningConfig, type ToolDef, type Workspace, type WorkspaceFixture } from './model.ts';
 import { keyFor } from './signing.ts';
 
@@ -28,7 +29,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function parseClasses(raw: unknown): ClassDef[] {
+export function parseClasses(raw: unknown, faults?: FaultSet): ClassDef[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw badRequest('classes', 'classes must be an array');
   const seen = new Set<string>();
@@ -53,10 +54,10 @@ export function parseClasses(raw: unknown): ClassDef[] {
     }
     if (c.kind === 'FACTS') {
       // FACTS-12 / 4.1 rule 1: the callback is required and relative; otherwise rejected at push.
-      if (typeof c.callback !== 'string' || !c.callback.startsWith('/')) {
+      if ((typeof c.callback !== 'string' || !c.callback.startsWith('/')) && !faults?.has('facts-without-callback-accepted')) {
         throw new DriverError(422, { error: 'push-rejected', reason: `FACTS class ${c.configEnd} has no relative callback path (FACTS-12)` });
       }
-      cls.callback = c.callback;
+      if (typeof c.callback === 'string') cls.callback = c.callback;
     }
     return cls;
   });
@@ -132,7 +133,7 @@ export function createWorkspace(ctx: ServiceContext, spec: WorkspaceFixture | Re
     hostBaseUrl: urlOrNull('hostBaseUrl', s.hostBaseUrl),
     hookPath: pathOrNull('hookPath', s.hookPath),
     // A sandbox inherits its parent's classes and tools (model.ts classesOf/toolsOf).
-    classes: new Map(parent ? [] : parseClasses(s.classes).map((c) => [c.configEnd, c])),
+    classes: new Map(parent ? [] : parseClasses(s.classes, ctx.faults).map((c) => [c.configEnd, c])),
     tools: parent ? [] : parseTools(s.tools),
     signing: parseSigning(s.signing),
   };

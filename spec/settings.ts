@@ -38,6 +38,8 @@ export interface Settings {
   seedPath?: string;
   /** CCS_PROPERTY_RUNS: runs per property test (default 60). */
   propertyRuns: number;
+  /** CCS_STATEFUL_RUNS: sequences of the model-based test (default 48). */
+  statefulRuns: number;
   /** CCS_REPORT_DIR: where reports go (default reports/out), as given. */
   reportDir: string;
   /** CCS_WORKERS: Playwright workers. */
@@ -87,6 +89,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const s: Settings = {
     faults: list(env, 'CCS_FAULTS'),
     propertyRuns: num(env, 'CCS_PROPERTY_RUNS') ?? 60,
+    statefulRuns: num(env, 'CCS_STATEFUL_RUNS') ?? 48,
     reportDir: text(env, 'CCS_REPORT_DIR') ?? DEFAULT_REPORT_DIR,
     progressTty: env.CCS_PROGRESS_TTY === '1',
     mutants: list(env, 'CCS_MUTANTS'),
@@ -119,7 +122,7 @@ export function reportDirFrom(flag?: string, env: NodeJS.ProcessEnv = process.en
 /** Every variable readSettings reads (CONTRIBUTING.md's table must list each). */
 export const SETTING_NAMES = [
   'CCS_TARGET', 'CCS_TARGET_ARG', 'CCS_TARGET_DESCRIPTION', 'CCS_DATA_API_FORMS', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_TIME_SCALE',
-  'CCS_HOST_TARGET', 'CCS_HOST_FAULT', 'CCS_SERVICE_PORT', 'CCS_SERVICE_CONTROL', 'CCS_SEED', 'CCS_SEED_PATH', 'CCS_PROPERTY_RUNS',
+  'CCS_HOST_TARGET', 'CCS_HOST_FAULT', 'CCS_SERVICE_PORT', 'CCS_SERVICE_CONTROL', 'CCS_SEED', 'CCS_SEED_PATH', 'CCS_PROPERTY_RUNS', 'CCS_STATEFUL_RUNS',
   'CCS_REPORT_DIR', 'CCS_WORKERS', 'CCS_REPORTER', 'CCS_PROGRESS_TTY', 'CCS_SHARD', 'CCS_EXPECTED_FILE',
   'CCS_SECRETS_FILE', 'CCS_RUN_ID', 'CCS_CONTRACT_URL', 'CCS_MUTANTS', 'CCS_MATRIX_PLAN', 'CCS_MATRIX_RESULTS',
   'CCS_RUN_CONFIG', 'CCS_MERGE_CONFIG', 'CCS_CLAUSES_FILE', 'CCS_HOST_REPRO_ARGS',

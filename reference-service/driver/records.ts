@@ -1,7 +1,7 @@
 /** Driver routes of stored records: delete, bulk delete, seed, migration hold (sections 3, 6, 7). */
 import { setPath } from '../binding.ts';
 import { bulkPages, deletedPayload } from '../events.ts';
-import type { StoredRecord } from '../model.ts';
+import { classesOf, type StoredRecord } from '../model.ts';
 import { badRequest, notFound } from '../workspaces.ts';
 import { bodyOf, isObj, DRIVER_PREFIX as P, type DriverScope } from './common.ts';
 
@@ -11,6 +11,7 @@ export const SMALL_SCOPE_MAX = 3;
 export function registerRecordRoutes(d: DriverScope): void {
   const { app, ctx } = d;
   const f = ctx.faults;
+  const cls = (r: StoredRecord) => classesOf(ctx.workspaces.get(r.workspaceKey)!).get(r.configEnd)?.kind;
 
   app.post<{ Params: { id: string } }>(`${P}/conversations/:id/delete`, async (req) => {
     const conv = d.conversation(req.params.id);
@@ -18,12 +19,20 @@ export function registerRecordRoutes(d: DriverScope): void {
     if (typeof b.serviceKey !== 'string') throw badRequest('serviceKey', 'serviceKey must be a string');
     const r = ctx.findRecord(conv.workspace, b.serviceKey);
     if (!r) throw notFound(`no record ${b.serviceKey}`);
-    const payload = deletedPayload(ctx, conv, r.configEnd, r.serviceKey);
+    // EVT-22 broken on purpose by deleted-names-creating-conversation: sent as the creating conversation's event.
+    const creator = r.trail?.createdIn;
+    const as = f.has('deleted-names-creating-conversation') && creator !== undefined ? { ...conv, conversationId: creator } : conv;
+    const payload = deletedPayload(ctx, as, r.configEnd, r.serviceKey);
+    if (cls(r) === 'SETTING') ctx.deletedSettings.add(ctx.settingSlot(r.workspaceKey, r.configEnd, r.endUserHandle));
+    // STATE-7 broken on purpose by chat-delete-keeps-record.
+    const kept = f.has('chat-delete-keeps-record');
+    // EVT-22 broken on purpose by chat-delete-rest-record-silent: no event for a record never saved through the chat.
+    const silent = f.has('chat-delete-rest-record-silent') && !r.trail?.chatTouched;
     if (f.has('deleted-before-removal')) {
       void d.lifecycle(conv, 'config.deleted', payload).then(() => ctx.records.delete(r.serviceKey));
     } else {
-      ctx.records.delete(r.serviceKey); // EVT-22: the record is gone before the event
-      void d.lifecycle(conv, 'config.deleted', payload);
+      if (!kept) ctx.records.delete(r.serviceKey); // EVT-22: the record is gone before the event
+      if (!silent) void ctx.deliverer.enqueue(conv.workspace, as.conversationId, 'config.deleted', payload);
     }
     return {};
   });
@@ -43,9 +52,17 @@ export function registerRecordRoutes(d: DriverScope): void {
       });
     } else records = ctx.recordsOf(ws, cls.configEnd, conv.endUserHandle);
     const keys = records.map((r) => r.serviceKey);
-    for (const k of keys) ctx.records.delete(k); // STATE-8
-    const pages = bulkPages(ctx, conv, cls.configEnd, keys);
-    for (const page of pages) void d.lifecycle(conv, 'config.bulk_deleted', page); // PAGE-3: each page its own POST
+    // STATE-8 broken on purpose by scope-delete-this-conversation-only: records of other conversations stay.
+    // STATE-8 broken on purpose by scope-delete-keeps-last too.
+    const removed = f.has('scope-delete-this-conversation-only') ? keys.filter((k) => conv.touched.includes(k)) : f.has('scope-delete-keeps-last') ? keys.slice(0, -1) : keys;
+    if (cls.kind === 'SETTING' && keys.length > 0) ctx.deletedSettings.add(ctx.settingSlot(ws.workspaceKey, cls.configEnd, conv.endUserHandle));
+    for (const k of removed) ctx.records.delete(k); // STATE-8
+    // PAGE-5 broken on purpose by manifest-omits-delivered: DELIVERED keys counted but not listed.
+    const delivered = new Set(records.filter((r) => r.callbackStatus === 'DELIVERED').map((r) => r.serviceKey));
+    const pages = bulkPages(ctx, conv, cls.configEnd, keys, f.has('manifest-omits-delivered') ? (k) => delivered.has(k) : undefined);
+    // EVT-23 broken on purpose by bulk-deleted-only-per-key: a small scope is reported key by key only.
+    const perKeyOnly = f.has('bulk-deleted-only-per-key') && keys.length <= SMALL_SCOPE_MAX;
+    if (!perKeyOnly) for (const page of pages) void d.lifecycle(conv, 'config.bulk_deleted', page); // PAGE-3: each page its own POST
     if (keys.length > 0 && keys.length <= SMALL_SCOPE_MAX) {
       for (const r of records) void d.lifecycle(conv, 'config.deleted', deletedPayload(ctx, conv, r.configEnd, r.serviceKey)); // EVT-23
     }
@@ -76,6 +93,7 @@ export function registerRecordRoutes(d: DriverScope): void {
     const r = ctx.findRecord(ws, req.params.serviceKey);
     if (!r) throw notFound(`no record ${req.params.serviceKey} in workspace ${ws.workspaceKey}`);
     r.held = b.held;
+    if (b.held) r.trail = { ...r.trail, wasHeld: true };
     return {};
   });
 }

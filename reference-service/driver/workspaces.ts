@@ -8,7 +8,13 @@ export function registerWorkspaceRoutes(d: DriverScope): void {
 
   app.post(`${P}/workspaces`, async (req, reply) => reply.code(201).send(workspaceView(ctx, createWorkspace(ctx, bodyOf(req)))));
 
-  app.patch<{ Params: { key: string } }>(`${P}/workspaces/:key`, async (req) => workspaceView(ctx, patchWorkspace(d.workspace(req.params.key), bodyOf(req))));
+  app.patch<{ Params: { key: string } }>(`${P}/workspaces/:key`, async (req) => {
+    const ws = d.workspace(req.params.key);
+    const body = bodyOf(req);
+    // SIGN-2 broken on purpose by mode-switch-keeps-hmac: a switch from HMAC to JWKS is ignored.
+    const keep = ctx.faults.has('mode-switch-keeps-hmac') && ws.signing.mode === 'hmac' && (body.signing as { mode?: unknown } | undefined)?.mode === 'jwks';
+    return workspaceView(ctx, patchWorkspace(ws, keep ? { ...body, signing: ws.signing } : body));
+  });
 
   // HOOK-5, SIGN-15: a running local listen pipe receives the workspace's events instead of the host POST.
   app.post<{ Params: { key: string } }>(`${P}/workspaces/:key/listen`, async (req) => {

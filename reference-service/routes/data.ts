@@ -19,6 +19,7 @@ import type { ServiceContext } from '../context.ts';
 import { savedPayload } from '../events.ts';
 import { sendError } from '../http-errors.ts';
 import { classesOf, type ClassDef, type Conversation, type StoredRecord, type Workspace } from '../model.ts';
+import { contractTimestamp } from '../clock.ts';
 
 const MIGRATING: MigratingConflictBody = { status: 'migrating', message: 'The record is held mid-migration; retry shortly.' }; // ERR-2
 
@@ -31,6 +32,12 @@ function endpointsTail(url: string): string | undefined {
   const path = q >= 0 ? url.slice(0, q) : url;
   const m = /^\/api\/[^/]+\/endpoints\/(.*)$/.exec(path);
   return m ? m[1] : undefined;
+}
+
+/** The endUserHandle segment of a data route as sent, still percent-encoded (read by two seeded faults only). */
+function rawHandle(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.slice(path.lastIndexOf('/data/') + '/data/'.length).split('/')[0] ?? '';
 }
 
 export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: DataApiForms): void {
@@ -52,6 +59,7 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
   /** Auth, org- handle and class, in that order; answers the error itself and returns undefined. */
   function prelude(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply, allowAnonymous = false): { ws: Workspace; cls: ClassDef; at: DataPathParts } | undefined {
     const workspaceKey = req.params.workspaceKey;
+    const read = req.method === 'GET';
     let ws: Workspace | undefined;
     if (allowAnonymous && req.headers.authorization === undefined) {
       ws = ctx.workspaces.get(workspaceKey); // AUTH-1 broken on purpose (data-get-by-key-without-bearer)
@@ -60,7 +68,8 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
         return undefined;
       }
     } else {
-      const auth = authorize(ctx, req, workspaceKey, 'bearer');
+      // AUTH-1 broken on purpose by data-list-any-bearer (reads by endUserHandle only).
+      const auth = authorize(ctx, req, workspaceKey, 'bearer', read && f.has('data-list-any-bearer') && readPath(req.url)?.serviceKey === undefined);
       if (!auth.ok) {
         sendError(req, reply, auth.status, f);
         return undefined;
@@ -73,10 +82,15 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
       return undefined;
     }
     if (at.endUserHandle.startsWith(CONTRACT.reservedHandlePrefix)) {
-      sendError(req, reply, 400, f); // DATA-6
+      sendError(req, reply, read && f.has('org-handle-read-404') ? 404 : 400, f); // DATA-6
       return undefined;
     }
     const cls = classesOf(ws).get(at.configEnd);
+    // DATA-10, FACTS-13 broken on purpose: an empty list for a configEnd with no data route.
+    if (read && at.serviceKey === undefined && ((!cls && f.has('unknown-configend-200')) || (cls?.kind === 'FACTS' && f.has('facts-data-route-200')))) {
+      reply.code(200).send([]);
+      return undefined;
+    }
     if (!cls || cls.kind === 'FACTS') {
       sendError(req, reply, 404, f); // DATA-10, FACTS-13
       return undefined;
@@ -88,28 +102,46 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     return { ...bindRecord(cls, r, f) };
   }
 
+  /** ERR-2 (migrating-409-without-message breaks it on purpose). */
+  const migrating = (reply: FastifyReply) => reply.code(409).send(f.has('migrating-409-without-message') ? { status: MIGRATING.status } : MIGRATING);
+  /** ENV-4 broken on purpose by field-problem-422: field problems answered as an HTTP error. */
+  const answer = (req: FastifyRequest, reply: FastifyReply, env: Record<string, unknown>) => (f.has('field-problem-422') && Object.keys(env.errors as object).length > 0 ? sendError(req, reply, 422, f) : reply.send(env));
+
   async function list(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+    if (f.has('reads-wait-for-deliveries')) await ctx.deliverer.idle(); // DELIV-15 broken on purpose
     const pre = prelude(req, reply);
     if (!pre) return reply;
-    const records = ctx.recordsOf(pre.ws, pre.cls.configEnd, pre.at.endUserHandle);
+    // DATA-2 broken on purpose by list-read-raw-handle: the handle compared as sent, still encoded.
+    const handle = pre.cls.kind === 'LIST' && f.has('list-read-raw-handle') ? rawHandle(req.url) : pre.at.endUserHandle;
+    const records = ctx.recordsOf(pre.ws, pre.cls.configEnd, handle);
     if (pre.cls.kind === 'SETTING') {
       const r = records[0];
-      if (!r) return sendError(req, reply, 404, f); // DATA-8
-      if (r.held) return reply.code(409).send(MIGRATING); // DATA-11
-      return reply.send(envelopeOf(pre.cls, r)); // DATA-1
+      const slot = ctx.settingSlot(pre.ws.workspaceKey, pre.cls.configEnd, handle);
+      // DATA-1 broken on purpose by setting-read-after-chat-delete: the slot stays deleted for reads.
+      const tombstoned = f.has('setting-read-after-chat-delete') && ctx.deletedSettings.has(slot);
+      // DATA-8 broken on purpose by setting-read-empty-200: a Setting never written reads as an empty record.
+      if (!r && !ctx.deletedSettings.has(slot) && f.has('setting-read-empty-200')) return reply.send({ data: null, errors: {}, warnings: {}, callbackStatus: 'PENDING', completedAt: contractTimestamp() });
+      if (!r || tombstoned) return sendError(req, reply, 404, f); // DATA-8
+      if (r.held) return migrating(reply); // DATA-11
+      // DATA-1 (setting-read-as-list breaks it on purpose).
+      return f.has('setting-read-as-list') ? reply.send([envelopeOf(pre.cls, r)]) : answer(req, reply, envelopeOf(pre.cls, r));
     }
     // DATA-2: every instance, drafts included; only a held record is withheld (DATA-11).
-    const all = records.filter((r) => !r.held).map((r) => bindRecord(pre.cls, r, f));
+    const dropped = (r: StoredRecord) => (f.has('list-drops-closed-drafts') && r.callbackStatus === 'PENDING' && r.trail?.closedDraft === true) || (f.has('release-keeps-withheld') && r.trail?.wasHeld === true) || (f.has('list-omits-host-written') && !r.trail?.chatTouched);
+    const all = records.filter((r) => !r.held && !dropped(r)).map((r) => bindRecord(pre.cls, r, f));
     return reply.send(f.has('list-drops-unbound') ? all.filter(binds) : all);
   }
 
   async function getByKey(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+    if (f.has('reads-wait-for-deliveries')) await ctx.deliverer.idle(); // DELIV-15 broken on purpose
     const pre = prelude(req, reply, f.has('data-get-by-key-without-bearer'));
     if (!pre) return reply;
     const r = ctx.findRecord(pre.ws, pre.at.serviceKey ?? '');
-    if (!r || r.configEnd !== pre.cls.configEnd || r.endUserHandle !== pre.at.endUserHandle) return sendError(req, reply, 404, f); // DATA-9
-    if (r.held && !f.has('held-record-read-200')) return reply.code(409).send(MIGRATING);
-    return reply.send(envelopeOf(pre.cls, r)); // DATA-3
+    // DATA-3 broken on purpose by key-read-raw-handle: the handle compared as sent, still encoded.
+    const handle = f.has('key-read-raw-handle') ? rawHandle(req.url) : pre.at.endUserHandle;
+    if (!r || r.configEnd !== pre.cls.configEnd || r.endUserHandle !== handle) return sendError(req, reply, 404, f); // DATA-9
+    if (r.held && !f.has('held-record-read-200')) return migrating(reply);
+    return answer(req, reply, envelopeOf(pre.cls, r)); // DATA-3
   }
 
   async function write(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
@@ -124,15 +156,22 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     if (pathKey !== undefined && body.serviceKey !== undefined && body.serviceKey !== pathKey) return sendError(req, reply, 400, f);
     const key = pathKey ?? body.serviceKey;
     let record: StoredRecord | undefined;
+    let newKey: string | undefined;
     if (key !== undefined) {
       record = ctx.findRecord(ws, key);
-      if (!record || record.configEnd !== cls.configEnd || record.endUserHandle !== handle) return sendError(req, reply, 404, f); // DATA-9
+      // DATA-9 broken on purpose by keyed-post-unknown-creates: an unknown key becomes a new record's.
+      if (!record && f.has('keyed-post-unknown-creates')) newKey = key;
+      else if (!record || record.configEnd !== cls.configEnd || record.endUserHandle !== handle) return sendError(req, reply, 404, f); // DATA-9
+      if (f.has('keyed-write-creates-new')) record = undefined; // DATA-4 broken on purpose
     } else if (cls.kind === 'SETTING') {
-      record = ctx.recordsOf(ws, cls.configEnd, handle)[0]; // DATA-13: one record per user
+      if (!f.has('setting-write-appends')) record = ctx.recordsOf(ws, cls.configEnd, handle)[0]; // DATA-13: one record per user
+    } else if (f.has('list-unkeyed-overwrites')) {
+      record = ctx.recordsOf(ws, cls.configEnd, handle).pop(); // DATA-14 broken on purpose
     }
-    if (record?.held) return reply.code(409).send(MIGRATING); // DATA-11
+    // DATA-11 (unkeyed-write-skips-held-setting breaks it for an unkeyed Setting write).
+    if (record?.held && !(f.has('unkeyed-write-skips-held-setting') && key === undefined)) return migrating(reply);
     const data = body.fields;
-    if (cls.kind === 'LIST' && cls.identityField && data[cls.identityField] !== undefined) {
+    if (cls.kind === 'LIST' && cls.identityField && data[cls.identityField] !== undefined && !f.has('identity-not-enforced')) {
       const value = JSON.stringify(data[cls.identityField]);
       const holder = ctx.recordsOf(ws, cls.configEnd, handle).find((r) => r !== record && JSON.stringify(r.values[cls.identityField!]) === value);
       if (holder) {
@@ -144,16 +183,23 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     }
     const created = record === undefined;
     if (!record) {
-      record = { serviceKey: ctx.newServiceKey(), workspaceKey: ws.workspaceKey, configEnd: cls.configEnd, endUserHandle: handle, values: {}, callbackStatus: 'PENDING', completedAt: Date.now(), held: false };
+      record = { serviceKey: newKey ?? ctx.newServiceKey(), workspaceKey: ws.workspaceKey, configEnd: cls.configEnd, endUserHandle: handle, values: {}, callbackStatus: 'PENDING', completedAt: Date.now(), held: false };
       ctx.records.set(record.serviceKey, record);
     }
     Object.assign(record.values, data);
+    record.trail = { ...record.trail, closedDraft: false, wasHeld: false };
+    if (cls.kind === 'SETTING') ctx.deletedSettings.delete(ctx.settingSlot(ws.workspaceKey, cls.configEnd, handle));
     record.callbackStatus = f.has('rest-write-delivered') ? 'DELIVERED' : 'PENDING'; // STATE-2
     record.completedAt = Date.now(); // ENV-3: the last-write time until completion
     if (f.has('saved-on-rest-write')) {
       // STATE-3 broken on purpose: a REST write is not a chat save and fires nothing.
       const conv: Conversation = { conversationId: ctx.nextConversationId(), workspace: ws, endUserHandle: handle, configEnd: cls.configEnd, state: 'open', openerLanguage: 'English', touched: [] };
       void ctx.deliverer.enqueue(ws, conv.conversationId, 'config.saved', savedPayload(ctx, conv, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus));
+    }
+    if (!created && f.has('rest-write-in-live-conversation-saved')) {
+      // STATE-3 broken on purpose: a write to a record of a conversation still open goes through its chat save path.
+      const live = [...ctx.conversations.values()].find((c) => c.state === 'open' && c.workspace === ws && c.touched.includes(record!.serviceKey));
+      if (live) void ctx.deliverer.enqueue(ws, live.conversationId, 'config.saved', savedPayload(ctx, live, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus));
     }
     return reply.code(created ? 201 : 200).send({ serviceKey: record.serviceKey, ...bindRecord(cls, record, f) });
   }

@@ -43,13 +43,16 @@ export function parseManifest(text: string): Manifest | undefined {
 }
 
 export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void {
-  const fileMax = ctx.faults.has('upload-file-25mb-plus-1-accepted') ? FILE_MAX + 1 : FILE_MAX;
+  const f = ctx.faults;
+  // UPLOAD-3 and UPLOAD-4 at both edges (the seeded faults move one edge by a byte).
+  const fileMax = f.has('upload-file-25mb-plus-1-accepted') ? FILE_MAX + 1 : f.has('upload-file-25mb-rejected') ? FILE_MAX - 1 : FILE_MAX;
+  const requestMax = f.has('upload-request-30mb-plus-1-accepted') ? REQUEST_MAX + 1 : f.has('upload-request-30mb-rejected') ? REQUEST_MAX - 1 : REQUEST_MAX;
 
   app.post<{ Params: { workspaceKey: string } }>('/api/:workspaceKey/upload', async (req, reply) => {
-    const auth = authorize(ctx, req, req.params.workspaceKey, 'api-key');
+    const auth = authorize(ctx, req, req.params.workspaceKey, 'api-key', f.has('upload-any-api-key'));
     if (!auth.ok) return sendError(req, reply, auth.status, ctx.faults);
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > REQUEST_MAX) {
+    if (Number.isFinite(declared) && declared > requestMax) {
       reply.header('Connection', 'close');
       return sendError(req, reply, 413, ctx.faults); // UPLOAD-4, decided before reading
     }
@@ -63,14 +66,16 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
     let manifestText: string | undefined;
     try {
       for await (const part of req.parts()) {
-        if (total > REQUEST_MAX) throw new UploadRejection(413, 'request over 30 MB');
+        if (total > requestMax) throw new UploadRejection(413, 'request over 30 MB');
         if (part.type === 'file') {
           const isManifest = part.fieldname === 'manifest';
+          // UPLOAD-6 broken on purpose by upload-octet-stream-refused.
+          if (!isManifest && f.has('upload-octet-stream-refused') && part.mimetype === 'application/octet-stream') throw new UploadRejection(400, 'octet-stream refused');
           const chunks: Buffer[] = [];
           let size = 0;
           for await (const chunk of part.file as AsyncIterable<Buffer>) {
             size += chunk.length;
-            if (total > REQUEST_MAX) throw new UploadRejection(413, 'request over 30 MB');
+            if (total > requestMax) throw new UploadRejection(413, 'request over 30 MB');
             if (size > fileMax) throw new UploadRejection(413, 'source file over 25 MB');
             if (isManifest) {
               if (size > MANIFEST_MAX) throw new UploadRejection(400, 'manifest too large');
@@ -84,7 +89,7 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
           manifestText = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         }
       }
-      if (total > REQUEST_MAX) throw new UploadRejection(413, 'request over 30 MB');
+      if (total > requestMax) throw new UploadRejection(413, 'request over 30 MB');
     } catch (error) {
       const status = error instanceof UploadRejection ? error.status : (error as { statusCode?: number }).statusCode === 413 ? 413 : 400;
       if (status === 413) reply.header('Connection', 'close');
@@ -92,10 +97,12 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
     } finally {
       req.raw.off('data', onData);
     }
+    // UPLOAD-1 broken on purpose by upload-missing-manifest-accepted: no manifest reads as an empty one.
+    if (manifestText === undefined && f.has('upload-missing-manifest-accepted')) manifestText = '{"sources":[]}';
     if (manifestText === undefined) return sendError(req, reply, 400, ctx.faults); // UPLOAD-1
     const manifest = parseManifest(manifestText);
     if (!manifest) return sendError(req, reply, 400, ctx.faults); // UPLOAD-1
-    if (!manifest.sources.every((s) => files.has(s))) return sendError(req, reply, 400, ctx.faults); // UPLOAD-2
+    if (!manifest.sources.every((s) => files.has(s)) && !f.has('upload-missing-file-accepted')) return sendError(req, reply, 400, ctx.faults); // UPLOAD-2
     const id = randomUUID();
     // FACTS-12: a FACTS class without callback is rejected at push (shown in the status, UNSPEC-7).
     const bad = manifest.classes.find((c) => c.kind === 'FACTS' && (typeof c.callback !== 'string' || c.callback.length === 0));
@@ -106,10 +113,11 @@ export function registerUpload(app: FastifyInstance, ctx: ServiceContext): void 
   });
 
   app.get<{ Params: { workspaceKey: string; id: string } }>('/api/:workspaceKey/upload/status/:id', async (req, reply) => {
-    const auth = authorize(ctx, req, req.params.workspaceKey, 'api-key');
+    const auth = authorize(ctx, req, req.params.workspaceKey, 'api-key', f.has('upload-status-any-key'));
     if (!auth.ok) return sendError(req, reply, auth.status, ctx.faults);
     const entry = ctx.uploads.get(req.params.id);
     if (!entry || (entry.workspaceKey !== auth.ws.workspaceKey && !ctx.faults.has('upload-status-other-workspace'))) return sendError(req, reply, 404, ctx.faults); // UPLOAD-8
+    if (f.has('upload-status-own-404')) return sendError(req, reply, 404, ctx.faults); // UPLOAD-7 broken on purpose
     return reply.code(200).send(entry.reason ? { id: entry.id, state: entry.state, reason: entry.reason } : { id: entry.id, state: entry.state });
   });
 }

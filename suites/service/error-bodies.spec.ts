@@ -40,7 +40,7 @@ for (const c of CASES) {
     if (c.capability) driver.requireCapability(c.capability);
     test.skip(c.status === 413 && target.limits.megabyte !== 1_000_000, 'the 413 case is sized for decimal MB; UPLOAD-3 covers other units');
     const r = await c.make(svc, ws, driver, () => makeWorkspace({ facts: false }));
-    expectFrameworkErrorBody('ERR-1', r, c.status, c.what);
+    expectFrameworkErrorBody('ERR-1', r, c.status, c.what, { id: 'error.default-body' });
   });
 }
 
@@ -54,8 +54,8 @@ test('a 409 for a record held mid-migration has status "migrating" and a message
     // The 409 itself is the data API's rule (DATA-11); its body is ERR-2's.
     precondition(r.status === 409, 'a read by key of a record held mid-migration is answered 409', { expected: '409', seen: answered(r) });
     const body = (r.json ?? {}) as Record<string, unknown>;
-    check.soft('ERR-2', 'the migration 409 body has status "migrating"').equals(body.status, 'migrating');
-    check.soft('ERR-2', 'the migration 409 body has a message').that(typeof body.message === 'string' && body.message.length > 0, { expected: 'a non-empty message', seen: show(body.message) });
+    check.soft('ERR-2', 'the migration 409 body has status "migrating"', { id: 'error.migrating-body' }).equals(body.status, 'migrating');
+    check.soft('ERR-2', 'the migration 409 body has a message', { id: 'error.migrating-body' }).that(typeof body.message === 'string' && body.message.length > 0, { expected: 'a non-empty message', seen: show(body.message) });
   } finally {
     await driver.migrationHold(ws, k!, false);
   }
@@ -70,9 +70,9 @@ test('a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField a
   // The 409 itself is the data API's identity rule; its body is ERR-3's.
   precondition(r.status === 409, 'a write repeating another record\'s identity-field value is answered 409', { expected: '409', seen: answered(r) });
   const body = (r.json ?? {}) as Record<string, unknown>;
-  check.soft('ERR-3', 'the identity-conflict 409 body has code IDENTITY_CONFLICT').equals(body.code, 'IDENTITY_CONFLICT');
-  check.soft('ERR-3', 'the identity-conflict 409 body names the identityField').equals(body.identityField, 'label');
-  check.soft('ERR-3', 'the identity-conflict 409 body names the existingKey holding the value').equals(body.existingKey, existing);
+  check.soft('ERR-3', 'the identity-conflict 409 body has code IDENTITY_CONFLICT', { id: 'error.identity-body' }).equals(body.code, 'IDENTITY_CONFLICT');
+  check.soft('ERR-3', 'the identity-conflict 409 body names the identityField', { id: 'error.identity-body' }).equals(body.identityField, 'label');
+  check.soft('ERR-3', 'the identity-conflict 409 body names the existingKey holding the value', { id: 'error.identity-body' }).equals(body.existingKey, existing);
 });
 
 /**
@@ -135,11 +135,11 @@ function checkOutageBody(clause: ClauseId, r: ServiceResponse, status: 500 | 503
   const extra = extraMembers(r);
   const own = extra.filter((k) => !shared.includes(k));
   const everywhere = extra.filter((k) => shared.includes(k));
-  check.soft(clause, `the ${status} body of ${what} adds nothing to the service's default error body (no message, trace or code)`).none(own.map((k) => `${k}: ${show(bodyObject(r)![k], 120)}`), `only what a ${control.status} body of the service also carries`);
+  check.soft(clause, `the ${status} body of ${what} adds nothing to the service's default error body (no message, trace or code)`, { id: clause === 'ERR-4' ? 'error.500-no-detail' : 'error.503-default-body' }).none(own.map((k) => `${k}: ${show(bodyObject(r)![k], 120)}`), `only what a ${control.status} body of the service also carries`);
   // ERR-1: the four default members with their values, and no member every error body adds.
   const pick = bodyObject(r) === undefined ? r : { ...r, json: Object.fromEntries(Object.entries(bodyObject(r)!).filter(([k]) => DEFAULT_MEMBERS.includes(k))) };
   const problems = [...errorBodyProblems(pick), ...everywhere.map((k) => `member ${k} is not in the framework default (the ${control.status} body carries it too)`)];
-  check.soft('ERR-1', `the ${status} body of ${what} has the framework default's timestamp, status, error and path`).none(problems, 'no difference');
+  check.soft('ERR-1', `the ${status} body of ${what} has the framework default's timestamp, status, error and path`, { id: 'error.default-body' }).none(problems, 'no difference');
 }
 
 test('a 500 answer carries no detail in its body: exactly the framework default (ERR-4, ERR-1)', { tag: clauseTags('ERR-4', 'ERR-1') }, async ({ ws, svc, driver, evidence }) => {

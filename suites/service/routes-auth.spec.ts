@@ -88,20 +88,23 @@ const ROUTES: RouteCase[] = [
   },
 ];
 
+/** The fault-model check id of "missing or invalid credentials give 401", by route clause. */
+const UNAUTHENTICATED_IDS: Record<string, string> = { 'EMBED-10': 'auth.embed-401', 'UPLOAD-5': 'auth.upload-401', 'UPLOAD-9': 'auth.upload-status-401', 'AUTH-1': 'auth.data-401' };
+
 for (const route of ROUTES) {
   test.describe(route.name, () => {
     test(`${route.name} without credentials answers 401 (${route.unauthenticated})`, { tag: clauseTags(route.unauthenticated) }, async ({ ws, svc, driver }) => {
       if (route.capability) driver.requireCapability(route.capability);
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
-      expectError(route.unauthenticated, await route.call(svc, ws, { kind: 'none' }, h, prepared), 401, `${route.name} without credentials`);
+      expectError(route.unauthenticated, await route.call(svc, ws, { kind: 'none' }, h, prepared), 401, `${route.name} without credentials`, false, { id: UNAUTHENTICATED_IDS[route.unauthenticated]! });
     });
 
     test(`${route.name} with an invalid key answers 401 (${route.unauthenticated})`, { tag: clauseTags(route.unauthenticated) }, async ({ ws, svc, driver }) => {
       if (route.capability) driver.requireCapability(route.capability);
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
-      expectError(route.unauthenticated, await route.call(svc, ws, { kind: 'invalid' }, h, prepared), 401, `${route.name} with an invalid key`);
+      expectError(route.unauthenticated, await route.call(svc, ws, { kind: 'invalid' }, h, prepared), 401, `${route.name} with an invalid key`, false, { id: UNAUTHENTICATED_IDS[route.unauthenticated]! });
     });
 
     test(`${route.name} with a valid key of another workspace answers 403 (AUTH-2)`, { tag: clauseTags('AUTH-2') }, async ({ ws, makeWorkspace, svc, driver }) => {
@@ -111,7 +114,7 @@ for (const route of ROUTES) {
       const prepared = await route.prepare?.(driver, ws, h);
       const own = await route.call(svc, ws, { kind: 'own' }, h, prepared);
       precondition(route.accepted(own), `${route.name} with the workspace's own key gets past authentication`, { expected: 'an answer past authentication', seen: answered(own) });
-      expectError('AUTH-2', await route.call(svc, ws, { kind: 'of', ws: other }, h, prepared), 403, `${route.name} with another workspace's key`);
+      expectError('AUTH-2', await route.call(svc, ws, { kind: 'of', ws: other }, h, prepared), 403, `${route.name} with another workspace's key`, false, { id: 'auth.foreign-key-403' });
     });
 
     test(`${route.name} on an sb- sandbox accepts its production parent's key (AUTH-3)`, { tag: clauseTags('AUTH-3') }, async ({ ws, makeWorkspace, svc, driver }) => {
@@ -121,7 +124,7 @@ for (const route of ROUTES) {
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, sb, h);
       const r = await route.call(svc, sb, { kind: 'of', ws }, h, prepared);
-      check('AUTH-3', `${route.name} on the sb- sandbox accepts its production parent's key`).that(route.accepted(r), { expected: 'an answer past authentication', seen: answered(r) });
+      check('AUTH-3', `${route.name} on the sb- sandbox accepts its production parent's key`, { id: 'auth.parent-key-covers-sandbox' }).that(route.accepted(r), { expected: 'an answer past authentication', seen: answered(r) });
     });
 
     test(`${route.name} on production refuses its sandbox's key with 403 (AUTH-4)`, { tag: clauseTags('AUTH-4') }, async ({ ws, makeWorkspace, svc, driver }) => {
@@ -130,7 +133,7 @@ for (const route of ROUTES) {
       const sb = await makeWorkspace({ parent: ws });
       const h = uniqueHandle();
       const prepared = await route.prepare?.(driver, ws, h);
-      expectError('AUTH-4', await route.call(svc, ws, { kind: 'of', ws: sb }, h, prepared), 403, `${route.name} on production with the sandbox's key`);
+      expectError('AUTH-4', await route.call(svc, ws, { kind: 'of', ws: sb }, h, prepared), 403, `${route.name} on production with the sandbox's key`, false, { id: 'auth.sandbox-key-refused' });
     });
   });
 }

@@ -41,8 +41,8 @@ async function serviceJwks(svc: ServiceClient, clause?: ClauseId): Promise<{ key
   const served = r.status === 200;
   const hasKeys = Array.isArray(doc?.keys);
   if (clause !== undefined) {
-    check(clause, 'GET /.well-known/service/jwks.json is answered 200').that(served, { expected: '200', seen: answered(r) });
-    check(clause, 'the JWKS document has a keys array').that(hasKeys, { expected: 'a keys array', seen: r.text.slice(0, 200) });
+    check(clause, 'GET /.well-known/service/jwks.json is answered 200', { id: 'sign.jwks-document' }).that(served, { expected: '200', seen: answered(r) });
+    check(clause, 'the JWKS document has a keys array', { id: 'sign.jwks-document' }).that(hasKeys, { expected: 'a keys array', seen: r.text.slice(0, 200) });
   } else {
     precondition(served && hasKeys, 'the service serves its JWKS document with a keys array', { expected: '200 with a keys array', seen: answered(r) });
   }
@@ -60,7 +60,7 @@ test.describe('signing off', () => {
   test('with no signing mode configured, X-Service-Signature is absent (SIGN-1)', { tag: clauseTags('SIGN-1') }, async ({ makeWorkspace, driver }) => {
     const ws = await makeWorkspace({ signing: { mode: 'none' } });
     for (const e of await threeEvents(ws, driver)) {
-      check.soft('SIGN-1', `with no signing mode, ${what(e)} carries no X-Service-Signature`).absent(header(e, 'x-service-signature'), 'no X-Service-Signature header');
+      check.soft('SIGN-1', `with no signing mode, ${what(e)} carries no X-Service-Signature`, { id: 'sign.absent-when-off' }).absent(header(e, 'x-service-signature'), 'no X-Service-Signature header');
     }
   });
 
@@ -69,10 +69,10 @@ test.describe('signing off', () => {
     const off = await makeWorkspace({ signing: { mode: 'none' }, facts: false });
     const on = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     for (const e of await threeEvents(off, driver)) {
-      check.soft('HDR-6', `signing off: ${what(e)} carries no X-Service-Signature`).absent(header(e, 'x-service-signature'));
+      check.soft('HDR-6', `signing off: ${what(e)} carries no X-Service-Signature`, { id: 'header.signature-exactly-when-on' }).absent(header(e, 'x-service-signature'));
     }
     for (const e of await threeEvents(on, driver)) {
-      check.soft('HDR-6', `signing on (hmac): ${what(e)} carries X-Service-Signature`).present(header(e, 'x-service-signature') || undefined, 'a non-empty X-Service-Signature');
+      check.soft('HDR-6', `signing on (hmac): ${what(e)} carries X-Service-Signature`, { id: 'header.signature-exactly-when-on' }).present(header(e, 'x-service-signature') || undefined, 'a non-empty X-Service-Signature');
     }
   });
 });
@@ -82,7 +82,7 @@ test.describe('HMAC mode', () => {
     driver.requireCapability('signing-hmac');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     for (const e of await threeEvents(ws, driver)) {
-      check.soft('SIGN-11', `${what(e)}: X-Service-Signature is t=<unix_seconds>,v1=<hex>`).matches(header(e, 'x-service-signature'), HMAC_HEADER_PATTERN, 't=<unix_seconds>,v1=<hex>');
+      check.soft('SIGN-11', `${what(e)}: X-Service-Signature is t=<unix_seconds>,v1=<hex>`, { id: 'sign.hmac-header-form' }).matches(header(e, 'x-service-signature'), HMAC_HEADER_PATTERN, 't=<unix_seconds>,v1=<hex>');
     }
   });
 
@@ -94,7 +94,7 @@ test.describe('HMAC mode', () => {
       const h = header(e, 'x-service-signature');
       precondition(h !== undefined && HMAC_HEADER_PATTERN.test(h), `${what(e)} carries t=<unix_seconds>,v1=<hex> to recompute v1 from`, { expected: 't=<unix_seconds>,v1=<hex>', seen: show(h) });
       const v = checkHmac(e, [ws.signing.secret!]);
-      check.soft('SIGN-12', `${what(e)}: v1 is the lowercase hex HMAC-SHA256, with the workspace's secret, of t, a dot and the raw body`).that(v.ok, { expected: 'v1 = lowercase hex HMAC-SHA256(secret, t + "." + raw body)', seen: v.reason });
+      check.soft('SIGN-12', `${what(e)}: v1 is the lowercase hex HMAC-SHA256, with the workspace's secret, of t, a dot and the raw body`, { id: 'sign.hmac-v1' }).that(v.ok, { expected: 'v1 = lowercase hex HMAC-SHA256(secret, t + "." + raw body)', seen: v.reason });
     }
   });
 
@@ -108,10 +108,10 @@ test.describe('HMAC mode', () => {
     const missing = kinds.filter((ev) => (run.byEvent.get(ev) ?? []).length === 0);
     precondition(missing.length === 0, 'every event kind of section 6 arrived', { expected: kinds.join(', '), seen: `missing ${missing.join(', ')}` });
     for (const e of run.all) {
-      const present = check.soft('SIGN-3', `${what(e)} carries X-Service-Signature`).present(header(e, 'x-service-signature'), 'an X-Service-Signature header');
+      const present = check.soft('SIGN-3', `${what(e)} carries X-Service-Signature`, { id: 'sign.every-event' }).present(header(e, 'x-service-signature'), 'an X-Service-Signature header');
       if (!present) continue;
       const v = hmacSignerOf(e, [ws.signing.secret!]);
-      check.soft('SIGN-3', `${what(e)}'s X-Service-Signature is an HMAC of that callback's own raw body with the workspace's secret`).that(v.secretIndex === 0, { expected: 'v1 made with the workspace\'s secret over t and this callback\'s raw body', seen: v.reason });
+      check.soft('SIGN-3', `${what(e)}'s X-Service-Signature is an HMAC of that callback's own raw body with the workspace's secret`, { id: 'sign.every-event' }).that(v.secretIndex === 0, { expected: 'v1 made with the workspace\'s secret over t and this callback\'s raw body', seen: v.reason });
     }
   });
 
@@ -121,7 +121,7 @@ test.describe('HMAC mode', () => {
     for (const e of await threeEvents(ws, driver)) {
       const { t } = hmacSignerOf(e, [ws.signing.secret!]);
       const arrival = e.arrival.wallMs / 1000;
-      check.soft('SIGN-4', `${what(e)}: the signature's t is the unix time at sending`).that(tNearArrival(t, e), {
+      check.soft('SIGN-4', `${what(e)}: the signature's t is the unix time at sending`, { id: 'sign.t-now' }).that(tNearArrival(t, e), {
         expected: `t within ${SEND_SKEW_SECONDS} s of the arrival at ${arrival.toFixed(1)}`,
         seen: t === undefined ? `no t in ${show(header(e, 'x-service-signature'))}` : `t=${t}, ${(t - arrival).toFixed(1)} s from the arrival`,
       });
@@ -136,7 +136,7 @@ test.describe('HMAC mode', () => {
     const sb = await makeWorkspace({ parent: prod, signing: { mode: 'hmac' } });
     for (const e of await threeEvents(sb, driver)) {
       const v = hmacSignerOf(e, [sb.signing.secret!, prod.signing.secret!]);
-      check.soft('SIGN-13', `the sandbox's ${what(e)} is signed with the sandbox's own secret`).that(v.secretIndex === 0, {
+      check.soft('SIGN-13', `the sandbox's ${what(e)} is signed with the sandbox's own secret`, { id: 'sign.sandbox-own-secret' }).that(v.secretIndex === 0, {
         expected: 'v1 made with the sandbox\'s secret (#0)',
         seen: v.secretIndex === 1 ? 'v1 is made with the production parent\'s secret (#1)' : v.reason,
       });
@@ -158,7 +158,7 @@ test.describe('HMAC mode', () => {
     await driver.patchWorkspace(ws, { signing: { mode: 'hmac', secret: current, previousSecret: old } });
     for (const e of await threeEvents(ws, driver)) {
       const v = hmacSignerOf(e, [current, old]);
-      check.soft('SIGN-14', `after the rotation, ${what(e)} is signed with the current or the previous secret`).that(v.secretIndex !== undefined, { expected: 'v1 made with the current (#0) or the previous (#1) secret', seen: v.reason });
+      check.soft('SIGN-14', `after the rotation, ${what(e)} is signed with the current or the previous secret`, { id: 'sign.rotation' }).that(v.secretIndex !== undefined, { expected: 'v1 made with the current (#0) or the previous (#1) secret', seen: v.reason });
     }
   });
 });
@@ -170,16 +170,16 @@ test.describe('JWKS mode', () => {
     const events = await threeEvents(ws, driver);
     const jwks = await serviceJwks(svc, 'SIGN-9');
     for (const k of jwks.keys) {
-      check.soft('SIGN-9', `key ${show(k.kid)} of the document is a standard JWK with a kty`).present(k.kty, 'a kty member');
-      check.soft('SIGN-9', `the public document carries no private key material for ${show(k.kid)}`).absent(k.d, 'no d member');
+      check.soft('SIGN-9', `key ${show(k.kid)} of the document is a standard JWK with a kty`, { id: 'sign.jwks-document' }).present(k.kty, 'a kty member');
+      check.soft('SIGN-9', `the public document carries no private key material for ${show(k.kid)}`, { id: 'sign.jwks-document' }).absent(k.d, 'no d member');
     }
     const kids = jwks.keys.map((k) => k.kid);
     for (const e of events) {
       const v = await checkJws(e, jwks);
       precondition(v.kid !== undefined, `${what(e)} carries a JWS with a kid`, { expected: 'a kid in the JWS header', seen: v.reason });
-      const listed = check.soft('SIGN-9', `the kid ${what(e)} is signed with is in the JWKS document`).oneOf(v.kid, kids);
+      const listed = check.soft('SIGN-9', `the kid ${what(e)} is signed with is in the JWKS document`, { id: 'sign.jwks-document' }).oneOf(v.kid, kids);
       // "holding the key of every kid it signs with": the key under that kid is the one that signed.
-      if (listed) check.soft('SIGN-9', `the document's key for kid ${v.kid} verifies ${what(e)}'s ES256 signature`).that(v.verified === true, verifiedWords(v));
+      if (listed) check.soft('SIGN-9', `the document's key for kid ${v.kid} verifies ${what(e)}'s ES256 signature`, { id: 'sign.jwks-document' }).that(v.verified === true, verifiedWords(v));
     }
   });
 
@@ -189,11 +189,11 @@ test.describe('JWKS mode', () => {
     const events = await threeEvents(ws, driver);
     const jwks = await serviceJwks(svc);
     for (const e of events) {
-      const compact = check.soft('SIGN-7', `${what(e)}: X-Service-Signature is a compact JWS (three base64url parts)`).matches(header(e, 'x-service-signature'), JWS_PATTERN, '<base64url>.<base64url>.<base64url>');
+      const compact = check.soft('SIGN-7', `${what(e)}: X-Service-Signature is a compact JWS (three base64url parts)`, { id: 'sign.jws-form' }).matches(header(e, 'x-service-signature'), JWS_PATTERN, '<base64url>.<base64url>.<base64url>');
       if (!compact) continue;
       const v = await checkJws(e, jwks);
-      check.soft('SIGN-7', `${what(e)}: the JWS header's alg is ES256`).that(v.alg === 'ES256', { expected: 'ES256', seen: v.alg === undefined ? v.reason : show(v.alg) });
-      check.soft('SIGN-7', `${what(e)}: the JWS header carries a kid`).that(!!v.kid, { expected: 'a kid', seen: v.kid === undefined ? v.reason : show(v.kid) });
+      check.soft('SIGN-7', `${what(e)}: the JWS header's alg is ES256`, { id: 'sign.jws-form' }).that(v.alg === 'ES256', { expected: 'ES256', seen: v.alg === undefined ? v.reason : show(v.alg) });
+      check.soft('SIGN-7', `${what(e)}: the JWS header carries a kid`, { id: 'sign.jws-form' }).that(!!v.kid, { expected: 'a kid', seen: v.kid === undefined ? v.reason : show(v.kid) });
     }
   });
 
@@ -207,7 +207,7 @@ test.describe('JWKS mode', () => {
       // What the payload holds is SIGN-8's; that it is an ES256 JWS verifying with a key of the document is SIGN-7's and SIGN-9's.
       precondition(v.verified === true, `${what(e)} carries an ES256 JWS that verifies with a key of the service's document`, verifiedWords(v));
       const problem = jwsPayloadProblem(e, v.payload);
-      check.soft('SIGN-8', `${what(e)}: the JWS payload is "<unix_seconds>." followed by the raw request body`).that(problem === undefined, { expected: '"<t>." + the raw body bytes received', seen: problem ?? '' });
+      check.soft('SIGN-8', `${what(e)}: the JWS payload is "<unix_seconds>." followed by the raw request body`, { id: 'sign.jws-payload' }).that(problem === undefined, { expected: '"<t>." + the raw body bytes received', seen: problem ?? '' });
     }
   });
 
@@ -222,9 +222,9 @@ test.describe('JWKS mode', () => {
     const jwks = await serviceJwks(svc);
     const pv = await checkJws(p!, jwks);
     const sv = await checkJws(s!, jwks);
-    check.soft('SIGN-10', `production's ${what(p!)} is signed with a key served in the document`).that(pv.verified === true, verifiedWords(pv));
-    check.soft('SIGN-10', `the sandbox's ${what(s!)} is signed with a key served in the same document`).that(sv.verified === true, verifiedWords(sv));
-    check.soft('SIGN-10', 'the sandbox signs with a kid other than production\'s').that(sv.kid !== undefined && sv.kid !== pv.kid, { expected: `a kid other than production's ${show(pv.kid)}`, seen: show(sv.kid) });
+    check.soft('SIGN-10', `production's ${what(p!)} is signed with a key served in the document`, { id: 'sign.sandbox-own-kid' }).that(pv.verified === true, verifiedWords(pv));
+    check.soft('SIGN-10', `the sandbox's ${what(s!)} is signed with a key served in the same document`, { id: 'sign.sandbox-own-kid' }).that(sv.verified === true, verifiedWords(sv));
+    check.soft('SIGN-10', 'the sandbox signs with a kid other than production\'s', { id: 'sign.sandbox-own-kid' }).that(sv.kid !== undefined && sv.kid !== pv.kid, { expected: `a kid other than production's ${show(pv.kid)}`, seen: show(sv.kid) });
   });
 });
 
@@ -232,16 +232,16 @@ test('a workspace signs in exactly the one mode configured, and a mode change sw
   driver.requireCapability('signing-hmac', 'signing-jwks');
   const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
   for (const e of await threeEvents(ws, driver)) {
-    check.soft('SIGN-2', `HMAC mode: ${what(e)} carries an HMAC signature t=<unix_seconds>,v1=<hex>`).matches(header(e, 'x-service-signature'), HMAC_HEADER_PATTERN, 't=<unix_seconds>,v1=<hex>');
+    check.soft('SIGN-2', `HMAC mode: ${what(e)} carries an HMAC signature t=<unix_seconds>,v1=<hex>`, { id: 'sign.one-mode' }).matches(header(e, 'x-service-signature'), HMAC_HEADER_PATTERN, 't=<unix_seconds>,v1=<hex>');
   }
   await driver.patchWorkspace(ws, { signing: { mode: 'jwks' } });
   const after = await threeEvents(ws, driver);
   const jwks = await serviceJwks(svc);
   for (const e of after) {
-    const jws = check.soft('SIGN-2', `JWKS mode after the change: ${what(e)} carries a compact JWS`).matches(header(e, 'x-service-signature'), JWS_PATTERN, 'a compact JWS');
+    const jws = check.soft('SIGN-2', `JWKS mode after the change: ${what(e)} carries a compact JWS`, { id: 'sign.one-mode' }).matches(header(e, 'x-service-signature'), JWS_PATTERN, 'a compact JWS');
     if (!jws) continue;
     const v = await checkJws(e, jwks);
-    check.soft('SIGN-2', `JWKS mode after the change: ${what(e)}'s JWS verifies with a key of the service's document`).that(v.verified === true, verifiedWords(v));
+    check.soft('SIGN-2', `JWKS mode after the change: ${what(e)}'s JWS verifies with a key of the service's document`, { id: 'sign.one-mode' }).that(v.verified === true, verifiedWords(v));
   }
 });
 
@@ -254,16 +254,16 @@ test.describe('user-facts GET', () => {
       const [e] = await ws.waitForFactsRequests();
       const h = header(e!, 'x-service-signature');
       if (mode === 'hmac') {
-        check('SIGN-6', 'in hmac mode the facts GET carries an HMAC signature t=<unix_seconds>,v1=<hex>').matches(h, HMAC_HEADER_PATTERN, 't=<unix_seconds>,v1=<hex>');
+        check('SIGN-6', 'in hmac mode the facts GET carries an HMAC signature t=<unix_seconds>,v1=<hex>', { id: 'sign.facts-request-line' }).matches(h, HMAC_HEADER_PATTERN, 't=<unix_seconds>,v1=<hex>');
         // The payload and the secret are SIGN-6's; the hex case and the dot of v1 are SIGN-12's.
         const v = hmacSignerOf(e!, [ws.signing.secret!]);
-        check('SIGN-6', 'the facts GET\'s v1 is an HMAC with the workspace\'s secret over t and "GET " + path and query').that(v.secretIndex === 0, { expected: `v1 over t and ${JSON.stringify(`GET ${e!.url}`)}`, seen: v.reason });
+        check('SIGN-6', 'the facts GET\'s v1 is an HMAC with the workspace\'s secret over t and "GET " + path and query', { id: 'sign.facts-request-line' }).that(v.secretIndex === 0, { expected: `v1 over t and ${JSON.stringify(`GET ${e!.url}`)}`, seen: v.reason });
       } else {
-        check('SIGN-6', 'in jwks mode the facts GET carries a compact JWS').matches(h, JWS_PATTERN, 'a compact JWS');
+        check('SIGN-6', 'in jwks mode the facts GET carries a compact JWS', { id: 'sign.facts-request-line' }).matches(h, JWS_PATTERN, 'a compact JWS');
         const v = await checkJws(e!, await serviceJwks(svc));
         precondition(v.verified === true, 'the facts GET\'s JWS verifies with a key of the service\'s document', verifiedWords(v));
         const problem = jwsPayloadProblem(e!, v.payload);
-        check('SIGN-6', 'the facts GET\'s JWS payload is "<t>." followed by "GET " + path and query').that(problem === undefined, { expected: `"<t>." + ${JSON.stringify(`GET ${e!.url}`)}`, seen: problem ?? '' });
+        check('SIGN-6', 'the facts GET\'s JWS payload is "<t>." followed by "GET " + path and query', { id: 'sign.facts-request-line' }).that(problem === undefined, { expected: `"<t>." + ${JSON.stringify(`GET ${e!.url}`)}`, seen: problem ?? '' });
       }
     });
   }

@@ -24,7 +24,7 @@ async function dispatchOnce(ws: TestWorkspace, driver: DriverClient, host: MockH
   await driver.toolCall(c.conversationId, { toolClass: tool.toolClass, input: { q: 'test' } });
   const v = await waitForEntries(host.journal, { predicate: (e) => header(e, 'x-service-event') === 'tool.dispatch' && (e.path === tool.path || e.path === ws.hookPath) }, { count: 1, deadlineMs: timing.deliveryDeadlineMs() });
   const rule = 'a tool call of the conversation is dispatched with X-Service-Event tool.dispatch';
-  if (clause) check(clause, rule).that(v.ok, { expected: 'one tool dispatch', seen: v.sentence });
+  if (clause) check(clause, rule, { id: 'tool.own-route' }).that(v.ok, { expected: 'one tool dispatch', seen: v.sentence });
   else precondition(v.ok, rule, { expected: 'one tool dispatch', seen: v.sentence });
   return { entry: v.entries[0]!, endUserHandle };
 }
@@ -34,11 +34,11 @@ test('a tool dispatch is a POST to the tool\'s own route with X-Service-Event to
   const ws = await makeWorkspace({ facts: false, tools: [{ toolClass: 'lookup', path: `/tools/${uniqueId('lookup')}` }] });
   const { entry: e } = await dispatchOnce(ws, driver, host, timing, 'TOOL-1');
   const toolPath = ws.tools[0]!.path;
-  check.soft('TOOL-1', 'a tool dispatch is sent to the tool\'s own route').that(e.path === toolPath, { expected: `path ${show(toolPath)}`, seen: `path ${show(e.path)}: ${describe(e)}` });
-  check.soft('TOOL-1', 'a tool dispatch is a POST').that(e.method === 'POST', { expected: 'POST', seen: describe(e) });
-  check.soft('TOOL-1', 'a tool dispatch carries X-Service-Event tool.dispatch').equals(header(e, 'x-service-event'), 'tool.dispatch');
+  check.soft('TOOL-1', 'a tool dispatch is sent to the tool\'s own route', { id: 'tool.own-route' }).that(e.path === toolPath, { expected: `path ${show(toolPath)}`, seen: `path ${show(e.path)}: ${describe(e)}` });
+  check.soft('TOOL-1', 'a tool dispatch is a POST', { id: 'tool.own-route' }).that(e.method === 'POST', { expected: 'POST', seen: describe(e) });
+  check.soft('TOOL-1', 'a tool dispatch carries X-Service-Event tool.dispatch', { id: 'tool.own-route' }).equals(header(e, 'x-service-event'), 'tool.dispatch');
   const atHook = ws.callbacks({ predicate: (x) => header(x, 'x-service-event') === 'tool.dispatch' });
-  check.soft('TOOL-1', 'no tool dispatch reaches the callback hook').that(atHook.length === 0, { expected: 'none at the hook', seen: atHook.map(describe).join(' | ') });
+  check.soft('TOOL-1', 'no tool dispatch reaches the callback hook', { id: 'tool.own-route' }).that(atHook.length === 0, { expected: 'none at the hook', seen: atHook.map(describe).join(' | ') });
 });
 
 test('a tool dispatch carries a valid X-Service-Signature when signing is on (TOOL-2)', { tag: clauseTags('TOOL-2') }, async ({ makeWorkspace, driver, host, timing }) => {
@@ -52,5 +52,5 @@ test('a tool dispatch carries a valid X-Service-Signature when signing is on (TO
   const lifecycle = hmacSignerOf(onStart!, [ws.signing.secret!]);
   precondition(lifecycle.secretIndex !== undefined, 'the conversation\'s onStart carries a valid HMAC signature', { expected: 'a signature that verifies', seen: `${lifecycle.reason}: ${describe(onStart!)}` });
   const v = hmacSignerOf(e, [ws.signing.secret!]);
-  check('TOOL-2', 'a tool dispatch of a workspace with HMAC signing carries an X-Service-Signature that verifies over its body').that(v.secretIndex !== undefined, { expected: 'a signature that verifies, as on the lifecycle callbacks', seen: `${v.reason}: ${describe(e)}` });
+  check('TOOL-2', 'a tool dispatch of a workspace with HMAC signing carries an X-Service-Signature that verifies over its body', { id: 'tool.signed' }).that(v.secretIndex !== undefined, { expected: 'a signature that verifies, as on the lifecycle callbacks', seen: `${v.reason}: ${describe(e)}` });
 });

@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { test } from '../fixtures.ts';
 import type { ServiceResponse } from '../fixtures.ts';
-import { check, precondition, type ClauseRef } from '../../shared/index.ts';
+import { check, precondition, type CheckOptions, type ClauseRef } from '../../shared/index.ts';
 
 // The reason phrase is the framework's: node's table plus the RFC 9110 renames, so a framework
 // on either vocabulary passes (ERR-1 says "reason phrase", not which edition of the status table).
@@ -71,9 +71,9 @@ export function answered(res: ServiceResponse): string {
  * A check of `clause`: the response has one of these statuses (its curl line is in the test's
  * evidence). The body's ERR-1 shape is only annotated here (expectErrorBodyIfError).
  */
-export function expectError(clause: ClauseRef, res: ServiceResponse, status: number | number[], what: string, soft = false): boolean {
+export function expectError(clause: ClauseRef, res: ServiceResponse, status: number | number[], what: string, soft = false, o: CheckOptions = {}): boolean {
   const allowed = Array.isArray(status) ? status : [status];
-  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`).that(allowed.includes(res.status), { expected: allowed.join(' or '), seen: answered(res), ...hintOf(res) });
+  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`, o).that(allowed.includes(res.status), { expected: allowed.join(' or '), seen: answered(res), ...hintOf(res) });
   expectErrorBodyIfError(res, what);
   return ok;
 }
@@ -97,19 +97,19 @@ export function expectErrorBodyIfError(res: ServiceResponse, what = ''): void {
  * precondition here: a wrong status has its own clause and test), the body is a check of `clause`
  * (ERR-1, or ERR-4 / ERR-5 for the 500 and 503 bodies).
  */
-export function expectFrameworkErrorBody(clause: ClauseRef, res: ServiceResponse, status: number, what: string): void {
+export function expectFrameworkErrorBody(clause: ClauseRef, res: ServiceResponse, status: number, what: string, o: CheckOptions = {}): void {
   precondition(res.status === status, `${what} is answered ${status}`, { expected: String(status), seen: answered(res) });
-  check.soft(clause, `the ${status} body of ${what} is the framework default { timestamp, status, error, path } and nothing else`).none(errorBodyProblems(res), 'no difference');
+  check.soft(clause, `the ${status} body of ${what} is the framework default { timestamp, status, error, path } and nothing else`, o).none(errorBodyProblems(res), 'no difference');
 }
 
 /**
  * Success of any 2xx (never asserting a body the contract does not show). With a clause it is a
  * check of that clause; without, a precondition of the test (a failure leaves its clauses blocked).
  */
-export function expectSuccess(res: ServiceResponse, what: string, clause?: ClauseRef): boolean {
+export function expectSuccess(res: ServiceResponse, what: string, clause?: ClauseRef, o: CheckOptions = {}): boolean {
   const ok = res.status >= 200 && res.status < 300;
   const words = { expected: 'a 2xx', seen: answered(res) };
-  if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`).that(ok, { ...words, ...hintOf(res) });
+  if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`, o).that(ok, { ...words, ...hintOf(res) });
   precondition(ok, `${what} is answered with a 2xx`, { ...words, ...hintOf(res) });
   return ok;
 }

@@ -36,7 +36,7 @@ export function isEvent(event: string, endUserHandle?: string): (e: JournalEntry
  * Waits for `count` callbacks of an event for a user. The arrival is a precondition of the test
  * unless `judge` says whose check it is ({ clause }) or that the caller judges it ({ lenient }).
  */
-export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle: string, count = 1, deadlineMs?: number, judge: Pick<WaitOptions, 'clause' | 'lenient' | 'rule'> = {}): Promise<JournalEntry[]> {
+export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle: string, count = 1, deadlineMs?: number, judge: Pick<WaitOptions, 'clause' | 'lenient' | 'rule' | 'id'> = {}): Promise<JournalEntry[]> {
   const o: WaitOptions = { count, ...judge };
   if (deadlineMs !== undefined) o.deadlineMs = deadlineMs;
   return ws.waitForCallbacks({ predicate: isEvent(event, endUserHandle) }, o);
@@ -46,7 +46,7 @@ export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle:
  * One chat that saves one instance and completes it; resolves once its onComplete has arrived.
  * The arrival is a precondition unless `judge` names the clause whose rule it is.
  */
-export async function saveAndComplete(ws: TestWorkspace, driver: DriverClient, o: { endUserHandle: string; configEnd: string; fields: Record<string, unknown> }, judge: Pick<WaitOptions, 'clause' | 'rule'> = {}): Promise<{ key: string; onComplete: JournalEntry }> {
+export async function saveAndComplete(ws: TestWorkspace, driver: DriverClient, o: { endUserHandle: string; configEnd: string; fields: Record<string, unknown> }, judge: Pick<WaitOptions, 'clause' | 'rule' | 'id'> = {}): Promise<{ key: string; onComplete: JournalEntry }> {
   const c = await driver.open(ws, { endUserHandle: o.endUserHandle, configEnd: o.configEnd });
   const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: o.fields }]);
   await driver.complete(c.conversationId);

@@ -54,6 +54,8 @@ export interface WorkspaceOptions {
  */
 export interface WaitOptions {
   count?: number; deadlineMs?: number; clause?: ClauseRef; lenient?: boolean;
+  /** With `clause`: the check's id in the fault model (spec/faults/service.yaml). */
+  id?: string;
   /** The rule the arrival is, in the contract's words (default: "N callback(s) matching ... arrive within ... ms"). */
   rule?: string;
 }
@@ -69,7 +71,7 @@ export interface TestWorkspace {
   callbacks(filter?: EntryFilter): JournalEntry[];
   waitForCallbacks(filter: EntryFilter, o?: WaitOptions): Promise<JournalEntry[]>;
   /** A check of `clause`: nothing matching arrives within the window (default: the quiet window). */
-  expectNoCallbacks(filter: EntryFilter, o: { clause: ClauseRef; windowMs?: number; rule?: string }): Promise<boolean>;
+  expectNoCallbacks(filter: EntryFilter, o: { clause: ClauseRef; windowMs?: number; rule?: string; id?: string }): Promise<boolean>;
   factsRequests(): JournalEntry[];
   waitForFactsRequests(o?: WaitOptions): Promise<JournalEntry[]>;
   /** Entries of one of this workspace's tool routes. */
@@ -198,7 +200,7 @@ export async function createTestWorkspace(ctx: WorkspaceContext, o: WorkspaceOpt
         const windowMs = w.windowMs ?? timing.quietWindowMs();
         const v = await assertNothingArrives(host.journal, merge(f), { windowMs });
         evidence.add({ sentence: v.sentence, seqs: v.evidence.seqs });
-        return check(w.clause, w.rule ?? `no callback matching ${describeFilterOf(f)} arrives within ${windowMs} ms`).that(v.ok, { expected: 'none', seen: v.sentence });
+        return check(w.clause, w.rule ?? `no callback matching ${describeFilterOf(f)} arrives within ${windowMs} ms`, w.id ? { id: w.id } : {}).that(v.ok, { expected: 'none', seen: v.sentence });
       },
       factsRequests: () => (ws.factsPath ? host.journal.entries({ path: ws.factsPath }) : []),
       async waitForFactsRequests(w = {}) {
@@ -230,7 +232,7 @@ function judgeWait(w: WaitOptions, ok: boolean, defaultRule: string, count: numb
   if (w.lenient) return;
   const rule = w.rule ?? defaultRule;
   const words = { expected: `${count}`, seen: `${v.entries.length}: ${v.sentence}` };
-  if (w.clause !== undefined) check(w.clause, rule).that(ok, words);
+  if (w.clause !== undefined) check(w.clause, rule, w.id ? { id: w.id } : {}).that(ok, words);
   else precondition(ok, rule, words);
 }
 

@@ -1,0 +1,45 @@
+/**
+ * The end of a stateful run, as checks: a failure is one failed check of the clause the broken
+ * step's own condition decides (its words, the shrunk script and the replay line); a run without
+ * failure holds every clause one of its conditions checked, and says which it never reached.
+ */
+import { test } from '@playwright/test';
+import type { ClauseId } from '../../../spec/index.ts';
+import { reproContextFromEnv, reproductionFor } from '../../../reports/index.ts';
+import { check, notExercised, precondition } from '../../shared/index.ts';
+import type { EvidenceLog } from '../fixtures.ts';
+import type { StatefulOutcome } from './run.ts';
+import { StepViolation } from './violation.ts';
+
+/** The rerun line of a failure: the clause alone, the run's target and faults, from the failing lane's seed (run --seed). */
+export function rerunLine(clause: string, seed: number): string {
+  return reproductionFor(clause, [], { ...reproContextFromEnv(), seed: String(seed) }).command;
+}
+
+export function judgeStateful(outcome: StatefulOutcome, clauses: readonly ClauseId[], evidence: EvidenceLog): void {
+  const info = test.info();
+  const rate = outcome.sequences / (outcome.elapsedMs / 1000);
+  info.annotations.push({ type: 'ccs-stateful', description: `${outcome.sequences} sequences in ${(outcome.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(2)}/s) over ${outcome.lanes} lane(s) of ${outcome.perLane}; steps ${[...outcome.counts].map(([k, n]) => `${k} ${n}`).join(', ')}${outcome.leftOut.length ? `; left out for missing capabilities: ${outcome.leftOut.join(', ')}` : ''}` });
+  const f = outcome.failure;
+  if (f === undefined) {
+    for (const clause of clauses) {
+      const n = outcome.tally.held.get(clause) ?? 0;
+      if (n > 0) check.soft(clause, `the model of sections 2.3, 3 and 6 held over ${outcome.sequences} generated sequences`).that(true, { expected: '', seen: '' });
+      else notExercised(clause, `no generated sequence reached a step that decides ${clause}${outcome.leftOut.length ? ` (left out: ${outcome.leftOut.join(', ')})` : ''}`);
+    }
+    return;
+  }
+  const clause = f.violation instanceof StepViolation ? f.violation.clause : undefined;
+  const header = `a sequence of ${f.steps} step(s), shrunk ${f.shrinks} time(s), seed ${f.seed}`;
+  const script = `${header}\nrerun: ${rerunLine(clause ?? 'STATE-1', f.seed)}\n${f.script}`;
+  void info.attach('ccs-stateful-script', { body: script, contentType: 'text/plain' });
+  evidence.add({ sentence: `The model-based test failed on ${header}: ${f.violation.message}. Replay: ${rerunLine(clause ?? 'STATE-1', f.seed)}.\n${f.script}` });
+  // The replay words carry fast-check's "seed: N, path: ..." so the report's rerun line takes the seed (reports/repro.ts).
+  const replay = `{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerunLine(clause ?? 'STATE-1', f.seed)}; the sequence:\n${f.script}`;
+  if (!(f.violation instanceof StepViolation)) {
+    precondition(false, 'the generated sequence runs to its end', { expected: 'no error outside the contract\'s rules', seen: `${f.violation.message}; ${replay}` });
+    return;
+  }
+  const v = f.violation;
+  check.soft(v.clause, `stateful, ${v.rule}`, v.id ? { id: v.id } : {}).that(false, { expected: v.expected, seen: `${v.seen}, at the last step of ${header} ${replay}` });
+}

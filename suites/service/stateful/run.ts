@@ -1,0 +1,138 @@
+/**
+ * Runs the model-based test: random sequences of the driver's triggers and host requests (fast-check
+ * commands), each against a fresh workspace, checked step by step against the model (model.ts)
+ * and ending in one quiet window. Sequences run in lanes side by side (their quiet windows
+ * overlap); lane i has seed base + i, so a failure replays alone from its own seed. A failure
+ * shrinks to a minimal sequence, whose script (steps and curl lines) the test prints.
+ */
+import fc from 'fast-check';
+import { randomBytes } from 'node:crypto';
+import type { MockHost } from '../../../mock-host/index.ts';
+import type { DriverClient, TestWorkspace, Timing, WorkspaceOptions } from '../fixtures.ts';
+import { ServiceClient } from '../clients/service-client.ts';
+import type { ResolvedTarget } from '../target-config/resolve.ts';
+import { sequences, type Sequence } from './arbitraries.ts';
+import { Ledger } from './ledger.ts';
+import { Model } from './model.ts';
+import { strayJudge, type Real } from './real.ts';
+import { RecordingDriver, StepLog, logResponse } from './script.ts';
+import { StepViolation, Tally } from './violation.ts';
+
+export interface StatefulEnv {
+  target: ResolvedTarget;
+  host: MockHost;
+  driver: DriverClient;
+  timing: Timing;
+  makeWorkspace: (o?: WorkspaceOptions) => Promise<TestWorkspace>;
+}
+
+export interface StatefulOptions {
+  /** Sequences in all (CCS_STATEFUL_RUNS). */
+  runs: number;
+  /** Replays one lane from this seed (CCS_SEED). */
+  seed?: number;
+  maxCommands: number;
+  /** Wall time the sequences should take when none fails, the lanes sized to fit it. */
+  budgetMs: number;
+}
+
+export interface StatefulFailure {
+  violation: StepViolation | Error;
+  seed: number;
+  path: string;
+  script: string;
+  steps: number;
+  shrinks: number;
+}
+
+export interface StatefulOutcome {
+  sequences: number;
+  lanes: number;
+  perLane: number;
+  elapsedMs: number;
+  leftOut: string[];
+  tally: Tally;
+  /** Steps run, by command. */
+  counts: Map<string, number>;
+  failure?: StatefulFailure;
+}
+
+/** The most sequences side by side: each holds a workspace and its hook on the worker's mock host. */
+const MAX_LANES = 48;
+
+/** Lanes: enough for the sequences to fit the budget, each sequence costing its steps and one quiet window. */
+export function lanesFor(o: StatefulOptions, timing: Timing): { lanes: number; perLane: number } {
+  const perSequenceMs = timing.quietWindowMs() + 1_000;
+  const rounds = Math.max(1, Math.floor(o.budgetMs / perSequenceMs));
+  const lanes = Math.max(1, Math.min(MAX_LANES, Math.ceil(o.runs / rounds)));
+  return { lanes, perLane: Math.ceil(o.runs / lanes) };
+}
+
+interface Lane { index: number; seed: number; firstFailureAt?: number; failed?: { kind: 'stray' | 'step'; log: StepLog } }
+
+export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise<StatefulOutcome> {
+  const { target, host, driver, timing } = env;
+  const { arb, leftOut } = sequences(target.capabilities, o.maxCommands);
+  const plan = lanesFor(o, timing);
+  const lanes = o.seed === undefined ? plan.lanes : 1;
+  const base = o.seed ?? randomBytes(4).readInt32BE(0) >>> 1;
+  const tally = new Tally();
+  const counts = new Map<string, number>();
+  const quietMs = timing.quietWindowMs();
+  // While shrinking, a candidate waits a shorter window for a late stray (the one found arrived well within it).
+  const shrinkQuietMs = Math.min(quietMs, Math.max(500, timing.scaled(5_000)));
+  let executed = 0;
+  let firstFailedLane: number | undefined;
+  const started = performance.now();
+
+  const runSequence = async (lane: Lane, cmds: Sequence): Promise<void> => {
+    if (firstFailedLane !== undefined && firstFailedLane !== lane.index) return; // another lane is shrinking its failure
+    executed += 1;
+    const tag = randomBytes(3).toString('hex');
+    const users = [`mb-${tag}`, `mb ${tag} ü+é`];
+    const log = new StepLog();
+    const ws = await env.makeWorkspace({ facts: false });
+    log.setup.push(`# workspace ${ws.workspaceKey} (its hook ${ws.hookPath}), end users ${users.map((u) => JSON.stringify(u)).join(' and ')}`);
+    const model = new Model(users, tag);
+    const svc = new ServiceClient({ baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, onResponse: logResponse(log) });
+    const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model));
+    const real: Real = { ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, hostWrites: 0, stepStartedMs: Date.now() };
+    try {
+      await fc.asyncModelRun(() => ({ model, real }), cmds);
+      const window = lane.failed === undefined ? quietMs : lane.failed.kind === 'stray' ? shrinkQuietMs : 0;
+      if (window > 0) {
+        log.begin(`quiet window of ${Math.round(window)} ms: nothing more may arrive`);
+        await ledger.quiet(window);
+      }
+      // A quiet end decides the rules of what must never come: no unknown event, no onComplete without
+      // a completion, no event for a host REST write.
+      if (window === quietMs) for (const c of ['EVT-15', 'EVT-19', ...(real.hostWrites > 0 ? ['STATE-3'] as const : [])] as const) tally.add(c);
+    } catch (error) {
+      log.note(error instanceof StepViolation ? `FAILS ${error.clause}: ${error.rule}` : `stopped: ${(error as Error).message}`);
+      // The first failure decides how shrink candidates are judged; the last one is the shrunk counterexample.
+      lane.failed = { kind: lane.failed?.kind ?? (error instanceof StepViolation ? error.kind : 'step'), log };
+      lane.firstFailureAt ??= performance.now();
+      firstFailedLane ??= lane.index;
+      throw error;
+    } finally {
+      ledger.close();
+    }
+  };
+
+  const results = await Promise.all(Array.from({ length: lanes }, async (_, i) => {
+    const lane: Lane = { index: i, seed: (base + i) | 0 };
+    const details = await fc.check(fc.asyncProperty(arb, (cmds) => runSequence(lane, cmds)), { numRuns: plan.perLane, seed: lane.seed, endOnFailure: false });
+    return { lane, details };
+  }));
+  const elapsedMs = performance.now() - started;
+  const failed = results.filter((x) => x.details.failed && x.lane.failed).sort((a, b) => a.lane.firstFailureAt! - b.lane.firstFailureAt!)[0];
+  const outcome: StatefulOutcome = { sequences: executed, lanes, perLane: plan.perLane, elapsedMs, leftOut, tally, counts };
+  if (failed) {
+    const d = failed.details;
+    // The last failing run is the shrunk counterexample: its script is the one kept.
+    const error = d.errorInstance instanceof Error ? d.errorInstance : new Error(String(d.errorInstance));
+    const log = failed.lane.failed!.log;
+    outcome.failure = { violation: error, seed: failed.lane.seed, path: d.counterexamplePath ?? '', script: log.render(), steps: log.steps.filter((s) => !s.text.startsWith('quiet window')).length, shrinks: d.numShrinks };
+  }
+  return outcome;
+}

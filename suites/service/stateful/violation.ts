@@ -1,0 +1,32 @@
+/**
+ * How a step of a sequence breaks a rule: a StepViolation names the clause its own condition
+ * decides, in words, with the fault-model check id when a row names it. Thrown inside a sequence
+ * (fast-check re-runs sequences while shrinking), judged once at the end of the run (run.ts).
+ */
+import type { ClauseId } from '../../../spec/index.ts';
+
+export class StepViolation extends Error {
+  /** stray: an event that should not have come (late ones need the quiet window to be seen). */
+  constructor(readonly clause: ClauseId, readonly rule: string, readonly expected: string, readonly seen: string, readonly id?: string, readonly kind: 'stray' | 'step' = 'step') {
+    super(`${clause}: ${rule}: expected ${expected}, got ${seen}`);
+    this.name = 'StepViolation';
+  }
+}
+
+/** How often each clause's conditions held over the run (a clause never checked is not exercised). */
+export class Tally {
+  readonly held = new Map<ClauseId, number>();
+  add(clause: ClauseId): void {
+    this.held.set(clause, (this.held.get(clause) ?? 0) + 1);
+  }
+}
+
+export interface Judge {
+  tally: Tally;
+}
+
+/** Throws a StepViolation unless `ok`; counts the condition as held otherwise. */
+export function must(j: Judge, ok: boolean, clause: ClauseId, rule: string, words: { expected: string; seen: string }, o: { id?: string; kind?: 'stray' | 'step' } = {}): void {
+  if (!ok) throw new StepViolation(clause, rule, words.expected, words.seen, o.id, o.kind);
+  j.tally.add(clause);
+}
