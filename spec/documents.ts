@@ -3,7 +3,7 @@
  * driver.openapi.yaml (optional: absent until a service offers a driver description).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import YAML from 'yaml';
+import { parseYamlCached } from './yaml-cache.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { CcsError } from './errors.ts';
 import { specPath } from './paths.ts';
@@ -19,8 +19,8 @@ export function readYaml(file: string, required: boolean): unknown {
     throw new CcsError('SPEC_LOAD_FAILED', `spec/${file} is missing`, { file });
   }
   try {
-    // uniqueKeys: a duplicated mapping key is an error, never a silent overwrite.
-    return YAML.parse(readFileSync(path, 'utf8'), { uniqueKeys: true, maxAliasCount: -1 });
+    // A duplicated mapping key is an error, never a silent overwrite (parseYamlCached's options).
+    return parseYamlCached(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new CcsError('SPEC_LOAD_FAILED', `spec/${file} is not valid YAML: ${(err as Error).message}`, { file });
   }

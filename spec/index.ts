@@ -6,7 +6,7 @@ export { packageDocPath, specPath } from './paths.ts';
 export { harnessVersion, clauseCatalogueVersion } from './version.ts';
 export { readSettings, reportDirFrom, DEFAULT_REPORT_DIR, SETTING_NAMES } from './settings.ts';
 export type { Settings } from './settings.ts';
-export { LEVELS, SIDES } from './documents.ts';
+export { LEVELS, SIDES, readOpenApi } from './documents.ts';
 export { CLAUSE_ID, CLAUSE_TAG, isClauseIdShape, clauseOfTag, clauseTags, toClauseId, areaOfClause } from './clause-id.ts';
 export type { ClauseTag, MarkerTag } from './clause-id.ts';
 export type { ClauseId } from './generated/clauses.ts';

@@ -3,10 +3,7 @@
  * from the method and the path template of spec/openapi.yaml, the body is validated with the
  * spec loader (ajv), and a JSON body must come with a JSON content type.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
-import { loadSpec } from '../../../spec/index.ts';
+import { loadSpec, readOpenApi } from '../../../spec/index.ts';
 
 export interface ValidationResult { valid: boolean; errors: string[]; operationId?: string }
 
@@ -14,13 +11,12 @@ interface OperationMatcher { method: string; operationId: string; regex: RegExp;
 let matchers: OperationMatcher[] | undefined;
 let specPromise: Promise<Awaited<ReturnType<typeof loadSpec>>> | undefined;
 
-const OPENAPI_PATH = fileURLToPath(new URL('../../../spec/openapi.yaml', import.meta.url));
 
 function loadMatchers(): OperationMatcher[] {
   if (matchers) return matchers;
   const out: OperationMatcher[] = [];
   try {
-    const doc = parseYaml(readFileSync(OPENAPI_PATH, 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string }>> };
+    const doc = readOpenApi('openapi.yaml', true) as unknown as { paths?: Record<string, Record<string, { operationId?: string }>> };
     for (const [template, item] of Object.entries(doc.paths ?? {})) {
       // A path parameter is one segment ([^/]+), except a parameter named configEnd, which may be
       // written with its slash inside the path (UNSPEC-9: how configEnd is written is not shown).
