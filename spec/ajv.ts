@@ -72,21 +72,28 @@ export function encodePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Adds every component schema of a document under '<prefix>Name' and compiles each (strict). */
+/**
+ * Adds every component schema of a document under '<prefix>Name'; each is compiled (strict) on
+ * its first use, so a process that validates a few shapes does not compile them all (the
+ * self-checks compile every one). Returns the compiled validator of a name, undefined for a name
+ * the document lacks.
+ */
 export function addComponentSchemas(
   ajv: Ajv2020,
   schemas: Record<string, unknown>,
   prefix: string,
   docLabel: string,
-): Map<string, ValidateFunction> {
+): (name: string) => ValidateFunction | undefined {
   for (const [name, schema] of Object.entries(schemas)) {
     ajv.addSchema(rewriteRefs(schema, prefix) as object, `${prefix}${name}`);
   }
   const compiled = new Map<string, ValidateFunction>();
-  for (const name of Object.keys(schemas)) {
-    compiled.set(name, compileOrThrow(() => ajv.getSchema(`${prefix}${name}`), `${docLabel}#/components/schemas/${encodePointerToken(name)}`));
-  }
-  return compiled;
+  return (name) => {
+    if (!Object.hasOwn(schemas, name)) return undefined;
+    let fn = compiled.get(name);
+    if (!fn) compiled.set(name, (fn = compileOrThrow(() => ajv.getSchema(`${prefix}${name}`), `${docLabel}#/components/schemas/${encodePointerToken(name)}`)));
+    return fn;
+  };
 }
 
 /** Compiles an inline schema (refs rewritten) of a document; `where` names it in errors. */

@@ -5,7 +5,7 @@
  * words with `x-expected`; otherwise ajv's own message is used.
  */
 import { createRequire } from 'node:module';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 const require = createRequire(import.meta.url);
 
@@ -73,9 +73,14 @@ function pick(errors: ErrorObject[]): ErrorObject {
   return errors.find((e) => e !== one && e.instancePath.startsWith(`${one.instancePath}/`)) ?? one;
 }
 
-/** A validator of one config schema: undefined when the document is valid, else its first problem. */
+/**
+ * A validator of one config schema: undefined when the document is valid, else its first problem.
+ * Compiled on its first call: every test worker imports the target loaders, few read a file.
+ */
 export function configValidator(schema: ConfigSchema): (doc: unknown) => ConfigProblem | undefined {
-  const ajv = new Ajv({ allErrors: false, strict: false, discriminator: true, verbose: true });
-  const validate = ajv.compile(schema);
-  return (doc) => (validate(doc) ? undefined : explain(schema, pick(validate.errors ?? [])));
+  let validate: ValidateFunction | undefined;
+  return (doc) => {
+    validate ??= new Ajv({ allErrors: false, strict: false, discriminator: true, verbose: true }).compile(schema);
+    return validate(doc) ? undefined : explain(schema, pick(validate.errors ?? []));
+  };
 }

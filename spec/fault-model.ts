@@ -6,7 +6,7 @@
  * faulty receiver that proves that check; a row the harness cannot observe says why instead.
  * The suites, the mutation matrix, the known-answer vectors and docs/clauses.md read these rows.
  */
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { CcsError } from './errors.ts';
 import { readYaml } from './documents.ts';
 import type { Side } from './types.ts';
@@ -65,7 +65,9 @@ const MODEL_SCHEMA = {
   properties: { side: { enum: ['service', 'host'] }, rows: { type: 'array', items: ROW_SCHEMA } },
 } as const;
 
-const validate = new Ajv({ allErrors: false, strict: false }).compile(MODEL_SCHEMA);
+/** Compiled on first use: every test worker imports this module, few load a model. */
+let compiled: ValidateFunction | undefined;
+const validate = (raw: unknown): boolean => (compiled ??= new Ajv({ allErrors: false, strict: false }).compile(MODEL_SCHEMA))(raw);
 const cache = new Map<Side, FaultModel>();
 
 /** Reads spec/faults/<side>.yaml; a malformed row is a load error naming the row and the field. */
@@ -75,7 +77,7 @@ export function loadFaultModel(side: Side): FaultModel {
   const file = `faults/${side}.yaml`;
   const raw = readYaml(file, true);
   if (!validate(raw)) {
-    const e = validate.errors?.[0];
+    const e = compiled?.errors?.[0];
     const at = e?.instancePath ?? '';
     const m = /^\/rows\/(\d+)/.exec(at);
     const row = m ? (raw as { rows: Array<{ row?: string }> }).rows[Number(m[1])]?.row : undefined;

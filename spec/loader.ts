@@ -132,11 +132,8 @@ function build(): Spec {
     compiledOps.set(id, compiled);
     return compiled;
   };
-  for (const [id, op] of operations) if (op.doc === 'openapi') compileOp(id, op);
+  // Operations and webhooks are compiled on first use, like the component schemas (ajv.ts).
   const compiledHooks = new Map<string, Compiled>();
-  for (const [name, hook] of webhooks) {
-    compiledHooks.set(name, compileOperation(ajv, openapi, 'spec/openapi.yaml', OPENAPI_PREFIX, hook, ['webhooks', name, hook.method.toLowerCase()]));
-  }
 
   const findOp = (operationId: string): IndexedOperation => {
     const op = operations.get(operationId) ?? (readDriver(), operations.get(operationId));
@@ -150,14 +147,16 @@ function build(): Spec {
     return { op, compiled: compiledOps.get(operationId) ?? compileOp(operationId, op) };
   };
   const hookOrThrow = (name: string): Compiled => {
-    const compiled = compiledHooks.get(name);
-    if (!compiled) {
-      throw new CcsError('SPEC_WEBHOOK_UNKNOWN', `no webhook "${name}" in spec/openapi.yaml (known: ${[...compiledHooks.keys()].join(', ')})`, { name });
+    const hook = webhooks.get(name);
+    if (!hook) {
+      throw new CcsError('SPEC_WEBHOOK_UNKNOWN', `no webhook "${name}" in spec/openapi.yaml (known: ${[...webhooks.keys()].join(', ')})`, { name });
     }
+    let compiled = compiledHooks.get(name);
+    if (!compiled) compiledHooks.set(name, (compiled = compileOperation(ajv, openapi, 'spec/openapi.yaml', OPENAPI_PREFIX, hook, ['webhooks', name, hook.method.toLowerCase()])));
     return compiled;
   };
   const schemaOrThrow = (name: string): ValidateFunction => {
-    const fn = schemas.get(name);
+    const fn = schemas(name);
     if (!fn) throw new CcsError('SPEC_SCHEMA_UNKNOWN', `no schema "${name}" in spec/openapi.yaml components.schemas`, { name });
     return fn;
   };

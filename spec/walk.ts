@@ -112,7 +112,9 @@ export function compileDocumentSchemas(file: 'openapi.yaml' | 'driver.openapi.ya
   const prefix = `urn:ccs:check:${file}:`;
   const ajv = createAjv(extensionNames(doc));
   const components = (doc.components?.schemas ?? {}) as Record<string, unknown>;
-  let count = addComponentSchemas(ajv, components, prefix, label).size;
+  const schemaOf = addComponentSchemas(ajv, components, prefix, label);
+  for (const name of Object.keys(components)) schemaOf(name);
+  let count = Object.keys(components).length;
   // Top-level schemas outside components.schemas (their subschemas compile with them).
   const roots = schemaNodes(doc).filter(({ pointer }) => !pointer.startsWith('#/components/schemas/') && /\/schema$/.test(pointer));
   for (const { pointer, value } of roots) {

@@ -30,6 +30,16 @@ test.describe('spec/openapi.yaml and spec/driver.openapi.yaml as documents', () 
     expect(compileDocumentSchemas('openapi.yaml')).toBeGreaterThan(40);
   });
 
+  test('the loaded spec compiles every operation and webhook of spec/openapi.yaml on its first use', () => {
+    const spec = loadSpec();
+    const ids = Object.values(spec.openapi.paths ?? {}).flatMap((item) => Object.values(item ?? {}).flatMap((op) => (op && typeof op === 'object' && 'operationId' in op && typeof op.operationId === 'string' ? [op.operationId] : [])));
+    expect(ids.length).toBeGreaterThan(5);
+    for (const id of ids) expect(spec.documentedStatuses(id).length, id).toBeGreaterThan(0);
+    const hooks = Object.keys(spec.openapi.webhooks ?? {});
+    expect(hooks.length).toBeGreaterThan(5);
+    for (const name of hooks) expect(() => spec.validateWebhook(name, {}), name).not.toThrow();
+  });
+
   test('every schema of spec/driver.openapi.yaml, when present, compiles in ajv strict mode (2020-12)', () => {
     test.skip(!driverPresent, 'spec/driver.openapi.yaml is not there yet');
     expect(compileDocumentSchemas('driver.openapi.yaml')).toBeGreaterThan(0);
