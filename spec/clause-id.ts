@@ -12,7 +12,7 @@ export const CLAUSE_ID = /^[A-Z]+-[1-9][0-9]*$/;
 export const CLAUSE_TAG = /^@([A-Z]+-[1-9][0-9]*)$/;
 
 /** Tags that mark how a test runs rather than what it cites. */
-export type MarkerTag = '@realtime' | '@property' | '@mutant' | '@forms';
+export type MarkerTag = '@realtime' | '@property' | '@mutant' | '@forms' | '@stateful';
 export type ClauseTag = `@${ClauseId}`;
 
 /** True when `value` has the shape of a clause id (whether or not the catalogue holds it). */

@@ -11,12 +11,17 @@ import type { EvidenceLog } from '../fixtures.ts';
 import type { StatefulOutcome } from './run.ts';
 import { StepViolation } from './violation.ts';
 
-/** The rerun line of a failure: the clause alone, the run's target and faults, from the failing lane's seed (run --seed). */
-export function rerunLine(clause: string, seed: number): string {
-  return reproductionFor(clause, [], { ...reproContextFromEnv(), seed: String(seed) }).command;
+/**
+ * The rerun line of a failure: the clause alone, the run's target and the faults seeded in the
+ * worker's reference service (the matrix seeds them per project, not through the environment),
+ * from the failing lane's seed (run --seed).
+ */
+export function rerunLine(clause: string, seed: number, faults: readonly string[] = []): string {
+  const ctx = reproContextFromEnv();
+  return reproductionFor(clause, [], { ...ctx, ...(faults.length > 0 ? { faults: [...faults] } : {}), seed: String(seed) }).command;
 }
 
-export function judgeStateful(outcome: StatefulOutcome, clauses: readonly ClauseId[], evidence: EvidenceLog): void {
+export function judgeStateful(outcome: StatefulOutcome, clauses: readonly ClauseId[], evidence: EvidenceLog, faults: readonly string[] = []): void {
   const info = test.info();
   const rate = outcome.sequences / (outcome.elapsedMs / 1000);
   info.annotations.push({ type: 'ccs-stateful', description: `${outcome.sequences} sequences in ${(outcome.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(2)}/s) over ${outcome.lanes} lane(s) of ${outcome.perLane}; steps ${[...outcome.counts].map(([k, n]) => `${k} ${n}`).join(', ')}${outcome.leftOut.length ? `; left out for missing capabilities: ${outcome.leftOut.join(', ')}` : ''}` });
@@ -31,11 +36,11 @@ export function judgeStateful(outcome: StatefulOutcome, clauses: readonly Clause
   }
   const clause = f.violation instanceof StepViolation ? f.violation.clause : undefined;
   const header = `a sequence of ${f.steps} step(s), shrunk ${f.shrinks} time(s), seed ${f.seed}`;
-  const script = `${header}\nrerun: ${rerunLine(clause ?? 'STATE-1', f.seed)}\n${f.script}`;
+  const script = `${header}\nrerun: ${rerunLine(clause ?? 'STATE-1', f.seed, faults)}\n${f.script}`;
   void info.attach('ccs-stateful-script', { body: script, contentType: 'text/plain' });
-  evidence.add({ sentence: `The model-based test failed on ${header}: ${f.violation.message}. Replay: ${rerunLine(clause ?? 'STATE-1', f.seed)}.\n${f.script}` });
+  evidence.add({ sentence: `The model-based test failed on ${header}: ${f.violation.message}. Replay: ${rerunLine(clause ?? 'STATE-1', f.seed, faults)}.\n${f.script}` });
   // The replay words carry fast-check's "seed: N, path: ..." so the report's rerun line takes the seed (reports/repro.ts).
-  const replay = `{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerunLine(clause ?? 'STATE-1', f.seed)}; the sequence:\n${f.script}`;
+  const replay = `{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerunLine(clause ?? 'STATE-1', f.seed, faults)}; the sequence:\n${f.script}`;
   if (!(f.violation instanceof StepViolation)) {
     precondition(false, 'the generated sequence runs to its end', { expected: 'no error outside the contract\'s rules', seen: `${f.violation.message}; ${replay}` });
     return;
