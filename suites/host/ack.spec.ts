@@ -21,8 +21,6 @@ import { check } from '../shared/index.ts';
 const QUICK_MS = 1_000;
 const QUICK_TOLERANCE_MS = 500;
 
-test.describe.configure({ mode: 'parallel' });
-
 interface Sent { ep: ModeEndpoint; event: LifecycleEvent; outcome: SendOutcome }
 
 function sendEvery(host: HostHarness, timeoutMs?: number): Promise<Sent[]> {

@@ -11,8 +11,6 @@ import { byKey, complete, encodedHandle, encodedKeys, readOk, readsInWords, summ
 import { check, precondition } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-test.describe.configure({ mode: 'parallel' });
-
 /** HOST-21 reading: three retries within this many ms of the first read are a loop, not a back-off. */
 const HAMMER_MS = 50;
 

@@ -17,8 +17,6 @@ import { complete, journalSeq, readAfter, readOk, readsInWords } from './harness
 import { check, precondition } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-test.describe.configure({ mode: 'parallel' });
-
 /**
  * HOST-11 reading: how long a redelivery is watched for a second round of reads. A receiver that
  * handles the redelivery reads about as fast as it read the first time: four times that, at least

@@ -17,8 +17,6 @@ import { freshConversationId, freshHandle, lifecyclePayload } from './harness/pa
 import { atStartOfSecond } from './harness/clock.ts';
 import type { ClauseId } from '../../spec/index.ts';
 
-test.describe.configure({ mode: 'parallel' });
-
 const MODES = signingModesUnderTest();
 
 /** The clauses the callback cases of the modes under test decide, and those every case decides. */

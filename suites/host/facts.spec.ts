@@ -17,8 +17,6 @@ import { describe, isAck, type SendOutcome } from './harness/send.ts';
 import { check, precondition, show, warnCheck } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-test.describe.configure({ mode: 'parallel' });
-
 /** HOST-15: members that would make the answer an envelope rather than the facts themselves. */
 const WRAPPERS = ['data', 'facts', 'result', 'results', 'items', 'payload'];
 

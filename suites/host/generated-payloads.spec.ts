@@ -20,8 +20,6 @@ import { signingModesUnderTest } from './harness/modes.ts';
 import { check, notExercised, precondition } from '../shared/index.ts';
 import type { ClauseId } from '../../spec/index.ts';
 
-test.describe.configure({ mode: 'parallel' });
-
 /** Bounded: a run is a few hundred requests at most, sent concurrently. */
 const GENERATED_PER_MODE = 40;
 const SPACED_PER_MODE = 12;

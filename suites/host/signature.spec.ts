@@ -14,8 +14,6 @@ import { describe, isAck, type SendOutcome } from './harness/send.ts';
 import { check, precondition } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-test.describe.configure({ mode: 'parallel' });
-
 /**
  * HOST-8 reading of "Cache it": callbacks signed with a key the document already holds, sent one
  * after another, do not each cost a fetch of the document.

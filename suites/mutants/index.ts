@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FAULTS } from '../../reference-service/index.ts';
 import { planProjects, precisionOf, renderTable, runMatrixChild, writeReport, REPO_ROOT, type MatrixDirection, type MatrixResult } from './runner.ts';
-import { CcsError } from '../../spec/index.ts';
+import { CcsError, loadFaultModel } from '../../spec/index.ts';
 import { hostDirection } from './host-direction.ts';
 import { readSettings } from '../../spec/index.ts';
 
@@ -19,11 +19,26 @@ export { readChildResults, runChildPlaywright, type ChildRun } from './child-run
 export { planProjects, precisionOf, runMatrixChild, renderTable, childEnv, REPO_ROOT, DEFAULT_MATRIX_DEADLINE_MS, MATRIX_CONFIG } from './runner.ts';
 export type { MatrixDirection, MatrixFault, MatrixProject, MatrixResult, FaultResult, CleanResult, FaultStatus, Precision, RunSummary } from './runner.ts';
 
+/** Check ids of the model-based test (suites/service/stateful/) start so. */
+const STATEFUL_CHECK_PREFIX = 'model.';
+
+/**
+ * The seeded faults that a check of the model-based test proves (spec/faults/service.yaml rows
+ * naming a model.* check). Only their runs include that test: it cites some 35 clauses and takes
+ * seconds, and for any other fault the row's own check decides.
+ */
+function statefulFaults(): Set<string> {
+  return new Set(loadFaultModel('service').rows.filter((r) => r.check?.startsWith(STATEFUL_CHECK_PREFIX)).flatMap((r) => (r.fault ? [r.fault] : [])));
+}
+
 /** The service direction: the service suites against the reference service's seeded faults. */
-export const serviceDirection: MatrixDirection = {
-  name: 'service', project: 'service', faultEnv: 'CCS_FAULTS', testDir: 'suites/service',
-  faults: FAULTS.map((f) => ({ name: f.name, clause: f.clause, ...(f.also ? { also: f.also } : {}), area: f.area, sentence: f.sentence })),
-};
+export const serviceDirection: MatrixDirection = (() => {
+  const stateful = statefulFaults();
+  return {
+    name: 'service', project: 'service', faultEnv: 'CCS_FAULTS', testDir: 'suites/service',
+    faults: FAULTS.map((f) => ({ name: f.name, clause: f.clause, ...(f.also ? { also: f.also } : {}), area: f.area, sentence: f.sentence, ...(stateful.has(f.name) ? {} : { leaveOut: ['@stateful'] }) })),
+  };
+})();
 
 export interface MatrixOptions {
   faults?: string[];

@@ -8,6 +8,10 @@ import { readSettings } from '../../spec/index.ts';
  * fixtures seed a project's fault from its metadata (ccsFault for the reference service,
  * ccsHostFault for the reference host receiver). Only the JSON reporter: these runs are not
  * conformance evidence and write no conformance.json.
+ *
+ * Not fully parallel: a worker is started per fault (its fixtures seed it), and starting one costs
+ * more than most tests of a fault take, so the tests of one file of a fault run in one worker, one
+ * after the other; the faults themselves run side by side.
  */
 const plan = JSON.parse(readSettings().matrixPlan ?? '[]') as MatrixProject[];
 const results = readSettings().matrixResults ?? `${readSettings().reportDir}/mutants/results.json`;
@@ -16,7 +20,7 @@ export default defineConfig({
   testDir: '..',
   timeout: 60_000,
   expect: { timeout: 5_000 },
-  fullyParallel: true,
+  fullyParallel: false,
   retries: 0,
   workers: readSettings().workers ?? 2,
   reporter: [['line'], ['json', { outputFile: results }]],

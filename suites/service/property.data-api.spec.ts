@@ -54,8 +54,6 @@ const orgHandle = fc.string({ unit: BMP_CHAR, maxLength: 40 }).map((s) => `org-$
 const key = fc.string({ unit: BMP_CHAR, minLength: 1, maxLength: 40 }).filter(notDotSegment);
 const validHandles = async () => validArbitrary(await endUserHandleSchema()).filter(notDotSegment);
 
-test.describe.configure({ mode: 'parallel' });
-
 test('a Setting read for a handle with no record answers 404, whatever the handle (DATA-8, ERR-1)', { tag: clauseTags('DATA-8', 'ERR-1', '@property') }, async ({ ws, svc }) => {
   const handles = await validHandles();
   const bodies = new ErrorBodies();

@@ -54,8 +54,6 @@ function atBoundary(body: unknown): string | undefined {
   return undefined;
 }
 
-test.describe.configure({ mode: 'parallel' });
-
 test('generated valid embed-tokens bodies are accepted and answered per the spec (EMBED-11, EMBED-8)', { tag: clauseTags('EMBED-11', 'EMBED-8', '@property') }, async ({ ws, svc, target }) => {
   const schema = await embedTokenSchema(target.organizationId);
   await checkProperty('valid embed-tokens bodies', ['EMBED-11', 'EMBED-8'], validArbitrary(schema), async (body, rec) => {
