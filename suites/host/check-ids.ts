@@ -6,7 +6,7 @@
 import { SIGNATURE_CASES, factsCheckId } from './harness/signature-cases.ts';
 
 /** The checks written out in the spec files (the signature cases' ids come from their table). */
-const WRITTEN = [
+export const HOST_WRITTEN_CHECK_IDS = [
   'ack.2xx-within-10s', 'ack.within-1s',
   'sig.every-event', 'sig.refusal-401', 'sig.valid-accepted',
   'payload.raw-bytes-verified', 'payload.generated-acked', 'payload.whitespace-acked',
@@ -18,7 +18,7 @@ const WRITTEN = [
 ] as const;
 
 export const HOST_CHECK_IDS: readonly string[] = [
-  ...WRITTEN,
+  ...HOST_WRITTEN_CHECK_IDS,
   ...SIGNATURE_CASES.filter((c) => !c.control && c.kinds.includes('callback')).map((c) => c.id),
   ...SIGNATURE_CASES.filter((c) => !c.control && c.kinds.includes('facts')).map(factsCheckId),
 ];

@@ -60,3 +60,5 @@ const DATA_API = [
 ] as const;
 
 export const SERVICE_CHECK_IDS: readonly string[] = [...WRITTEN, ...STATEFUL, ...DATA_API];
+/** Every service check id is written out where its check is made. */
+export const SERVICE_WRITTEN_CHECK_IDS = SERVICE_CHECK_IDS;

@@ -7,25 +7,35 @@
  * That each row's fault really fails its check is the mutation matrix's own test (suites/mutants).
  */
 import { test, expect } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadFaultModel, readSettings, type FaultModelRow } from '../../../spec/index.ts';
 import { loadClauses } from '../../../reports/index.ts';
 import { HOST_FAULTS } from '../../../fixtures/host-receiver/index.ts';
-import { HOST_CHECK_IDS } from '../../host/check-ids.ts';
+import { HOST_CHECK_IDS, HOST_WRITTEN_CHECK_IDS } from '../../host/check-ids.ts';
 import { FAULTS } from '../../../reference-service/index.ts';
-import { SERVICE_CHECK_IDS } from '../../service/check-ids.ts';
+import { SERVICE_CHECK_IDS, SERVICE_WRITTEN_CHECK_IDS } from '../../service/check-ids.ts';
 
 const SIDES = [
-  { side: 'host' as const, checkIds: HOST_CHECK_IDS, faults: HOST_FAULTS.filter((f) => f.matrix !== false).map((f) => f.name) },
-  { side: 'service' as const, checkIds: SERVICE_CHECK_IDS, faults: FAULTS.map((f) => f.name) },
+  { side: 'host' as const, checkIds: HOST_CHECK_IDS, written: HOST_WRITTEN_CHECK_IDS, faults: HOST_FAULTS.filter((f) => f.matrix !== false).map((f) => f.name) },
+  { side: 'service' as const, checkIds: SERVICE_CHECK_IDS, written: SERVICE_WRITTEN_CHECK_IDS, faults: FAULTS.map((f) => f.name) },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const list = (rows: readonly FaultModelRow[]) => rows.map((r) => r.row).join(', ');
 
-for (const { side, checkIds, faults } of SIDES) {
+/** The text of every TypeScript file of a suite folder but its check-ids list. */
+function suiteText(dir: string): string {
+  const files = (d: string): string[] => readdirSync(d).flatMap((f) => {
+    const path = join(d, f);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') && !path.endsWith('check-ids.ts') ? [path] : [];
+  });
+  return files(dir).map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+
+for (const { side, checkIds, written, faults } of SIDES) {
   test(`every ${side} clause has a row in spec/faults/${side}.yaml, and every row a check and its proof or a reason`, async () => {
     const { clauses } = await loadClauses(readSettings().clausesFile);
     const model = loadFaultModel(side);
@@ -47,6 +57,15 @@ for (const { side, checkIds, faults } of SIDES) {
     expect(list(model.rows.filter((r) => r.fault !== undefined && !seeded.has(r.fault))), 'rows naming a fault that is not seeded').toBe('');
     const proving = new Set(model.rows.map((r) => r.fault));
     expect(faults.filter((f) => !proving.has(f)), 'seeded faults that prove no row').toEqual([]);
+  });
+
+  test(`every check id the ${side} list writes out is given to a check in the ${side} suites`, () => {
+    // A list that names an id no check carries would let a row's proof pass the self-checks and
+    // fail only in the matrix. An id built in a template (`data.retry-${status}`) matches its shape.
+    const text = suiteText(`${ROOT}suites/${side}`);
+    const shapes = [...text.matchAll(/`([a-z]+\.[^`]*\$\{[^`]*)`/g)].map((m) => new RegExp(`^${m[1]!.replace(/\$\{[^}]*\}/g, '\u0000').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\u0000/g, '.+')}$`));
+    const absent = written.filter((id) => !text.includes(`'${id}'`) && !text.includes(`"${id}"`) && !shapes.some((s) => s.test(id)));
+    expect(absent, `check ids listed in suites/${side}/check-ids.ts that no check of suites/${side} is given`).toEqual([]);
   });
 
   test(`every recipe named by spec/faults/${side}.yaml is a file of docs/recipes/, beside a hint`, () => {
