@@ -2,28 +2,22 @@
  * The `ccs-conformance` command: dispatches to one module per subcommand.
  * Exit codes: 0 pass, 1 a MUST clause failed, 2 usage or configuration error.
  */
-import * as runCommand from './commands/run.ts';
-import * as hostCommand from './commands/host.ts';
-import * as mockHostCommand from './commands/mock-host.ts';
-import * as referenceServiceCommand from './commands/reference-service.ts';
-import * as reportCommand from './commands/report.ts';
-import * as mutantsCommand from './commands/mutants.ts';
-import * as vectorsCommand from './commands/vectors.ts';
 import { clauseCatalogueVersion, harnessVersion } from '../spec/index.ts';
 
+/** A subcommand: its line of the usage, and its module, loaded only when it runs (a run starts sooner). */
 interface Command {
   text: string;
-  run: (argv: string[]) => Promise<number>;
+  load: () => Promise<{ run: (argv: string[]) => Promise<number> }>;
 }
 
 const COMMANDS: Record<string, Command> = {
-  run: { text: 'run the service conformance suites against a target (default: the embedded reference service)', run: runCommand.run },
-  host: { text: 'run the host conformance suites against a host receiver and facts endpoint', run: hostCommand.run },
-  'mock-host': { text: 'start the scriptable mock host that records and explains every callback', run: mockHostCommand.run },
-  'reference-service': { text: 'start the reference service (the embedded default target), optionally with seeded faults', run: referenceServiceCommand.run },
-  report: { text: 're-render the HTML and markdown reports from a conformance.json, or merge shard reports', run: reportCommand.run },
-  vectors: { text: 'write known-answer vectors (HMAC, JWS with its JWKS, facts request line) as JSON for verifiers in any language', run: vectorsCommand.run },
-  mutants: { text: 'run the mutation matrix: the suites against the reference once clean and once per seeded fault', run: mutantsCommand.run },
+  run: { text: 'run the service conformance suites against a target (default: the embedded reference service)', load: () => import('./commands/run.ts') },
+  host: { text: 'run the host conformance suites against a host receiver and facts endpoint', load: () => import('./commands/host.ts') },
+  'mock-host': { text: 'start the scriptable mock host that records and explains every callback', load: () => import('./commands/mock-host.ts') },
+  'reference-service': { text: 'start the reference service (the embedded default target), optionally with seeded faults', load: () => import('./commands/reference-service.ts') },
+  report: { text: 're-render the HTML and markdown reports from a conformance.json, or merge shard reports', load: () => import('./commands/report.ts') },
+  vectors: { text: 'write known-answer vectors (HMAC, JWS with its JWKS, facts request line) as JSON for verifiers in any language', load: () => import('./commands/vectors.ts') },
+  mutants: { text: 'run the mutation matrix: the suites against the reference once clean and once per seeded fault', load: () => import('./commands/mutants.ts') },
 };
 
 export function usage(): string {
@@ -55,5 +49,5 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`ccs-conformance: unknown command '${command}'\n\n${usage()}\n`);
     return 2;
   }
-  return found.run(rest);
+  return (await found.load()).run(rest);
 }
