@@ -1,6 +1,6 @@
 /** Runs the real `ccs-conformance` command in a child process against the tiny fixture suite. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +11,17 @@ const BIN = join(ROOT, 'cli', 'bin.mjs');
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 
+/** The temporary folders this worker made; removed when it exits (a failed test's folder too). */
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new temporary folder, removed when the worker exits. */
 export function tempDir(prefix = 'ccs-cli-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** Env without what makes a child Playwright believe it is one of our workers. */

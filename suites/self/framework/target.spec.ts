@@ -4,13 +4,13 @@
  * ever appearing in a message, and the timing derived from the target's scale and tolerances.
  */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTargetFile, validateTargetDocument, readWorkspace, readSecret } from '../../service/target-config/load.ts';
 import { resolveTarget } from '../../service/target-config/resolve.ts';
 import { makeTiming } from '../../service/target-config/timing.ts';
 import { CcsError } from '../../../spec/errors.ts';
+import { tempDir } from '../cli/helpers.ts';
 
 function errorOf(fn: () => unknown): CcsError {
   try { fn(); } catch (e) { if (e instanceof CcsError) return e; throw e; }
@@ -46,7 +46,7 @@ test('each kind of bad field is named in the message', () => {
 });
 
 test('a JSON target file is read like YAML', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ccs-target-'));
+  const dir = tempDir('ccs-target-');
   const p = join(dir, 'target.json');
   writeFileSync(p, JSON.stringify({ service: { baseUrl: 'http://127.0.0.1:1' }, timing: { timeScale: 0.5 } }));
   expect(loadTargetFile(p).timing?.timeScale).toBe(0.5);
@@ -65,7 +65,7 @@ test('secrets come from the environment variables the file names; an unset one i
 });
 
 test('a target without a driver must list its workspaces', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ccs-target-'));
+  const dir = tempDir('ccs-target-');
   const p = join(dir, 'nodriver.yaml');
   writeFileSync(p, 'service:\n  baseUrl: http://127.0.0.1:9\n');
   await expect(resolveTarget({ env: { CCS_TARGET: p } })).rejects.toThrow('nodriver.yaml: workspaces: is required when service.driverUrl is absent');

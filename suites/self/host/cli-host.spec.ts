@@ -1,9 +1,9 @@
 /** The host command as a user runs it: a child process (suites never import cli/). */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
+import { tempDir } from '../cli/helpers.ts';
 
 function host(args: string[]): { status: number | null; stderr: string } {
   const r = spawnSync(process.execPath, ['cli/bin.mjs', 'host', ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -12,7 +12,7 @@ function host(args: string[]): { status: number | null; stderr: string } {
 
 test('ccs-conformance host exits 2 naming the bad field of a host target file', () => {
   test.setTimeout(90_000);
-  const dir = mkdtempSync(join(tmpdir(), 'host-cli-'));
+  const dir = tempDir('host-cli-');
   const file = join(dir, 'target.yaml');
   writeFileSync(file, 'hostBaseUrl: http://127.0.0.1:3000\nhookPath: /h\nsigning: { mode: rsa }\ndataApi: { bearerToken: t }\n');
   const r = host(['--target', file]);
@@ -22,7 +22,7 @@ test('ccs-conformance host exits 2 naming the bad field of a host target file', 
 
 test('ccs-conformance host exits 2 naming an unknown field of a host target file', () => {
   test.setTimeout(90_000);
-  const dir = mkdtempSync(join(tmpdir(), 'host-cli-'));
+  const dir = tempDir('host-cli-');
   const file = join(dir, 'bad.yaml');
   writeFileSync(file, 'hostBaseUrl: http://127.0.0.1:3000\nhookPath: /h\nsigning: { mode: none }\ndataApi: { bearerToken: t }\nfactPath: /facts\n');
   const r = host(['--target', file]);

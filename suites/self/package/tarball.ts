@@ -5,10 +5,11 @@
  * Every child process has a deadline; a hung one is killed and reported with its output.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../cli/helpers.ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -46,7 +47,7 @@ export interface Packed { work: string; tarball: string; size: number; files: st
 
 /** Packs once (prepack builds dist/) into a new temporary folder. */
 export async function pack(): Promise<Packed> {
-  const work = mkdtempSync(join(tmpdir(), 'ccs-package-'));
+  const work = tempDir('ccs-package-');
   const r = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, deadlineMs: 120_000 });
   if (r.code !== 0) throw new Error(`npm pack exited ${r.code}\n${r.stderr}`);
   const json = r.stdout.slice(r.stdout.indexOf('['));
