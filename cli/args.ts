@@ -5,7 +5,7 @@
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { CcsError } from '../spec/index.ts';
-import { parseTimeScale } from '../suites/service/target-config/resolve.ts';
+import { parseTimeScale } from '../suites/service/target-config/time-scale.ts';
 
 export interface FlagSpec {
   name: string;

@@ -7,11 +7,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
-import { FAULTS } from '../../reference-service/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
 import { bool, type FlagSpec, grepPattern, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt, REPORT_DIR_FLAG, shard, str, timeScale as timeScaleFlag, usageError } from '../args.ts';
 import { defaultRunWorkers } from '../../suites/service/target-config/realtime.ts';
-import { parseTimeScale } from '../../suites/service/target-config/resolve.ts';
+import { parseTimeScale } from '../../suites/service/target-config/time-scale.ts';
 import { checkTarget } from '../target.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
@@ -84,6 +83,9 @@ export async function run(argv: string[]): Promise<number> {
     for (const a of areas) if (!areaIds.has(a)) throw usageError(`--area ${a}: unknown area (known: ${[...areaIds].join(', ')})`);
     let faultClauses: string | undefined;
     if (faults.length > 0 && !configOverride) {
+      // Loaded only here: the reference service's modules are the CLI's heaviest, and a run without
+      // seeded faults starts Playwright without them.
+      const { FAULTS } = await import('../../reference-service/index.ts');
       const known = FAULTS.map((f) => ({ name: f.name, clause: f.clause }));
       for (const f of faults) if (!known.some((k) => k.name === f)) throw usageError(`--fault ${f}: not a seeded fault of the reference service (known: ${known.map((k) => k.name).join(', ')})`);
       faultClauses = known.filter((k) => faults.includes(k.name)).map((k) => `${k.name}:${k.clause}`).join(',');

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { curlLine } from '../../shared/index.ts';
+import { curlLine } from '../../shared/curl.ts';
 
 export interface SendRequest {
   method: 'GET' | 'POST';

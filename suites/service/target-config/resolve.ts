@@ -11,6 +11,8 @@ import { registerSecret } from '../../../spec/index.ts';
 import { loadTargetFile, readWorkspace, type TargetWorkspace } from './load.ts';
 import type { Tolerances } from './timing.ts';
 import { readSettings, resolveDataApiForms, describeDataApiForms, DEFAULT_DATA_API_FORMS, type DataApiForms } from '../../../spec/index.ts';
+import { parseTimeScale } from './time-scale.ts';
+export { DEFAULT_EMBEDDED_TIME_SCALE, parseTimeScale } from './time-scale.ts';
 
 export interface ResolvedTarget {
   /** Human description, no secrets. */
@@ -42,20 +44,8 @@ export interface ResolvedTarget {
 }
 
 export const DEFAULT_TOLERANCES: Tolerances = { minMs: 250, relative: 0.25 };
-export const DEFAULT_EMBEDDED_TIME_SCALE = 0.1;
 
 export interface TargetSession { target: ResolvedTarget; close(): Promise<void> }
-
-/**
- * The embedded reference's time scale from `raw` (CCS_TIME_SCALE, or the CLI's --time-scale named
- * by `field`): a number in (0, 1]. Above 1 the contract's durations would stretch, not shrink.
- */
-export function parseTimeScale(raw: string | undefined, field = 'CCS_TIME_SCALE'): number {
-  if (raw === undefined || raw === '') return DEFAULT_EMBEDDED_TIME_SCALE;
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) throw new CcsError('TARGET_FIELD_INVALID', `${field}: must be a number in (0, 1], got ${JSON.stringify(raw)}`, { field });
-  return n;
-}
 
 export function parseFaults(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
