@@ -36,11 +36,12 @@ export function judgeStateful(outcome: StatefulOutcome, clauses: readonly Clause
   }
   const clause = f.violation instanceof StepViolation ? f.violation.clause : undefined;
   const header = `a sequence of ${f.steps} step(s), shrunk ${f.shrinks} time(s), seed ${f.seed}`;
-  const script = `${header}\nrerun: ${rerunLine(clause ?? 'STATE-1', f.seed, faults)}\n${f.script}`;
+  const rerun = rerunLine(clause ?? 'STATE-1', f.seed, faults);
+  const script = `${header}\nrerun: ${rerun}\n${f.script}`;
   void info.attach('ccs-stateful-script', { body: script, contentType: 'text/plain' });
-  evidence.add({ sentence: `The model-based test failed on ${header}: ${f.violation.message}. Replay: ${rerunLine(clause ?? 'STATE-1', f.seed, faults)}.\n${f.script}` });
+  evidence.add({ sentence: `The model-based test failed on ${header}: ${f.violation.message}. Replay: ${rerun}.\n${f.script}` });
   // The replay words carry fast-check's "seed: N, path: ..." so the report's rerun line takes the seed (reports/repro.ts).
-  const replay = `{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerunLine(clause ?? 'STATE-1', f.seed, faults)}; the sequence:\n${f.script}`;
+  const replay = `{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerun}; the sequence:\n${f.script}`;
   if (!(f.violation instanceof StepViolation)) {
     precondition(false, 'the generated sequence runs to its end', { expected: 'no error outside the contract\'s rules', seen: `${f.violation.message}; ${replay}` });
     return;
