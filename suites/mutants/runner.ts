@@ -21,6 +21,8 @@ export interface MatrixFault {
   name: string; clause: string; also?: readonly string[]; area: string; sentence?: string;
   /** Marker tags of tests its run leaves out, though they cite its clauses (see serviceDirection). */
   leaveOut?: readonly string[];
+  /** Further metadata of its project, read by the suites' fixtures and tests (see serviceDirection). */
+  metadata?: Readonly<Record<string, string>>;
 }
 /** One direction of the matrix: the service suites against reference faults, or the host suites against faulty receivers. */
 export interface MatrixDirection {
@@ -121,7 +123,7 @@ export function planProjects(directions: readonly MatrixDirection[], o: { faults
       const declared = [f.clause, ...(f.also ?? [])];
       // \b keeps @HOST-1 from selecting @HOST-12.
       const grep = o.scope === 'area' ? `@${f.area}-\\d+\\b` : `@(?:${declared.join('|')})\\b`;
-      projects.push({ name: `${d.name}:${f.name}`, direction: d.name, fault: f.name, clause: f.clause, declared, testDir: d.testDir, grep, grepInvert: [realtime, ...(f.leaveOut ?? [])].join('|'), metadata: { [metaKey]: f.name } });
+      projects.push({ name: `${d.name}:${f.name}`, direction: d.name, fault: f.name, clause: f.clause, declared, testDir: d.testDir, grep, grepInvert: [realtime, ...(f.leaveOut ?? [])].join('|'), metadata: { ...f.metadata, [metaKey]: f.name } });
     }
   }
   return projects;
