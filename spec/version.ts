@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYamlCached } from './yaml-cache.ts';
 import { specPath } from './paths.ts';
 
 const PACKAGE_NAME = 'ccs-conformance';
@@ -30,7 +30,7 @@ export function harnessVersion(): string {
 /** `version:` of a clause catalogue (default spec/clauses.yaml), as a string; 'unversioned' without one. */
 export function clauseCatalogueVersion(file: string = specPath('clauses.yaml')): string {
   try {
-    const doc = parseYaml(readFileSync(file, 'utf8')) as { version?: unknown } | null;
+    const doc = parseYamlCached(readFileSync(file, 'utf8')) as { version?: unknown } | null;
     return doc && (typeof doc.version === 'number' || typeof doc.version === 'string') ? String(doc.version) : 'unversioned';
   } catch {
     return 'unversioned';
