@@ -11,7 +11,7 @@ import type {
   StatusTotals, TestRecord,
 } from './model.ts';
 import { RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
-import { Redactor, type DataApiForms } from '../spec/index.ts';
+import { Redactor, hintWords, type DataApiForms } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
 import { attributeTest, citedClauses, uniqueHints, type TestClauseOutcome } from './attribution.ts';
 
@@ -59,7 +59,8 @@ export function runHints(tests: readonly TestRecord[]): Array<{ hint: string; cl
     for (const c of t.checks) if (c.outcome === 'failed' && c.hint) add(c.hint, c.clauses);
     for (const e of t.errors) {
       const m = HINT_IN_ERROR.exec(stripAnsi(e));
-      if (m && !t.checks.some((c) => c.hint === m[1]!.trim())) add(m[1]!.trim(), t.clauses);
+      // A failed check's words carry its hint with the recipe (spec/checks.ts checkWords): that hint is the check's, said above.
+      if (m && !t.checks.some((c) => c.hint !== undefined && hintWords(c.hint, c.recipe) === m[1]!.trim())) add(m[1]!.trim(), t.clauses);
     }
   }
   return [...out].map(([hint, clauses]) => ({ hint, clauses: [...clauses].sort() }));
