@@ -48,7 +48,7 @@ export interface HostTargetFile {
     requestMs?: HostTargetPositiveMs;
     /** How long after onComplete the data API reads may take (HOST-13). Default: 10000. */
     dataReadMs?: HostTargetPositiveMs;
-    /** How long the harness watches for a retried read answered 401 or 400 (HOST-22): longer than the back-off a careless client waits before retrying. Default: 12000. */
+    /** How long the harness watches for a retried read answered 401 or 400 (HOST-22). Default: dataReadMs + 1000 (11000), longer than the longest back-off HOST-21 accepts before a retry of a 409 or 503. */
     noRetryWindowMs?: HostTargetPositiveMs;
   };
 }

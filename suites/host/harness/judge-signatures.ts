@@ -48,7 +48,7 @@ function groups(sent: readonly SentCase[]): SentCase[][] {
 /**
  * The (mode, kind) pairs whose control (a correctly signed request, t at now) was accepted: a window
  * edge is evidence only where the receiver accepts a signature at all (refusing every one is the
- * verifier's failure, decided in ack.spec.ts, not the window's).
+ * verifier's failure, decided in lifecycle-ack.spec.ts, not the window's).
  */
 function acceptingControls(sent: readonly SentCase[]): Set<string> {
   return new Set(sent.filter((s) => s.c.control && isAck(s.o)).map((s) => `${s.mode}\u0000${s.kind}`));

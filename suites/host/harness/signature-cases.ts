@@ -53,7 +53,7 @@ export interface SignatureCase {
   accepted: boolean;
   /**
    * A correctly signed request sent beside the edges: it decides nothing itself (HOST-1 and the
-   * verifier's clause are decided in ack.spec.ts); an edge is judged only where it was accepted.
+   * verifier's clause are decided in lifecycle-ack.spec.ts); an edge is judged only where it was accepted.
    */
   control?: true;
   /** The t to sign with, from the sender's whole-second clock now (the window edges). */

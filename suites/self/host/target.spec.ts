@@ -27,7 +27,7 @@ function fieldOf(value: unknown, e: NodeJS.ProcessEnv = env): string | undefined
 test('a valid host target file loads with the contract defaults', () => {
   const t = parseHostTarget(good, env);
   expect(t.signing).toEqual({ mode: 'hmac', secret: 'secret-test-only' });
-  expect(t.timeouts).toEqual({ requestMs: 10_000, dataReadMs: 10_000, noRetryWindowMs: 12_000 });
+  expect(t.timeouts).toEqual({ requestMs: 10_000, dataReadMs: 10_000, noRetryWindowMs: 11_000 });
   expect(t.configEnd).toBe('/settings');
 });
 
