@@ -1,7 +1,6 @@
 /** Loads workspace fixtures (YAML or JSON) for the standalone service and tests. */
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { CcsError } from '../spec/index.ts';
+import { CcsError, parseYaml } from '../spec/index.ts';
 import type { WorkspaceFixture } from './model.ts';
 
 export function loadWorkspaceFixture(file: string): WorkspaceFixture[] {
@@ -13,7 +12,7 @@ export function loadWorkspaceFixture(file: string): WorkspaceFixture[] {
   }
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = parseYaml(text);
   } catch (error) {
     throw new CcsError('REFSVC_FIXTURE_INVALID', `workspace fixture ${file} is not valid YAML: ${(error as Error).message}`, { file });
   }

@@ -4,8 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { CcsError, isClauseIdShape } from '../spec/index.ts';
+import { CcsError, isClauseIdShape, parseYaml } from '../spec/index.ts';
 import type { ExpectedOutcomes } from './model.ts';
 
 export function parseExpectedOutcomes(text: string, name: string, knownClauses?: Set<string>): ExpectedOutcomes {

@@ -12,22 +12,29 @@
  * its own id '<prefix>X' and every such ref is rewritten to that id, so a schema compiles alone
  * without compiling the whole OpenAPI document (whose top-level members are not keywords).
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import * as formatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { CcsError } from './errors.ts';
 import type { ValidationResult } from './types.ts';
 
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
-// ajv-formats is CommonJS with a default export; under NodeNext the default may sit one level down.
-const addFormats: FormatsPlugin = ((formatsModule as unknown as { default: unknown }).default as { default?: unknown }).default
-  ? (((formatsModule as unknown as { default: { default: FormatsPlugin } }).default).default)
-  : ((formatsModule as unknown as { default: FormatsPlugin }).default);
+// Loaded on first use: a process that never validates against the contract (most host workers)
+// does not pay for loading ajv's 2020 dialect and ajv-formats.
+const requireHere = createRequire(import.meta.url);
+function ajvClass(): typeof Ajv2020 {
+  return (requireHere('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
+}
+function addFormats(ajv: Ajv2020): Ajv2020 {
+  // ajv-formats is CommonJS with a default export (and the plugin itself as module.exports).
+  const m = requireHere('ajv-formats') as FormatsPlugin & { default?: FormatsPlugin };
+  return (m.default ?? m)(ajv);
+}
 
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
 
 export function createAjv(extensionKeywords: Iterable<string>): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  const Ajv = ajvClass();
+  const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
   addFormats(ajv);
   for (const keyword of ['example', 'discriminator', ...extensionKeywords]) {
     if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });

@@ -23,7 +23,7 @@
  * takes it as the key, never as a field of the record).
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './yaml-cache.ts';
 import { CcsError } from './errors.ts';
 
 export const CONFIG_END_FORMS = ['without-slash', 'with-slash', 'encoded'] as const;

@@ -7,7 +7,7 @@ export { harnessVersion, clauseCatalogueVersion } from './version.ts';
 export { readSettings, reportDirFrom, DEFAULT_REPORT_DIR, SETTING_NAMES } from './settings.ts';
 export type { Settings } from './settings.ts';
 export { LEVELS, SIDES, readOpenApi, readClauses } from './documents.ts';
-export { parseYamlCached } from './yaml-cache.ts';
+export { parseYaml, parseYamlCached } from './yaml-cache.ts';
 export { CLAUSE_ID, CLAUSE_TAG, isClauseIdShape, clauseOfTag, clauseTags, toClauseId, areaOfClause } from './clause-id.ts';
 export type { ClauseTag, MarkerTag } from './clause-id.ts';
 export type { ClauseId } from './generated/clauses.ts';

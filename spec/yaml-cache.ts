@@ -8,13 +8,28 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import YAML from 'yaml';
 
 /** The options every document of spec/ is parsed with: a duplicated key is an error, aliases unbounded. */
 const OPTIONS = { uniqueKeys: true, maxAliasCount: -1 } as const;
 const DIR = join(tmpdir(), `ccs-conformance-yaml-${process.getuid?.() ?? 'user'}`);
+/**
+ * The YAML library, loaded on first use: a test worker reads every document of spec/ back from the
+ * folder above, so most never need it, and loading it is some 50 ms of each worker's start.
+ */
+const requireHere = createRequire(import.meta.url);
+let library: typeof import('yaml') | undefined;
+function yamlLibrary(): typeof import('yaml') {
+  return (library ??= requireHere('yaml') as typeof import('yaml'));
+}
+
+/** YAML.parse with the library's defaults (a target file, a script, a fixture), loaded on first use. Throws what YAML.parse throws. */
+export function parseYaml(text: string): unknown {
+  return yamlLibrary().parse(text);
+}
+
 /** The parse as JSON text, by key, for this process. */
 const memo = new Map<string, string>();
 
@@ -26,7 +41,7 @@ export function parseYamlCached(text: string): unknown {
     memo.set(key, known);
     return JSON.parse(known);
   }
-  const value: unknown = YAML.parse(text, OPTIONS);
+  const value: unknown = yamlLibrary().parse(text, OPTIONS);
   let exact = true;
   const json = JSON.stringify(value, (_k, v: unknown) => {
     if ((typeof v === 'number' && !Number.isFinite(v)) || v === undefined) exact = false;

@@ -3,8 +3,7 @@
  * (scripts/run-step.ts), like mockttp's rule definitions. The n-th request a script matches gets
  * its n-th step.
  */
-import { parse as parseYaml } from 'yaml';
-import { CcsError } from '../../spec/index.ts';
+import { CcsError, parseYaml } from '../../spec/index.ts';
 import type { RouteKind } from '../types.ts';
 
 export interface RespondStep { action: 'respond'; status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }

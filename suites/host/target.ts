@@ -7,8 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { CcsError, HOST_TARGET_SCHEMA, configValidator } from '../../spec/index.ts';
+import { CcsError, HOST_TARGET_SCHEMA, configValidator, parseYaml } from '../../spec/index.ts';
 import type { HostTargetClassField, HostTargetEnvName, HostTargetFile, HostTargetSecret } from '../../spec/index.ts';
 
 export type HostSigning =

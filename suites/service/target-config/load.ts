@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { CcsError, SERVICE_TARGET_SCHEMA, configValidator, resolveDataApiForms } from '../../../spec/index.ts';
+import { CcsError, SERVICE_TARGET_SCHEMA, configValidator, parseYaml, resolveDataApiForms } from '../../../spec/index.ts';
 import type { ServiceTargetFile, ServiceTargetSecret, ServiceTargetWorkspace } from '../../../spec/index.ts';
 
 /** The shapes of the file, generated from spec/targets/service-target.schema.json. */
