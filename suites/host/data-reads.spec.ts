@@ -11,8 +11,14 @@ import { byKey, complete, encodedHandle, encodedKeys, readOk, readsInWords, summ
 import { check, precondition } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-/** HOST-21 reading: three retries within this many ms of the first read are a loop, not a back-off. */
-const HAMMER_MS = 50;
+/**
+ * HOST-21 reading: this many retries within LOOP_WINDOW_MS of the first read are a loop, not a back-off.
+ * An exponential back-off from as little as 4 ms takes a second for 8 retries (4 * (2^8 - 1) ms);
+ * a loop makes them in a second as long as each round trip takes under 125 ms, which a loaded
+ * 2-core machine keeps to (three retries within 50 ms, the former reading, it did not always).
+ */
+const LOOP_RETRIES = 8;
+const LOOP_WINDOW_MS = 1_000;
 
 // First in the first file of the host project (data-reads sorts first): its quiet window is the
 // longest wait of the host run, so it starts on the first worker, while the others still load.
@@ -73,15 +79,16 @@ test('a data API read answered 409 or 503 is retried, spaced out by a back-off (
   const firsts = await Promise.all([k409, k503, kLoop].map((k) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline)));
   test.skip(firsts.some((f) => f === undefined), 'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)');
   const retries = await Promise.all([k409, k503].map((k, i) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.seq > firsts[i]!.seq, deadline)));
-  // The loop's reads: the first four (the first read and three retries) show whether the retries are spaced out.
-  await host.service.waitForRead((r) => byKey(c.handle, kLoop)(r) && host.service.reads.filter(byKey(c.handle, kLoop)).length >= 4, deadline);
-  const loop = host.service.reads.filter(byKey(c.handle, kLoop)).slice(0, 4);
+  // The loop's reads: how many retries follow the first read within LOOP_WINDOW_MS (the reads' own
+  // clock: a target's are stamped where its data API is served).
+  await host.service.waitForRead((r) => byKey(c.handle, kLoop)(r) && host.service.reads.filter(byKey(c.handle, kLoop)).length > LOOP_RETRIES, LOOP_WINDOW_MS + 200);
+  const loopReads = host.service.reads.filter(byKey(c.handle, kLoop));
+  const loopRetries = loopReads.filter((r) => r.atMs - loopReads[0]!.atMs <= LOOP_WINDOW_MS).length - 1;
   await attachEvidence(testInfo, `reads answered 409 or 503 should be retried with an exponential back-off; deadline ${deadline} ms`, [c.outcome], host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary));
   [409, 503].forEach((status, i) => {
     check.soft('HOST-21', `a read answered ${status} is retried`, { id: `data.retry-${status}` })
       .that(retries[i] !== undefined, { expected: `a retry within ${deadline} ms`, seen: readsInWords(host, c.handle) });
   });
-  const span = loop.length === 4 ? Math.round(loop[3]!.atMs - loop[0]!.atMs) : undefined;
-  check.soft('HOST-21', `retries of a read answered 409 again and again are spaced out (3 retries take more than ${HAMMER_MS} ms)`, { id: 'data.retry-backoff' })
-    .that(span === undefined || span > HAMMER_MS, { expected: `more than ${HAMMER_MS} ms from the first read to the third retry`, seen: `${span} ms` });
+  check.soft('HOST-21', `retries of a read answered 409 again and again are spaced out (fewer than ${LOOP_RETRIES} retries within ${LOOP_WINDOW_MS} ms)`, { id: 'data.retry-backoff' })
+    .that(loopRetries < LOOP_RETRIES, { expected: `fewer than ${LOOP_RETRIES} retries within ${LOOP_WINDOW_MS} ms of the first read`, seen: `${loopRetries} retries: ${readsInWords(host, c.handle)}` });
 });
