@@ -1,6 +1,7 @@
 /**
- * The clause list the report covers: spec/clauses.yaml as the spec loader reads it (spec/index.ts readClauses), or a clauses file given
- * explicitly (the reporter's `clausesFile` option; the self-tests use a small synthetic one).
+ * The clause list the report covers: spec/clauses.yaml as the spec loader reads it (spec/index.ts
+ * readClauses), or a clauses file given explicitly (the reporter's `clausesFile` option; the
+ * self-tests use a small synthetic one).
  */
 import { readFileSync } from 'node:fs';
 import { CcsError, parseYamlCached, readClauses } from '../spec/index.ts';

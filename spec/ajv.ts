@@ -12,28 +12,26 @@
  * its own id '<prefix>X' and every such ref is rewritten to that id, so a schema compiles alone
  * without compiling the whole OpenAPI document (whose top-level members are not keywords).
  */
-import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { CcsError } from './errors.ts';
+import { onFirstUse } from './on-first-use.ts';
 import type { ValidationResult } from './types.ts';
 
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
 // Loaded on first use: a process that never validates against the contract (most host workers)
 // does not pay for loading ajv's 2020 dialect and ajv-formats.
-const requireHere = createRequire(import.meta.url);
-function ajvClass(): typeof Ajv2020 {
-  return (requireHere('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
-}
+const ajvModule = onFirstUse<{ Ajv2020: typeof Ajv2020 }>('ajv/dist/2020.js');
+const formatsModule = onFirstUse<FormatsPlugin & { default?: FormatsPlugin }>('ajv-formats');
 function addFormats(ajv: Ajv2020): Ajv2020 {
   // ajv-formats is CommonJS with a default export (and the plugin itself as module.exports).
-  const m = requireHere('ajv-formats') as FormatsPlugin & { default?: FormatsPlugin };
+  const m = formatsModule();
   return (m.default ?? m)(ajv);
 }
 
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
 
 export function createAjv(extensionKeywords: Iterable<string>): Ajv2020 {
-  const Ajv = ajvClass();
+  const { Ajv2020: Ajv } = ajvModule();
   const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
   addFormats(ajv);
   for (const keyword of ['example', 'discriminator', ...extensionKeywords]) {

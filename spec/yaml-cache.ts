@@ -8,9 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onFirstUse } from './on-first-use.ts';
 
 /** The options every document of spec/ is parsed with: a duplicated key is an error, aliases unbounded. */
 const OPTIONS = { uniqueKeys: true, maxAliasCount: -1 } as const;
@@ -19,11 +19,7 @@ const DIR = join(tmpdir(), `ccs-conformance-yaml-${process.getuid?.() ?? 'user'}
  * The YAML library, loaded on first use: a test worker reads every document of spec/ back from the
  * folder above, so most never need it, and loading it is some 50 ms of each worker's start.
  */
-const requireHere = createRequire(import.meta.url);
-let library: typeof import('yaml') | undefined;
-function yamlLibrary(): typeof import('yaml') {
-  return (library ??= requireHere('yaml') as typeof import('yaml'));
-}
+const yamlLibrary = onFirstUse<typeof import('yaml')>('yaml');
 
 /** YAML.parse with the library's defaults (a target file, a script, a fixture), loaded on first use. Throws what YAML.parse throws. */
 export function parseYaml(text: string): unknown {

@@ -1,5 +1,5 @@
 /** The host direction's public pieces, for the CLI and other rooms. */
-export { loadHostTarget, parseHostTarget, classToSchema, fieldTypeSchema, DEFAULT_TIMEOUTS, NO_RETRY_MARGIN_MS } from './target.ts';
+export { loadHostTarget, parseHostTarget, classToSchema, fieldTypeSchema, DEFAULT_TIMEOUTS, defaultNoRetryWindowMs } from './target.ts';
 export type { HostTarget, HostSigning, FactsClassField } from './target.ts';
 export { startHostHarness, REFERENCE_FACTS_CLASS } from './harness/harness.ts';
 export type { HostHarness, ModeEndpoint, Mode, SigningKey } from './harness/harness.ts';

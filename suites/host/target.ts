@@ -39,12 +39,14 @@ export interface HostTarget {
 export const DEFAULT_TIMEOUTS = { requestMs: 10_000, dataReadMs: 10_000 } as const;
 
 /**
- * HOST-22's window beyond dataReadMs when the target sets none: HOST-21 accepts a retry of a 409 or
- * 503 read that comes within dataReadMs, so a fair receiver's back-off is at most that long; a
- * receiver that waits as long before retrying a 400 or 401 is still seen, with a second for its
- * timers and the machine's scheduling.
+ * HOST-22's window when the target sets none: HOST-21 accepts a retry of a 409 or 503 read that
+ * comes within dataReadMs, so a fair receiver's back-off is at most that long; a receiver that
+ * waits as long before retrying a 400 or 401 is still seen, with a second for its timers and the
+ * machine's scheduling.
  */
-export const NO_RETRY_MARGIN_MS = 1_000;
+export function defaultNoRetryWindowMs(dataReadMs: number): number {
+  return dataReadMs + 1_000;
+}
 
 function bad(field: string, rule: string): CcsError {
   return new CcsError('TARGET_FIELD_INVALID', `host target: field '${field}' ${rule}`, { field });
@@ -179,7 +181,7 @@ export function parseHostTarget(value: unknown, env: NodeJS.ProcessEnv = process
     timeouts: {
       requestMs: t.requestMs ?? DEFAULT_TIMEOUTS.requestMs,
       dataReadMs: t.dataReadMs ?? DEFAULT_TIMEOUTS.dataReadMs,
-      noRetryWindowMs: t.noRetryWindowMs ?? (t.dataReadMs ?? DEFAULT_TIMEOUTS.dataReadMs) + NO_RETRY_MARGIN_MS,
+      noRetryWindowMs: t.noRetryWindowMs ?? defaultNoRetryWindowMs(t.dataReadMs ?? DEFAULT_TIMEOUTS.dataReadMs),
     },
   };
 }

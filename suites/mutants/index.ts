@@ -34,9 +34,9 @@ function statefulFaults(): Set<string> {
 /**
  * Sequences of the model-based test in the run of a fault it proves: four times the default, so
  * that a fault whose counterexample few random sequences meet is still caught with a wide margin
- * (the rarest measured meets about one sequence in ten: 48 miss it about one run in a hundred,
- * 192 about one in a hundred million). A run stops generating at its first failure, so a caught
- * fault costs about what the default does.
+ * (the rarest measured meets about one sequence in six to ten: 48 sequences miss it up to about
+ * one run in two hundred, 192 under one in a hundred million). A run stops generating at its
+ * first failure, so a caught fault costs about what the default does.
  */
 export const MATRIX_STATEFUL_RUNS = 192;
 

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { signatureFor, type SignerConfig } from '../../../protocol/index.ts';
 import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fixtures/host-receiver/index.ts';
 import { CcsError, registerSecret } from '../../../spec/index.ts';
-import { classToSchema, DEFAULT_TIMEOUTS, NO_RETRY_MARGIN_MS, loadHostTarget, type HostTarget } from '../target.ts';
+import { classToSchema, DEFAULT_TIMEOUTS, defaultNoRetryWindowMs, loadHostTarget, type HostTarget } from '../target.ts';
 import { startServiceSide, type ServiceSide } from './service-side.ts';
 import { connectServiceSide } from './remote-service-side.ts';
 import { readSettings } from '../../../spec/index.ts';
@@ -102,7 +102,7 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
       // The reference reads within milliseconds: a shorter read deadline than a host team's default
       // keeps the mutation matrix's faulty readers quick to judge, and changes no verdict of it.
       // HOST-22's window stays the one a host team's default read deadline gives.
-      bearerToken, timeouts: { ...DEFAULT_TIMEOUTS, dataReadMs: REFERENCE_DATA_READ_MS, noRetryWindowMs: DEFAULT_TIMEOUTS.dataReadMs + NO_RETRY_MARGIN_MS },
+      bearerToken, timeouts: { ...DEFAULT_TIMEOUTS, dataReadMs: REFERENCE_DATA_READ_MS, noRetryWindowMs: defaultNoRetryWindowMs(DEFAULT_TIMEOUTS.dataReadMs) },
     };
     service = await startServiceSide({ port: portFromEnv ?? 0, workspaceKey: target.workspaceKey, bearerToken });
     closers.push(() => service.close());
