@@ -15,9 +15,14 @@ import { stringify as toYaml } from 'yaml';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
 import { loadHostTarget, startServiceSide, HOST_FAULTS, type HostTarget, type ServiceSide } from '../../suites/host/index.ts';
-import { type FlagSpec, grepPattern, type Parsed, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt, REPORT_DIR_FLAG, str, usageError } from '../args.ts';
+import {
+  bool, type FlagSpec, grepPattern, type Parsed, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt,
+  REPORT_DIR_FLAG, str, usageError,
+} from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
+import { preflightFailed, preflightPassed } from '../preflight/outcome.ts';
+import { preflightHost } from '../preflight/host.ts';
 
 /** Default port of the service side for a host target when neither flag nor file fixes one. */
 export const DEFAULT_SERVICE_PORT = 4470;
@@ -46,6 +51,10 @@ export const HOST_FLAGS: FlagSpec[] = [
   { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8, or whose title matches a text (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
   { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${HOST_WORKERS})` },
+  {
+    name: 'no-preflight', kind: 'boolean',
+    help: 'with --target/--base-url: skip the check that the receiver accepts connections',
+  },
   REPORT_DIR_FLAG,
   HELP_FLAG,
 ];
@@ -56,7 +65,9 @@ export const HOST_HELP = helpText(
   HOST_FLAGS,
   [
     `Faulty variants of the reference receiver: ${HOST_FAULTS.map((f) => f.name).join(', ')}.`,
-    'Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target file error. A failed SHOULD only warns.',
+    'Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target file error, or nothing listens',
+    'at the receiver\'s hostBaseUrl or servicePort cannot be served (preflight; no clause is run).',
+    'A failed SHOULD only warns.',
   ],
 );
 
@@ -146,6 +157,13 @@ export async function run(argv: string[]): Promise<number> {
     if (file) {
       const target = loadHostTarget(file); // TARGET_FIELD_INVALID names the field: exit 2 before any run
       const port = servicePort ?? target.servicePort ?? DEFAULT_SERVICE_PORT;
+      const preflight = !bool(p, 'no-preflight');
+      if (preflight) {
+        // Before any test: a receiver where nothing listens exits 2 in one line, with no clause verdict.
+        const pre = await preflightHost(target, targetArg);
+        if (!pre.ok) return preflightFailed('host', pre.line, reportDir);
+        preflightPassed(pre.notes);
+      }
       tmp ??= mkdtempSync(join(tmpdir(), 'ccs-host-'));
       const secretsFile = join(tmp, 'secrets');
       // The data API and JWKS are served here, once for every worker, on the port the receiver
@@ -154,7 +172,11 @@ export async function run(argv: string[]): Promise<number> {
       try {
         shared = await startServiceSide({ port, workspaceKey: target.workspaceKey, bearerToken: target.bearerToken, controlToken });
       } catch (error) {
-        return fail2(`cannot serve the data API and JWKS on port ${port}: ${(error as Error).message} (free the port or give --service-port)`);
+        // The receiver reads from this port: a run without it would fail every read for the harness's sake.
+        const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        const field = `servicePort${targetArg ? ` in ${targetArg}` : ''} (--service-port)`;
+        const line = `cannot serve the data API and JWKS on port ${port} (${why}): check ${field}`;
+        return preflightFailed('host', line, reportDir);
       }
       writeFileSync(secretsFile, [...loadSecrets(settings.secretsFile), ...secretsOf(target), controlToken].join('\n') + '\n', { mode: 0o600 });
       Object.assign(env, {

@@ -14,6 +14,7 @@ import { parseTimeScale } from '../../suites/service/target-config/time-scale.ts
 import { checkTarget } from '../target.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
+import { preflightFailed, preflightPassed } from '../preflight/outcome.ts';
 
 export const RUN_FLAGS: FlagSpec[] = [
   { name: 'target', kind: 'string', value: 'FILE', help: 'service target file (YAML or JSON); default: the embedded reference service' },
@@ -28,6 +29,7 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'expected', kind: 'string', value: 'FILE', help: 'expected-outcomes YAML { target, expectedFailures: [{ clause, reason }] }' },
   REPORT_DIR_FLAG,
   { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service, 0 < X <= 1 (default 0.1)' },
+  { name: 'no-preflight', kind: 'boolean', help: 'with --target: skip the check that the service and driver answer' },
   HELP_FLAG,
 ];
 
@@ -37,7 +39,9 @@ export const RUN_HELP = helpText(
   RUN_FLAGS,
   [
     'Exit codes: 0 pass; 1 a MUST clause failed, an expected failure passed (stale list), or --require-all',
-    'found a clause not exercised; 2 usage or configuration error. A failed SHOULD clause only warns.',
+    'found a clause not exercised; 2 usage or configuration error, or the target does not answer (preflight:',
+    'service.baseUrl, the driver\'s capabilities, mockHost.publicUrl; no clause is run).',
+    'A failed SHOULD clause only warns.',
     'Reports: <report-dir>/conformance.json, summary.md, junit.xml, clauses.html, playwright-html/.',
   ],
 );
@@ -110,6 +114,14 @@ export async function run(argv: string[]): Promise<number> {
     if (target) {
       const file = resolve(target);
       const checked = await checkTarget(file); // throws TARGET_FIELD_INVALID naming the field
+      if (!bool(p, 'no-preflight')) {
+        // Before any test: a target that does not answer exits 2 in one line, with no clause verdict.
+        // Loaded only with a target: the driver client brings Playwright's test module with it.
+        const { preflightService } = await import('../preflight/service.ts');
+        const pre = await preflightService(file);
+        if (!pre.ok) return preflightFailed('run', pre.line, reportDir);
+        preflightPassed(pre.notes);
+      }
       env.CCS_TARGET = file;
       env.CCS_TARGET_ARG = target;
       env.CCS_TARGET_DESCRIPTION = settings.targetDescription || checked.description;
