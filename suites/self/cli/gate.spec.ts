@@ -65,7 +65,9 @@ test('a MUST failure exits 1 with the clause first in the summary, and no target
   const secrets = readFileSync(join(FIXTURES, 'target.yaml'), 'utf8').match(/test-only-[a-z]+-[0-9a-f]+/g) ?? [];
   expect(secrets).toHaveLength(3);
   // The fixture simulates a careless suite: the target's apiKey in its evidence, headers and error text.
-  const r = await cli(['run', '--target', join(FIXTURES, 'target.yaml'), '--seed', '42', '--reporter', 'dot', '--report-dir', out], { CCS_FIXTURE_BREAK: 'break-foo-1' });
+  // No service listens at the fixture target's address: the fixture suite never calls it, so no preflight.
+  const args = ['run', '--target', join(FIXTURES, 'target.yaml'), '--no-preflight', '--seed', '42'];
+  const r = await cli([...args, '--reporter', 'dot', '--report-dir', out], { CCS_FIXTURE_BREAK: 'break-foo-1' });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('error: MUST FOO-1 failed');
   const summary = readFileSync(join(out, 'summary.md'), 'utf8');
