@@ -16,12 +16,14 @@ export type Reach =
   | { ok: true; status?: number; ms: number }
   | { ok: false; error: string; ms: number };
 
-/** A URL as it may be printed: without user:password (never a secret in output). */
+/** A URL as it may be printed: without user:password and query, where a secret could hide (never in output). */
 export function shown(url: string): string {
   try {
     const u = new URL(url);
     u.username = '';
     u.password = '';
+    u.search = '';
+    u.hash = '';
     return u.href;
   } catch {
     return url;

@@ -39,7 +39,7 @@ export async function preflightService(file: string): Promise<PreflightResult> {
   ]);
   if (!base.ok) {
     const fix = `check service.baseUrl in ${name}`;
-    return { ok: false, line: `nothing answers at ${shown(baseUrl)} (${base.error}): ${fix}` };
+    return { ok: false, line: `no HTTP answer from ${shown(baseUrl)} (${base.error}): ${fix}` };
   }
   const notes = [`service.baseUrl answers (${base.status} in ${base.ms} ms)`];
   if (!capsUrl || !caps) {
@@ -47,7 +47,9 @@ export async function preflightService(file: string): Promise<PreflightResult> {
     return { ok: true, notes };
   }
   const check = `check service.driverUrl in ${name}`;
-  if (!caps.ok) return { ok: false, line: `the driver does not answer at ${shown(capsUrl)} (${caps.error}): ${check}` };
+  if (!caps.ok) {
+    return { ok: false, line: `no HTTP answer from the driver at ${shown(capsUrl)} (${caps.error}): ${check}` };
+  }
   const get = `GET ${shown(capsUrl)}`;
   if (caps.status !== 200) {
     const seen = `the driver answered HTTP ${caps.status} to ${get}`;

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { cli, tempDir, type CliResult } from './helpers.ts';
-import { closedPort, notFoundServer, startReferenceChild, type Live } from './live.ts';
+import { closedPort, answeringServer, startReferenceChild, type Live } from './live.ts';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -76,8 +76,8 @@ test('a host target whose receiver is not running exits 2 in one line naming the
 });
 
 test('a host run whose servicePort is taken exits 2 in one line naming servicePort', async () => {
-  const receiver = await notFoundServer();
-  const taken = await notFoundServer();
+  const receiver = await answeringServer();
+  const taken = await answeringServer();
   try {
     const file = hostTarget(receiver.url, `servicePort: ${taken.port}\n`);
     const r = await timed(['host', '--target', file]);
@@ -93,17 +93,20 @@ test('a service run where nothing listens at service.baseUrl exits 2 in one line
   expectPreflightExit(await timed(['run', '--target', file]), 'service.baseUrl in dead.yaml', /ECONNREFUSED/);
 });
 
-test('a service run whose driverUrl answers 404 or refuses exits 2 in one line naming service.driverUrl', async () => {
-  const service = await notFoundServer();
+test('a driverUrl answering 404, a web page or nothing exits 2 in one line naming service.driverUrl', async () => {
+  const service = await answeringServer();
+  const page = await answeringServer(200, '<html>a web page</html>', 'text/html');
   try {
     const wrongPath = serviceTarget('wrong-path.yaml', service.url, `${service.url}/__drivr`);
+    const other = serviceTarget('other-server.yaml', service.url, `${page.url}/__driver`);
     const refused = serviceTarget('refused.yaml', service.url, `http://127.0.0.1:${await closedPort()}/__driver`);
-    const [a, b] = await Promise.all([timed(['run', '--target', wrongPath]), timed(['run', '--target', refused])]);
+    const [a, b, c] = await Promise.all([wrongPath, other, refused].map((f) => timed(['run', '--target', f])));
     const notFound = /HTTP 404 to GET http:\/\/\S+\/__drivr\/capabilities/;
-    expectPreflightExit(a, 'service.driverUrl in wrong-path.yaml', notFound);
-    expectPreflightExit(b, 'service.driverUrl in refused.yaml', /ECONNREFUSED/);
+    expectPreflightExit(a!, 'service.driverUrl in wrong-path.yaml', notFound);
+    expectPreflightExit(b!, 'service.driverUrl in other-server.yaml', /answered 200 but not the driver's capabilities/);
+    expectPreflightExit(c!, 'service.driverUrl in refused.yaml', /ECONNREFUSED/);
   } finally {
-    await service.close();
+    await Promise.all([service.close(), page.close()]);
   }
 });
 

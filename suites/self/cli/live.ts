@@ -23,11 +23,14 @@ export function closedPort(): Promise<number> {
 
 export interface Live { url: string; port: number; close(): Promise<void> }
 
-/** An HTTP server that answers 404 to every request (a service whose driver is not at that path). */
-export function notFoundServer(): Promise<Live> {
+/**
+ * An HTTP server that answers every request alike: 404 by default (a service whose driver is not at
+ * that path), or e.g. 200 with an HTML page (a driver URL that names some other web server).
+ */
+export function answeringServer(status = 404, body = 'not found', type = 'text/plain'): Promise<Live> {
   const server = http.createServer((req, res) => {
     req.resume();
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    res.writeHead(status, { 'content-type': type }).end(body);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
