@@ -116,7 +116,7 @@ export async function run(argv: string[]): Promise<number> {
       const checked = await checkTarget(file); // throws TARGET_FIELD_INVALID naming the field
       if (!bool(p, 'no-preflight')) {
         // Before any test: a target that does not answer exits 2 in one line, with no clause verdict.
-        // Loaded only with a target: the driver client brings Playwright's test module with it.
+        // Loaded only with a target (a default run has nothing to check).
         const { preflightService } = await import('../preflight/service.ts');
         const pre = await preflightService(file);
         if (!pre.ok) return preflightFailed('run', pre.line, reportDir);

@@ -9,7 +9,6 @@
 import { basename } from 'node:path';
 import { loadTargetFile } from '../../suites/service/target-config/load.ts';
 import { httpReach, shown } from './probe.ts';
-import { checkMockHostReach } from './mock-host-reach.ts';
 import type { PreflightResult } from './outcome.ts';
 
 /** What the preflight needs of the capabilities document; the harness tolerates names it does not know. */
@@ -61,6 +60,9 @@ export async function preflightService(file: string): Promise<PreflightResult> {
   }
   const json = caps.json as { capabilities: string[]; timeScale?: number };
   notes.push(`driver capabilities answer (${caps.ms} ms)`);
+  // Loaded only now: the driver client brings Playwright's test module (about a second), which a dead
+  // target's preflight never needs.
+  const { checkMockHostReach } = await import('./mock-host-reach.ts');
   const reach = await checkMockHostReach(t, name, { capabilities: json.capabilities, timeScale: json.timeScale });
   if (!reach.ok) return reach;
   return { ok: true, notes: [...notes, ...reach.notes] };
