@@ -40,9 +40,10 @@ test('the tarball holds the compiled rooms and docs, no sources of our own tests
   test.info().annotations.push({ type: 'tarball', description: `${packed.size} bytes, ${files.length} files` });
   for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/cli/bin.mjs', 'dist/cli/main.js', 'dist/playwright.config.js', 'dist/protocol/index.js', 'dist/protocol/index.d.ts',
     'dist/cjs/protocol/index.js', 'dist/mock-host/index.js', 'dist/spec/clauses.yaml', 'dist/spec/openapi.yaml', 'dist/fixtures/workspaces/default.yaml', 'docs/vectors.md',
-    'docs/recipes/README.md', 'docs/recipes/node-stripe.md', 'docs/recipes/node/server.mjs', 'docs/recipes/python/receiver.py',
+    'docs/recipes/README.md', 'docs/recipes/node-stripe.md', 'docs/recipes/node/server.mjs',
+    'docs/recipes/python/receiver.py',
     // The inspector page (/__admin/ui) serves these as they are: no build step makes them.
-    'dist/mock-host/ui/page/index.html', 'dist/mock-host/ui/page/inspector.css', 'dist/mock-host/ui/page/inspector.js']) {
+    ...['index.html', 'inspector.css', 'inspector.js'].map((f) => `dist/mock-host/ui/page/${f}`)]) {
     expect(files, `the tarball holds ${needed}`).toContain(needed);
   }
   const forbidden = files.filter((f) => /(^|\/)(test-results|reports\/out|playwright-report|blob-report|self)\//.test(f) || /\.(zip|tgz|log)$/.test(f)

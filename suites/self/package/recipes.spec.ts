@@ -10,7 +10,8 @@ import { test, expect } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyInstruction } from '../recipes/pages.ts';
-import { pythonWithCryptography, recipeTitle, runRecipe, type RecipeName, type RecipeResult } from '../recipes/run-recipe.ts';
+import { pythonWithCryptography, recipeTitle, runRecipe } from '../recipes/run-recipe.ts';
+import type { RecipeName, RecipeResult } from '../recipes/run-recipe.ts';
 import { userProject } from './installed.ts';
 import { exec } from './tarball.ts';
 
@@ -25,11 +26,12 @@ const RUNS: Array<{ recipe: RecipeName; mode: 'hmac' | 'jwks' }> = [
 ];
 
 function failedOrBlocked(r: RecipeResult): string[] {
-  return r.report.clauses.filter((c) => c.status === 'failed' || c.status === 'blocked').map((c) => `${c.id} ${c.status}`);
+  return r.report.clauses.filter((c) => c.status === 'failed' || c.status === 'blocked')
+    .map((c) => `${c.id} ${c.status}`);
 }
 
 for (const { recipe, mode } of RUNS) {
-  test(`docs/recipes/${recipe}.md, copied into a user's project as the page says, passes npx ccs-conformance host in ${mode} mode from the installed package`, async () => {
+  test(`docs/recipes/${recipe}.md, copied as the page says, passes the packaged host run in ${mode} mode`, async () => {
     test.setTimeout(480_000);
     const user = await userProject();
     const docs = join(user.installed, 'docs', 'recipes');
@@ -54,9 +56,11 @@ for (const { recipe, mode } of RUNS) {
     const r = await runRecipe({ recipe, mode }, 2, from);
     test.info().annotations.push({
       type: 'recipe run',
-      description: `${recipeTitle(r.run)}: copy ${prepareSeconds.toFixed(1)} s, host run ${r.seconds.toFixed(1)} s, ${r.report.verdict}`,
+      description: `${recipeTitle(r.run)}: copy ${prepareSeconds.toFixed(1)} s, `
+        + `host ${r.seconds.toFixed(1)} s, ${r.report.verdict}`,
     });
-    const what = `${recipeTitle(r.run)} (${r.seconds.toFixed(0)} s)\n${r.output.slice(-3000)}\nreceiver:\n${r.receiverLog.slice(-2000)}`;
+    const what = `${recipeTitle(r.run)} (${r.seconds.toFixed(0)} s)\n${r.output.slice(-3000)}`
+      + `\nreceiver:\n${r.receiverLog.slice(-2000)}`;
     expect.soft(failedOrBlocked(r), `${what}\n: no clause failed or blocked`).toEqual([]);
     expect.soft(r.report.verdict, what).toBe('pass');
     expect.soft(r.code, what).toBe(0);

@@ -14,7 +14,7 @@ import { filesUnder, ROOT } from '../package/tarball.ts';
 import { copyInstruction, RECIPE_PAGES } from './pages.ts';
 
 for (const recipe of RECIPE_PAGES) {
-  test(`docs/recipes/${recipe}.md: its copy lines bring every file its receiver imports, and its start line runs a copied file`, () => {
+  test(`docs/recipes/${recipe}.md: its copy lines bring every file its receiver imports and starts`, () => {
     const project = tempDir('ccs-recipe-copy-');
     mkdirSync(join(project, 'node_modules', 'ccs-conformance'), { recursive: true });
     symlinkSync(join(ROOT, 'docs'), join(project, 'node_modules', 'ccs-conformance', 'docs'));
