@@ -2,7 +2,8 @@
 /**
  * Builds the publishable tree in dist/ (run by `npm run build` and `prepack`):
  *   1. tsc (tsconfig.build.json): every room the CLI runs, as ES modules with declaration files;
- *   2. the data files those modules read at run time (spec/*.yaml, fixtures, schemas), beside them;
+ *   2. the data files those modules read at run time (spec/*.yaml, fixtures, schemas), beside them,
+ *      and the inspector page's own files (html, css and its browser scripts, served as they are);
  *   3. a CommonJS build of the two library entries (protocol, mock-host) for `require`, bundled
  *      with esbuild so that ESM-only dependencies (jose) load on every supported Node (22.0 to
  *      22.11 cannot require an ES module).
@@ -10,7 +11,7 @@
  * the source tree.
  */
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -22,6 +23,8 @@ const ROOMS = ['spec', 'protocol', 'mock-host', 'reference-service', 'fixtures',
 /** Never shipped: the harness's own tests, run outputs, this script. */
 const SKIP = [join('suites', 'self'), join('reports', 'out'), join('cli', 'build.mjs')];
 const DATA = /\.(ya?ml|json|md)$/;
+/** Folders shipped whole, whatever their files' types: the inspector page (`/__admin/ui`) serves them as they are. */
+const AS_IS = [join('mock-host', 'ui', 'page')];
 
 function walk(dir) {
   const out = [];
@@ -40,7 +43,8 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', joi
 let copied = 0;
 for (const room of ROOMS) {
   for (const file of walk(join(ROOT, room))) {
-    if (!DATA.test(file) && !file.endsWith('bin.mjs')) continue;
+    const asIs = AS_IS.some((dir) => relative(ROOT, file).startsWith(dir + sep));
+    if (!asIs && !DATA.test(file) && !file.endsWith('bin.mjs')) continue;
     const to = join(DIST, relative(ROOT, file));
     mkdirSync(dirname(to), { recursive: true });
     cpSync(file, to);

@@ -1,7 +1,9 @@
 /**
  * Section headings of the host integration contract, to link a clause to its section.
- * The link base is CCS_CONTRACT_URL (e.g. the contract's address in your repository browser);
- * by default a relative `host-integration-contract.md`. Anchors follow the GitHub heading slugs.
+ * The link base is CCS_CONTRACT_URL (e.g. the contract's address in your repository browser).
+ * Unset, a section is plain text: the contract is not shipped in the package, and a report is opened
+ * from the user's folder or from a CI artifact, where no relative path to it holds.
+ * Anchors follow the GitHub heading slugs.
  */
 import { readSettings } from '../spec/index.ts';
 export const CONTRACT_SECTIONS: Record<string, string> = {
@@ -28,8 +30,9 @@ export function githubSlug(heading: string): string {
   return heading.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').trim().replace(/\s/g, '-');
 }
 
-/** A clause's section may read "2.2" or "2.2, 6": link the first one. */
-export function sectionLink(section: string, base = readSettings().contractUrl ?? 'host-integration-contract.md'): string {
+/** A clause's section may read "2.2" or "2.2, 6": link the first one; no link without a base. */
+export function sectionLink(section: string, base = readSettings().contractUrl): string | undefined {
+  if (base === undefined) return undefined;
   const first = String(section).split(/[,;\s]+/).find(Boolean) ?? '';
   const heading = CONTRACT_SECTIONS[first] ?? CONTRACT_SECTIONS[first.split('.')[0] ?? ''];
   return heading ? `${base}#${githubSlug(heading)}` : base;

@@ -90,6 +90,14 @@ function hintLines(c: ClauseRecord, dir: string | undefined): string {
     ? ` (see <a class="recipe" href="${htmlEscape(recipeLink(h.recipe, dir))}">${htmlEscape(h.recipe)}</a>)` : ''}</div>`).join('');
 }
 
+/** "contract §5.2", a link to the section only where CCS_CONTRACT_URL says where the contract is. */
+function sectionRef(section: string): string {
+  const href = sectionLink(section);
+  const words = `contract §${htmlEscape(section)}`;
+  if (href === undefined) return `<span class="section">${words}</span>`;
+  return `<a class="section" href="${htmlEscape(href)}">${words}</a>`;
+}
+
 export function clauseRow(c: ClauseRecord, tests: Map<string, number>, dir?: string): string {
   const testItems = c.tests.map((t) => {
     const i = tests.get(`${t.project}\u0000${t.file}\u0000${t.title}`);
@@ -105,10 +113,11 @@ export function clauseRow(c: ClauseRecord, tests: Map<string, number>, dir?: str
     ...(c.blockedReasons ?? []).map((n) => `<div class="why">${htmlEscape(n)}</div>`),
     ...(c.warnings ?? []).map((n) => `<div class="why">warning: ${htmlEscape(n)}</div>`),
   ].join('');
+  const meta = `${sectionRef(c.section)} · ${htmlEscape(c.side)}`;
   // The evidence gets a row of its own under the clause, the table's full width (timelines need it).
   return `<tr class="clause${evidence ? ' has-ev' : ''}" id="${htmlEscape(c.id)}" data-status="${c.status}" data-level="${c.level}" data-area="${htmlEscape(c.area)}" data-side="${htmlEscape(c.side)}">
 <td class="id"><a href="#${htmlEscape(c.id)}">${htmlEscape(c.id)}</a></td><td><span class="lv lv-${c.level}">${c.level}</span></td><td><span class="st s-${c.status}">${STATUS_LABEL[c.status] ?? c.status}</span>${mark}</td>
-<td class="text">${htmlEscape(c.text)}<div class="meta"><a class="section" href="${htmlEscape(sectionLink(c.section))}">contract §${htmlEscape(c.section)}</a> · ${htmlEscape(c.side)}</div>${why}${reading}</td>
+<td class="text">${htmlEscape(c.text)}<div class="meta">${meta}</div>${why}${reading}</td>
 <td class="tests"><ul>${testItems}</ul></td></tr>${evidence ? `\n<tr class="ev-row" data-for="${htmlEscape(c.id)}"><td></td><td colspan="4" class="ev">${evidence}</td></tr>` : ''}`;
 }
 

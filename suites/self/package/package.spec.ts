@@ -1,7 +1,8 @@
 import { test, expect } from '@playwright/test';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envWithNode, exec, filesUnder, installInto, nodeBinDir, pack, TESTED_NODE_MAJORS, type Installed, type Packed } from './tarball.ts';
+import { envWithNode, exec, filesUnder, installInto, nodeBinDir, packedOnce, TESTED_NODE_MAJORS } from './tarball.ts';
+import type { Installed, Packed } from './tarball.ts';
 
 /**
  * The published package, tested as a user gets it: packed once, installed from the tarball into an
@@ -19,7 +20,7 @@ const projects = new Map<string, Installed & { env: NodeJS.ProcessEnv; version: 
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
-  const [p, bins] = await Promise.all([pack(), Promise.all(TESTED_NODE_MAJORS.map(nodeBinDir))]);
+  const [p, bins] = await Promise.all([packedOnce(), Promise.all(TESTED_NODE_MAJORS.map(nodeBinDir))]);
   packed = p;
   // One install at a time: npm's cache is shared, and the machine's cores are few.
   for (const [i, major] of TESTED_NODE_MAJORS.entries()) {
@@ -27,10 +28,6 @@ test.beforeAll(async () => {
     const version = (await exec('node', ['--version'], { cwd: packed.work, env, deadlineMs: 30_000 })).stdout.trim();
     projects.set(major, { ...(await installInto(packed, `user-project-node${major}`, env)), env, version });
   }
-});
-
-test.afterAll(() => {
-  if (packed) rmSync(packed.work, { recursive: true, force: true });
 });
 
 const PRIVATE_MATERIAL = [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, /"d"\s*:\s*"[A-Za-z0-9_-]{20,}"/, /test-only-hmac-secret/];
@@ -43,7 +40,10 @@ test('the tarball holds the compiled rooms and docs, no sources of our own tests
   test.info().annotations.push({ type: 'tarball', description: `${packed.size} bytes, ${files.length} files` });
   for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/cli/bin.mjs', 'dist/cli/main.js', 'dist/playwright.config.js', 'dist/protocol/index.js', 'dist/protocol/index.d.ts',
     'dist/cjs/protocol/index.js', 'dist/mock-host/index.js', 'dist/spec/clauses.yaml', 'dist/spec/openapi.yaml', 'dist/fixtures/workspaces/default.yaml', 'docs/vectors.md',
-    'docs/recipes/README.md', 'docs/recipes/node-stripe.md', 'docs/recipes/node/server.mjs', 'docs/recipes/python/receiver.py']) {
+    'docs/recipes/README.md', 'docs/recipes/node-stripe.md', 'docs/recipes/node/server.mjs',
+    'docs/recipes/python/receiver.py',
+    // The inspector page (/__admin/ui) serves these as they are: no build step makes them.
+    ...['index.html', 'inspector.css', 'inspector.js'].map((f) => `dist/mock-host/ui/page/${f}`)]) {
     expect(files, `the tarball holds ${needed}`).toContain(needed);
   }
   const forbidden = files.filter((f) => /(^|\/)(test-results|reports\/out|playwright-report|blob-report|self)\//.test(f) || /\.(zip|tgz|log)$/.test(f)

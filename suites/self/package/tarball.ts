@@ -5,7 +5,8 @@
  * Every child process has a deadline; a hung one is killed and reported with its output.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +54,43 @@ export async function pack(): Promise<Packed> {
   const json = r.stdout.slice(r.stdout.indexOf('['));
   const [info] = JSON.parse(json) as Array<{ filename: string; size: number; files: Array<{ path: string }> }>;
   return { work, tarball: join(work, info!.filename), size: info!.size, files: info!.files.map((f) => f.path) };
+}
+
+/**
+ * `npm pack` rebuilds dist/ (prepack): two workers packing at once would each delete the other's
+ * build. Packing is held under a lock folder (mkdir is atomic) beside the system's temporary files,
+ * one per checkout; the tarball, once written, is each worker's own.
+ */
+async function underPackLock<T>(fn: () => Promise<T>): Promise<T> {
+  const lock = join(tmpdir(), `ccs-pack-lock-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`);
+  // A pack takes seconds; a lock older than the pack's own deadline was left by a killed worker.
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      } catch { /* released meanwhile */ }
+      if (Date.now() > deadline) throw new Error(`another worker held ${lock} for 240 s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+let packing: Promise<Packed> | undefined;
+
+/** The tarball of this checkout, packed once per worker (its folder is removed when the worker exits). */
+export function packedOnce(): Promise<Packed> {
+  packing ??= underPackLock(pack);
+  return packing;
 }
 
 /** The Node versions the package supports and is tested on (package.json engines: 22 or later). */

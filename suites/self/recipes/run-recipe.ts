@@ -22,6 +22,17 @@ export interface RecipeRun {
   bare?: boolean;
 }
 
+/**
+ * Where the receiver and the CLI come from: by default the clone's docs/recipes/ and cli/bin.mjs; an
+ * installed package's test gives the copied receiver's start line and `npx ccs-conformance` instead.
+ */
+export interface RecipeFrom {
+  receiver: { command: string; args: string[]; cwd: string };
+  cli: { command: string; args: string[]; cwd: string };
+  /** The user's shell both start in (its PATH finds their node and npx). */
+  env: NodeJS.ProcessEnv;
+}
+
 export interface RecipeResult {
   run: RecipeRun;
   code: number | null;
@@ -74,9 +85,11 @@ function command(recipe: RecipeName): [string, string[]] {
 }
 
 /** Starts the receiver; resolves once it says it listens, with its log so far kept up to date. */
-function startReceiver(recipe: RecipeName, env: NodeJS.ProcessEnv): Promise<{ log: () => string; stop: () => void }> {
-  const [cmd, args] = command(recipe);
-  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function startReceiver(
+  recipe: RecipeName, env: NodeJS.ProcessEnv, from?: RecipeFrom,
+): Promise<{ log: () => string; stop: () => void }> {
+  const [cmd, args] = from ? [from.receiver.command, from.receiver.args] : command(recipe);
+  const child = spawn(cmd, args, { env, cwd: from?.receiver.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let log = '';
   const stop = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } };
   return new Promise((resolve, reject) => {
@@ -92,7 +105,7 @@ function startReceiver(recipe: RecipeName, env: NodeJS.ProcessEnv): Promise<{ lo
   });
 }
 
-export async function runRecipe(run: RecipeRun, workers = 2): Promise<RecipeResult> {
+export async function runRecipe(run: RecipeRun, workers = 2, from?: RecipeFrom): Promise<RecipeResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-recipe-'));
   const [port, servicePort] = [await freePort(), await freePort()];
   const service = `http://127.0.0.1:${servicePort}`;
@@ -100,21 +113,27 @@ export async function runRecipe(run: RecipeRun, workers = 2): Promise<RecipeResu
   const secret = randomBytes(24).toString('hex');
   const previous = randomBytes(24).toString('hex');
   const token = randomBytes(16).toString('hex');
-  const receiverEnv = userEnv({
+  const shell = (extra: Record<string, string>): NodeJS.ProcessEnv =>
+    (from ? { ...from.env, ...extra } : userEnv(extra));
+  const receiverEnv = shell({
     PORT: String(port), HOOK_PATH: '/hooks/ccs', FACTS_PATH: '/facts', RECIPE_BARE: run.bare ? '1' : '0',
     SERVICE_DATA_API_URL: service, SERVICE_DATA_API_TOKEN: token, SERVICE_WORKSPACE_KEY: 'ws-host-conformance',
     ...(run.mode === 'hmac' ? { SERVICE_HMAC_SECRET: secret, SERVICE_HMAC_PREVIOUS_SECRET: previous } : { SERVICE_JWKS_URL: `${service}/.well-known/service/jwks.json` }),
   });
   const schemaFile = join(dir, 'facts.schema.json');
   writeFileSync(schemaFile, JSON.stringify(FACTS_SCHEMA));
-  const receiver = await startReceiver(run.recipe, receiverEnv);
+  const receiver = await startReceiver(run.recipe, receiverEnv, from);
   const started = performance.now();
   try {
     const args = ['host', '--base-url', `http://127.0.0.1:${port}`, '--hook-path', '/hooks/ccs', '--facts-path', '/facts', '--facts-schema', schemaFile,
       '--signing', run.mode, ...(run.mode === 'hmac' ? ['--secret-env', 'RECIPE_SECRET', '--previous-secret-env', 'RECIPE_PREVIOUS_SECRET'] : []),
       '--bearer-token-env', 'RECIPE_TOKEN', '--service-port', String(servicePort), '--workers', String(workers), '--report-dir', join(dir, 'out')];
-    const env = userEnv({ RECIPE_SECRET: secret, RECIPE_PREVIOUS_SECRET: previous, RECIPE_TOKEN: token, CCS_REPORTER: 'dot' });
-    const r = await exec(process.execPath, [join(ROOT, 'cli', 'bin.mjs'), ...args], { cwd: dir, env, deadlineMs: 300_000 });
+    const env = shell({
+      RECIPE_SECRET: secret, RECIPE_PREVIOUS_SECRET: previous, RECIPE_TOKEN: token, CCS_REPORTER: 'dot',
+    });
+    const r = from
+      ? await exec(from.cli.command, [...from.cli.args, ...args], { cwd: from.cli.cwd, env, deadlineMs: 300_000 })
+      : await exec(process.execPath, [join(ROOT, 'cli', 'bin.mjs'), ...args], { cwd: dir, env, deadlineMs: 300_000 });
     const seconds = (performance.now() - started) / 1000;
     const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8')) as ConformanceReport;
     const summary = readFileSync(join(dir, 'out', 'summary.md'), 'utf8');
