@@ -9,7 +9,9 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import type { MockHost } from '../../../mock-host/index.ts';
 import type { DriverClient, TestWorkspace, Timing, WorkspaceOptions } from '../fixtures.ts';
-import { ServiceClient } from '../clients/service-client.ts';
+import { test } from '@playwright/test';
+import { serviceClientFor } from '../clients/for-target.ts';
+import type { ServiceResponse } from '../clients/service-client.ts';
 import type { ResolvedTarget } from '../target-config/resolve.ts';
 import { sequences, type Sequence } from './arbitraries.ts';
 import { Ledger } from './ledger.ts';
@@ -34,6 +36,8 @@ export interface StatefulOptions {
   maxCommands: number;
   /** Wall time the sequences should take when none fails, the lanes sized to fit it. */
   budgetMs: number;
+  /** Told every data API answer of every sequence (a self test reads the forms of the requests from it). */
+  onResponse?: (r: ServiceResponse) => void;
 }
 
 export interface StatefulFailure {
@@ -68,6 +72,17 @@ export function lanesFor(o: StatefulOptions, timing: Timing): { lanes: number; p
   return { lanes, perLane: Math.ceil(o.runs / lanes) };
 }
 
+/**
+ * The base seed a project gives every run of the test (metadata ccsStatefulSeed): the data API forms
+ * run runs the same sequences in each combination of the forms, to compare its verdicts clause by
+ * clause (suites/forms/plan.ts). Lanes stay side by side, unlike a replay from CCS_SEED.
+ */
+function projectSeed(): number | undefined {
+  const raw = (test.info().project.metadata as { ccsStatefulSeed?: string } | undefined)?.ccsStatefulSeed;
+  const seed = Number(raw ?? NaN);
+  return Number.isInteger(seed) ? seed : undefined;
+}
+
 interface Lane { index: number; seed: number; firstFailureAt?: number; failed?: { kind: 'stray' | 'step'; log: StepLog } }
 
 export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise<StatefulOutcome> {
@@ -75,7 +90,7 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
   const { arb, leftOut } = sequences(target.capabilities, o.maxCommands);
   const plan = lanesFor(o, timing);
   const lanes = o.seed === undefined ? plan.lanes : 1;
-  const base = o.seed ?? randomBytes(4).readInt32BE(0) >>> 1;
+  const base = o.seed ?? projectSeed() ?? randomBytes(4).readInt32BE(0) >>> 1;
   const tally = new Tally();
   const counts = new Map<string, number>();
   const quietMs = timing.quietWindowMs();
@@ -94,7 +109,10 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
     const ws = await env.makeWorkspace({ facts: false });
     log.setup.push(`# workspace ${ws.workspaceKey} (its hook ${ws.hookPath}), end users ${users.map((u) => JSON.stringify(u)).join(' and ')}`);
     const model = new Model(users, tag);
-    const svc = new ServiceClient({ baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, onResponse: logResponse(log) });
+    // The target's declared data API forms, as every other test's client (UNSPEC-8, UNSPEC-9).
+    const logged = logResponse(log);
+    const onResponse = (r: ServiceResponse) => { logged(r); o.onResponse?.(r); };
+    const svc = serviceClientFor(target, { onResponse, testInfo: test.info() });
     const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model));
     const real: Real = { ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, hostWrites: 0, stepStartedMs: Date.now() };
     try {
