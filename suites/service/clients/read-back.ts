@@ -18,6 +18,8 @@ interface Written {
   key?: string;
   /** A keyed write whose key went in the body member keyField. */
   keyInBody: boolean;
+  /** Its answer named another serviceKey than the one it addressed. */
+  keyMissed: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -33,7 +35,10 @@ function datasOf(json: unknown): Json[] {
 /** Some field this write set reads back with the value written. */
 const showsAny = (w: Written, datas: Json[]): boolean =>
   datas.some((d) => Object.entries(w.fields).some(([f, v]) => same(d[f], v)));
-/** Every field this write set reads back with the value written, in one record. */
+/**
+ * Every field this write set reads back with the value written, in one record: what proves a form
+ * (one field alone may hold the value it had before the write).
+ */
 const showsAll = (w: Written, datas: Json[]): boolean =>
   datas.some((d) => Object.entries(w.fields).every(([f, v]) => same(d[f], v)));
 
@@ -55,8 +60,9 @@ export class WriteMemory {
       + '`dataApi.keyedWrite` path puts it in the path instead)';
   }
 
+  /** `what` was seen; without it, the hint alone (after another one). */
   #writeBodyHint(what: string): string {
-    return `${what}: if the service reads another write body, check \`dataApi.writeBody\` in the target `
+    return `${what ? `${what}: ` : ''}if the service reads another write body, check \`dataApi.writeBody\` in the target `
       + `(this run sends ${this.#bodyWords()}; the other form is ${this.forms.writeBody === 'data'
         ? 'the bare field map {...}' : '{"data": {...}}'})`;
   }
@@ -71,9 +77,10 @@ export class WriteMemory {
     const keyInBody = sentKey !== undefined && this.forms.keyedWrite === 'body';
     const key = sentKey ?? named;
     const list = this.#writes.get(scope) ?? [];
-    list.push({ fields: { ...fields }, keyInBody, ...(key !== undefined ? { key } : {}) });
+    const keyMissed = keyInBody && named !== undefined && named !== sentKey;
+    list.push({ fields: { ...fields }, keyInBody, keyMissed, ...(key !== undefined ? { key } : {}) });
     this.#writes.set(scope, list.slice(-8));
-    if (keyInBody && named !== undefined && named !== sentKey) {
+    if (keyMissed) {
       return this.#keyFieldHint(`a keyed write of serviceKey ${sentKey} was answered with serviceKey ${named}`);
     }
     return undefined;
@@ -98,9 +105,10 @@ export class WriteMemory {
     const last = relevant[relevant.length - 1];
     const wrapped = this.forms.writeBody === 'data'
       && datas.some((d) => isObject(d.data) && writes.some((w) => showsAny(w, [d.data as Json])));
-    // What this read proves before it is judged: a value written reads back, so the body form is the service's.
+    // What this read proves before it is judged: a write reads back whole, so its body form is the
+    // service's, and, read by its key, so is the key member of a keyed write.
     for (const w of relevant) {
-      if (!showsAny(w, datas)) continue;
+      if (!showsAll(w, datas)) continue;
       this.#bodyProven = true;
       if (w.keyInBody && serviceKey !== undefined) this.#keyFieldProven = true;
     }
@@ -109,8 +117,11 @@ export class WriteMemory {
         + '(the service took {"data": {...}} as the field map)');
     }
     if (last === undefined || showsAll(last, datas)) return undefined;
-    if (last.keyInBody && serviceKey !== undefined && !this.#keyFieldProven) {
-      return this.#keyFieldHint(`a read by key of ${serviceKey} does not show what the keyed write to it sent`);
+    if (last.keyInBody && (last.keyMissed || !this.#keyFieldProven)) {
+      const what = `a read${serviceKey === undefined ? '' : ` by key of ${serviceKey}`} does not show what `
+        + `the keyed write of ${last.key} sent`;
+      // Its body form may be the other cause, unless a write has read back whole.
+      return this.#keyFieldHint(what) + (this.#bodyProven ? '' : `; or ${this.#writeBodyHint('')}`);
     }
     if (this.#bodyProven) return undefined;
     return this.#writeBodyHint('a read does not show the values of the write accepted before it');
