@@ -21,6 +21,7 @@ import { createTestWorkspace, type WorkspaceContext, type WorkspaceOptions } fro
 import type { ServiceResponse } from '../../service/clients/service-client.ts';
 import { TestDriverClient } from '../../service/fixtures.ts';
 import { StepViolation, runStateful, type StatefulOutcome } from '../../service/stateful/index.ts';
+import { FORMS_STATEFUL_RUNS, entriesFor, formCombinations, planFormsProjects } from '../../forms/index.ts';
 
 const SUITES = fileURLToPath(new URL('../../', import.meta.url));
 /** The client and its one factory: the only files that may build a ServiceClient or a data API path. */
@@ -44,6 +45,19 @@ test('every data API client of the suites is built from the target by serviceCli
   const writesPath = (f: string) => /\/endpoints\/|dataApiPath\(/.test(readFileSync(join(SUITES, f), 'utf8'));
   const paths = files.filter((f) => f.startsWith('service/') && writesPath(f));
   expect(paths, 'a data API path is written by the client only (ServiceClient.dataPath)').toEqual([]);
+});
+
+test('the forms run runs the model-based test in all 12 combinations, the same sequences in each (UNSPEC-9)', () => {
+  const planned = formCombinations().filter((f) => entriesFor(f).some((e) => e.file === 'combinations.spec.ts'));
+  expect(planned).toHaveLength(12);
+  const projects = planFormsProjects({ statefulSeed: 7 });
+  expect(projects).toHaveLength(13);
+  const title = ' service/combinations.spec.ts random sequences of chat triggers (DATA-4) @DATA-4 @stateful';
+  for (const p of projects) {
+    expect(new RegExp(p.grep).test(title), p.name).toBe(true);
+    const runs = String(FORMS_STATEFUL_RUNS);
+    expect(p.metadata).toMatchObject({ ccsStatefulSeed: '7', ccsStatefulRuns: runs, ccsStatefulOneRound: '1' });
+  }
 });
 
 /** The model-based test against the embedded reference serving `served`, the target declaring `declared`. */

@@ -73,14 +73,16 @@ export function lanesFor(o: StatefulOptions, timing: Timing): { lanes: number; p
 }
 
 /**
- * The base seed a project gives every run of the test (metadata ccsStatefulSeed): the data API forms
- * run runs the same sequences in each combination of the forms, to compare its verdicts clause by
- * clause (suites/forms/plan.ts). Lanes stay side by side, unlike a replay from CCS_SEED.
+ * What a project sets for every run of the test (its metadata): the data API forms run gives each
+ * combination of the forms the same base seed (ccsStatefulSeed), so that the same sequences reach
+ * the same clauses and its verdicts compare clause by clause with the default's, and runs its few
+ * sequences side by side in one round (ccsStatefulOneRound), 13 projects of it sharing two workers
+ * (suites/forms/plan.ts). Lanes stay side by side, unlike a replay from CCS_SEED.
  */
-function projectSeed(): number | undefined {
-  const raw = (test.info().project.metadata as { ccsStatefulSeed?: string } | undefined)?.ccsStatefulSeed;
-  const seed = Number(raw ?? NaN);
-  return Number.isInteger(seed) ? seed : undefined;
+function projectSettings(): { seed?: number; oneRound: boolean } {
+  const meta = test.info().project.metadata as { ccsStatefulSeed?: string; ccsStatefulOneRound?: string } | undefined;
+  const seed = Number(meta?.ccsStatefulSeed ?? NaN);
+  return { ...(Number.isInteger(seed) ? { seed } : {}), oneRound: meta?.ccsStatefulOneRound === '1' };
 }
 
 interface Lane { index: number; seed: number; firstFailureAt?: number; failed?: { kind: 'stray' | 'step'; log: StepLog } }
@@ -88,9 +90,11 @@ interface Lane { index: number; seed: number; firstFailureAt?: number; failed?: 
 export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise<StatefulOutcome> {
   const { target, host, driver, timing } = env;
   const { arb, leftOut } = sequences(target.capabilities, o.maxCommands);
-  const plan = lanesFor(o, timing);
+  const project = projectSettings();
+  const wide = Math.max(1, Math.min(MAX_LANES, o.runs));
+  const plan = project.oneRound ? { lanes: wide, perLane: Math.ceil(o.runs / wide) } : lanesFor(o, timing);
   const lanes = o.seed === undefined ? plan.lanes : 1;
-  const base = o.seed ?? projectSeed() ?? randomBytes(4).readInt32BE(0) >>> 1;
+  const base = o.seed ?? project.seed ?? randomBytes(4).readInt32BE(0) >>> 1;
   const tally = new Tally();
   const counts = new Map<string, number>();
   const quietMs = timing.quietWindowMs();
