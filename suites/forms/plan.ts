@@ -29,6 +29,9 @@ export interface FormsEntry {
 
 const ALL = FORM_FIELDS;
 export const FORMS_ENTRIES: readonly FormsEntry[] = [
+  // The model-based test: host writes with and without a key and every kind of read, judged against
+  // the model (its sequences: FORMS_STATEFUL_RUNS, the same ones in every combination).
+  { file: 'combinations.spec.ts', varies: ALL },
   // The data API clauses (DATA-*, ENV-*, STATE-2, STATE-3): reads, writes and keyed writes.
   { file: 'data-api.spec.ts', varies: ALL },
   // Their properties: reads, unkeyed writes and PUTs (a PUT by key is no keyed write).
@@ -73,7 +76,14 @@ export interface FormsProject {
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function projectOf(name: string, forms: DataApiForms | undefined): FormsProject {
+/**
+ * Sequences of the model-based test in each project of the forms run (the service project runs
+ * CCS_STATEFUL_RUNS, 48 by default): here it is run for the forms its requests are written in, and
+ * 13 projects of it share the run's two workers.
+ */
+export const FORMS_STATEFUL_RUNS = 12;
+
+function projectOf(name: string, forms: DataApiForms | undefined, statefulSeed: number): FormsProject {
   const entries = entriesFor(forms);
   // The grep title holds the file's path, then the titles and tags: "/<file> " anchors an entry to its own file.
   const grep = entries.map((e) => `[\\\\/]${escape(e.file)} ${e.select ? `.*(?:${e.select})` : ''}`).join('|');
@@ -81,15 +91,24 @@ function projectOf(name: string, forms: DataApiForms | undefined): FormsProject 
     name, ...(forms ? { forms } : {}), testDir: 'suites/service', files: entries.map((e) => e.file), grep: `(?:${grep})`,
     // The realtime copies of the retry tests run at time scale 1 in their own project: not here.
     grepInvert: '@realtime',
-    metadata: { ccsFormsRun: '1', ...(forms ? { ccsDataApi: JSON.stringify(forms) } : {}) },
+    // One base seed for the model-based test in every project: the same sequences reach the same
+    // clauses in each combination, so that its verdicts compare clause by clause with the default's;
+    // its sequences side by side in one round, one quiet window each project.
+    metadata: {
+      ccsFormsRun: '1',
+      ccsStatefulRuns: String(FORMS_STATEFUL_RUNS), ccsStatefulSeed: String(statefulSeed), ccsStatefulOneRound: '1',
+      ...(forms ? { ccsDataApi: JSON.stringify(forms) } : {}),
+    },
   };
 }
 
 export const DEFAULT_FORMS_PROJECT = 'forms:default';
 
-/** The default project (every entry) and one project per combination. */
-export function planFormsProjects(): FormsProject[] {
-  return [projectOf(DEFAULT_FORMS_PROJECT, undefined), ...formCombinations().map((f) => projectOf(`forms:${dataApiFormsName(f)}`, f))];
+/** The default project (every entry) and one per combination; the model-based test's base seed random unless given. */
+export function planFormsProjects(o: { statefulSeed?: number } = {}): FormsProject[] {
+  const seed = o.statefulSeed ?? Math.floor(Math.random() * 0x7fffffff);
+  const named = (f: DataApiForms): FormsProject => projectOf(`forms:${dataApiFormsName(f)}`, f, seed);
+  return [projectOf(DEFAULT_FORMS_PROJECT, undefined, seed), ...formCombinations().map(named)];
 }
 
 /** The form fields an entry does not vary, for the plan check. */

@@ -10,6 +10,7 @@
 import { test as base, expect } from '@playwright/test';
 import { MockHost } from '../../mock-host/index.ts';
 import { ServiceClient, type ServiceResponse } from './clients/service-client.ts';
+import { DATA_FORMS_ANNOTATION, serviceClientFor } from './clients/for-target.ts';
 import { DriverClient } from './clients/driver-client.ts';
 import { EvidenceCollector, type EvidenceLog } from './clients/evidence.ts';
 import { createTestWorkspace, patchTestWorkspace, type TestWorkspace, type WorkspaceOptions, type WorkspaceContext } from './clients/workspace.ts';
@@ -28,7 +29,7 @@ export type { MultipartPart } from './clients/multipart.ts';
 export const REALTIME_PROJECT = 'service-realtime';
 
 /** Annotation of a test in a data API forms project: the target fields its data API requests depended on. */
-export const DATA_FORMS_ANNOTATION = 'ccs-data-forms';
+export { DATA_FORMS_ANNOTATION };
 
 /** The driver client of a test, with patchWorkspace bound to that test's mock host routes. */
 export class TestDriverClient extends DriverClient {
@@ -124,16 +125,9 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
   },
 
   svc: async ({ target, evidenceCollector }, use, testInfo) => {
-    // In a data API forms project each test says which declared forms its requests depended on (the
-    // forms run checks that its plan runs the test in every combination of those forms).
-    const formsRun = (testInfo.project.metadata as { ccsFormsRun?: string } | undefined)?.ccsFormsRun !== undefined;
-    const used = new Set<string>();
-    await use(new ServiceClient({
-      baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, dataApi: target.dataApi,
-      onResponse: (r) => evidenceCollector.recordRequest(r),
-      ...(formsRun ? { onDataForms: (fields: readonly string[]) => { for (const x of fields) used.add(x); } } : {}),
-    }));
-    if (used.size > 0) testInfo.annotations.push({ type: DATA_FORMS_ANNOTATION, description: [...used].sort().join(',') });
+    // Built from the target in the one place (clients/for-target.ts): the declared data API forms, and
+    // in a forms project the annotation of the forms the test's requests depended on.
+    await use(serviceClientFor(target, { onResponse: (r) => evidenceCollector.recordRequest(r), testInfo }));
   },
 
   driver: async ({ target }, use) => {

@@ -7,16 +7,20 @@ import { sendRaw, type StreamBody } from './http.ts';
 import { curlLine } from './curl.ts';
 import { buildMultipart, type MultipartPart } from './multipart.ts';
 import { checkResponse, type ValidationResult } from './spec-check.ts';
+import { WriteMemory } from './read-back.ts';
 import { DEFAULT_DATA_API_FORMS, configEndInPath, dataApiPath, registerSecret, redactText, writeBodyOf, type DataApiForms } from '../../../spec/index.ts';
 
 export interface ServiceResponse {
   status: number; headers: Record<string, string>; text: string; json: unknown; curl: string;
   specCheck: ValidationResult;
   method: string; url: string; operationId?: string; elapsedMs: number;
+  /** The request body as sent, when it was text (the self tests read the declared forms back from it). */
+  requestText?: string;
   /**
-   * A data API request answered 404 or 405 (or a built write body answered 400): the target field
-   * of the form it was written in, in words, for the hint beside a failing check (Words.hint). The
-   * same status may be the rule under test (DATA-8, DATA-9), so it is only shown when a check fails.
+   * A data API request answered 404 or 405 (or a built write body answered 400), or a write it
+   * built that does not read back (read-back.ts): the target field of the form it was written in,
+   * in words, for the hint beside a failing check (Words.hint). The same answer may be the rule
+   * under test (DATA-8, DATA-9, DATA-4), so it is only shown when a check fails.
    */
   formHint?: string;
 }
@@ -48,15 +52,23 @@ export function configEndSegment(configEnd: string, forms: DataApiForms = DEFAUL
 }
 
 type DataRequest = 'read' | 'read-by-key' | 'write' | 'keyed-write' | 'put' | 'put-by-key';
+/** What a data API request addresses, and the fields of a write the client built. */
+interface DataAt {
+  workspaceKey: string; configEnd: string; endUserHandle: string; serviceKey?: string; fields?: Record<string, unknown>;
+}
+/** How it is sent: headers, body, whether the client built the body, the serviceKey in the path. */
+interface DataSend { headers: Record<string, string>; body?: string; builtBody: boolean; pathKey?: string }
 
 export class ServiceClient {
   readonly baseUrl: string;
   readonly apiKeyHeader: string;
   readonly forms: DataApiForms;
+  readonly #memory: WriteMemory;
   constructor(readonly o: ServiceClientOptions) {
     this.baseUrl = o.baseUrl.replace(/\/$/, '');
     this.apiKeyHeader = (o.apiKeyHeader ?? 'authorization').toLowerCase();
     this.forms = o.dataApi ?? { ...DEFAULT_DATA_API_FORMS };
+    this.#memory = new WriteMemory(this.forms);
   }
 
   #apiKeyHeaders(key: string | null | undefined): Record<string, string> {
@@ -73,6 +85,7 @@ export class ServiceClient {
     const specCheck = await checkResponse({ method, url, status: raw.status, headers: raw.headers, json: raw.json, text: raw.text });
     const r: ServiceResponse = { status: raw.status, headers: raw.headers, text: raw.text, json: raw.json, curl, specCheck, method, url, elapsedMs: raw.elapsedMs };
     if (specCheck.operationId) r.operationId = specCheck.operationId;
+    if (typeof body === 'string') r.requestText = body;
     this.o.onResponse?.(r);
     return r;
   }
@@ -134,15 +147,28 @@ export class ServiceClient {
     return undefined;
   }
 
-  async #data(method: string, request: DataRequest, path: string, headers: Record<string, string>, body: string | undefined, configEnd: string, builtBody: boolean): Promise<ServiceResponse> {
+  /** A data API request: `at` says what it addresses, `pathKey` the serviceKey written in its path. */
+  async #data(method: string, request: DataRequest, at: DataAt, send: DataSend): Promise<ServiceResponse> {
     const used: DataFormField[] = ['dataApi.configEnd'];
-    if (builtBody) used.push('dataApi.writeBody');
+    if (send.builtBody) used.push('dataApi.writeBody');
     if (request === 'keyed-write') used.push('dataApi.keyedWrite');
     this.o.onDataForms?.(used);
-    const r = await this.#send(method, path, headers, body);
-    const hint = this.#formHint(r, request, builtBody, configEnd);
+    const path = this.dataPath(at, at.configEnd, at.endUserHandle, send.pathKey);
+    const r = await this.#send(method, path, send.headers, send.body);
+    const hint = this.#formHint(r, request, send.builtBody, at.configEnd) ?? this.#readBackHint(r, request, at);
     if (hint !== undefined) r.formHint = hint;
     return r;
+  }
+
+  /** A built write accepted is remembered; a read of what it wrote may show it went in another form (read-back.ts). */
+  #readBackHint(r: ServiceResponse, request: DataRequest, at: DataAt): string | undefined {
+    const scope = `${at.workspaceKey} ${at.configEnd.startsWith('/') ? '' : '/'}${at.configEnd} ${at.endUserHandle}`;
+    if ((request === 'write' || request === 'keyed-write') && at.fields && r.status >= 200 && r.status < 300) {
+      return this.#memory.accepted(scope, at.fields, at.serviceKey, r.json);
+    }
+    if (request === 'keyed-write' && r.status === 409) return this.#memory.conflicted(at.serviceKey, r.json);
+    const read = request === 'read' || request === 'read-by-key';
+    return read && r.status === 200 ? this.#memory.read(scope, r.json, at.serviceKey) : undefined;
   }
 
   #bearer(ws: Credentials, bearer: string | null | undefined): Record<string, string> {
@@ -153,11 +179,15 @@ export class ServiceClient {
   }
 
   listRecords(ws: Credentials, configEnd: string, endUserHandle: string, o: { bearer?: string | null } = {}): Promise<ServiceResponse> {
-    return this.#data('GET', 'read', this.dataPath(ws, configEnd, endUserHandle), { accept: 'application/json', ...this.#bearer(ws, o.bearer) }, undefined, configEnd, false);
+    const headers = { accept: 'application/json', ...this.#bearer(ws, o.bearer) };
+    const at = { workspaceKey: ws.workspaceKey, configEnd, endUserHandle };
+    return this.#data('GET', 'read', at, { headers, builtBody: false });
   }
 
   getRecord(ws: Credentials, configEnd: string, endUserHandle: string, serviceKey: string, o: { bearer?: string | null } = {}): Promise<ServiceResponse> {
-    return this.#data('GET', 'read-by-key', this.dataPath(ws, configEnd, endUserHandle, serviceKey), { accept: 'application/json', ...this.#bearer(ws, o.bearer) }, undefined, configEnd, false);
+    const headers = { accept: 'application/json', ...this.#bearer(ws, o.bearer) };
+    const at = { workspaceKey: ws.workspaceKey, configEnd, endUserHandle, serviceKey };
+    return this.#data('GET', 'read-by-key', at, { headers, builtBody: false, pathKey: serviceKey });
   }
 
   /**
@@ -169,16 +199,26 @@ export class ServiceClient {
    */
   writeRecord(ws: Credentials, configEnd: string, endUserHandle: string, body: WriteRequest | undefined, o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {}): Promise<ServiceResponse> {
     const headers = { 'content-type': 'application/json', accept: 'application/json', ...this.#bearer(ws, o.bearer) };
-    const keyInPath = o.serviceKey !== undefined && this.forms.keyedWrite === 'path' ? o.serviceKey : undefined;
+    const key = o.serviceKey;
+    const pathKey = key !== undefined && this.forms.keyedWrite === 'path' ? key : undefined;
     const built = o.rawBody === undefined;
-    const text = o.rawBody ?? JSON.stringify(writeBodyOf(body?.data ?? {}, this.forms, o.serviceKey));
-    return this.#data('POST', o.serviceKey === undefined ? 'write' : 'keyed-write', this.dataPath(ws, configEnd, endUserHandle, keyInPath), headers, text, configEnd, built);
+    const text = o.rawBody ?? JSON.stringify(writeBodyOf(body?.data ?? {}, this.forms, key));
+    const at: DataAt = {
+      workspaceKey: ws.workspaceKey, configEnd, endUserHandle,
+      ...(key !== undefined ? { serviceKey: key } : {}), ...(built ? { fields: body?.data ?? {} } : {}),
+    };
+    const send = { headers, body: text, builtBody: built, ...(pathKey !== undefined ? { pathKey } : {}) };
+    return this.#data('POST', key === undefined ? 'write' : 'keyed-write', at, send);
   }
 
   /** PUT, refused on every data route (DATA-5): by key, it goes to /{endUserHandle}/{serviceKey} whatever the keyed write form; the body is sent as given. */
   putRecord(ws: Credentials, configEnd: string, endUserHandle: string, body: unknown, o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {}): Promise<ServiceResponse> {
     const headers = { 'content-type': 'application/json', accept: 'application/json', ...this.#bearer(ws, o.bearer) };
-    return this.#data('PUT', o.serviceKey === undefined ? 'put' : 'put-by-key', this.dataPath(ws, configEnd, endUserHandle, o.serviceKey), headers, this.#json(body, o.rawBody), configEnd, false);
+    const key = o.serviceKey;
+    const text = this.#json(body, o.rawBody);
+    const send = { headers, body: text, builtBody: false, ...(key !== undefined ? { pathKey: key } : {}) };
+    const at = { workspaceKey: ws.workspaceKey, configEnd, endUserHandle };
+    return this.#data('PUT', key === undefined ? 'put' : 'put-by-key', at, send);
   }
 
   jwks(): Promise<ServiceResponse> {

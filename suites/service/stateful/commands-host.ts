@@ -4,7 +4,7 @@
  * read, a read by key), the migration hold, and records seeded as a host REST write would. None
  * fires an event (STATE-3): whatever arrives meanwhile is judged a stray by the ledger.
  */
-import { answered } from '../areas/errors.ts';
+import { answered, hintOf } from '../areas/errors.ts';
 import { show } from '../../shared/index.ts';
 import { FIELDS, IDENTITY, LIST, SETTING, pick, type End, type Known, type Model, type RecordState } from './model.ts';
 import { readGone, readList, readLive, readSetting } from './reads.ts';
@@ -80,17 +80,27 @@ export class RestWrite extends Step {
     const res = await r.svc.writeRecord(r.ws, this.end, handle, { data }, key === undefined ? {} : { serviceKey: key });
     r.log.note(`${res.status}`);
     if (want === 'held') {
-      must(r, res.status === 409, 'DATA-11', 'a write addressing a record held mid-migration answers 409', { expected: '409', seen: `${answered(res)} for record #${rec!.id}` }, { id: 'model.held-409' });
+      const words = { expected: '409', seen: `${answered(res)} for record #${rec!.id}`, ...hintOf(res) };
+      const rule = 'a write addressing a record held mid-migration answers 409';
+      must(r, res.status === 409, 'DATA-11', rule, words, { id: 'model.held-409' });
     } else if (want === 'conflict') {
       const body = (res.json ?? {}) as Record<string, unknown>;
       must(r, res.status === 409 && body.code === 'IDENTITY_CONFLICT' && body.existingKey === holder!.key, 'DATA-12', 'a write giving a second List record the same identity value answers 409 IDENTITY_CONFLICT naming the record holding it', { expected: `409 IDENTITY_CONFLICT with existingKey ${holder!.key}`, seen: answered(res) });
     } else if (want === 'gone') {
-      must(r, res.status === 404, 'DATA-9', 'a keyed POST to the key of no record answers 404', { expected: '404', seen: answered(res) });
+      const words = { expected: '404', seen: answered(res), ...hintOf(res) };
+      must(r, res.status === 404, 'DATA-9', 'a keyed POST to the key of no record answers 404', words);
     } else {
-      must(r, res.status >= 200 && res.status < 300, this.mode === 'reuse' ? 'DATA-12' : 'DATA-4', this.mode === 'reuse' ? 'an identity value no live record holds (its holder was deleted) is free again' : 'a host write on the single write route is accepted', { expected: 'a 2xx', seen: answered(res) });
+      const reuse = this.mode === 'reuse';
+      const rule = reuse ? 'an identity value no live record holds (its holder was deleted) is free again'
+        : 'a host write on the single write route is accepted';
+      const ok = res.status >= 200 && res.status < 300;
+      must(r, ok, reuse ? 'DATA-12' : 'DATA-4', rule, { expected: 'a 2xx', seen: answered(res), ...hintOf(res) });
       const named = (res.json as { serviceKey?: unknown } | undefined)?.serviceKey;
       // A keyed write writes the record it names (DATA-4); an answer naming another key says it did not.
-      if (key !== undefined && typeof named === 'string') must(r, named === key, 'DATA-4', 'a keyed write writes the record its key names', { expected: `serviceKey ${key}`, seen: `serviceKey ${named}: ${answered(res)}` });
+      if (key !== undefined && typeof named === 'string') {
+        const words = { expected: `serviceKey ${key}`, seen: `serviceKey ${named}: ${answered(res)}`, ...hintOf(res) };
+        must(r, named === key, 'DATA-4', 'a keyed write writes the record its key names', words);
+      }
       if (rec === undefined) {
         rec = m.add({ user: this.user, end: this.end, status: 'PENDING', statusBy: 'STATE-2', writes: [{ by: 'rest', atMs }], ...(typeof named === 'string' ? { key: named } : {}), ...(typeof data[IDENTITY] === 'string' ? { label: data[IDENTITY] as string } : {}) });
       } else {

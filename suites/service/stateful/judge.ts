@@ -47,5 +47,7 @@ export function judgeStateful(outcome: StatefulOutcome, clauses: readonly Clause
     return;
   }
   const v = f.violation;
-  check.soft(v.clause, `stateful, ${v.rule}`, v.id ? { id: v.id } : {}).that(false, { expected: v.expected, seen: `${v.seen}, at the last step of ${header} ${replay}` });
+  const seen = `${v.seen}, at the last step of ${header} ${replay}`;
+  const words = { expected: v.expected, seen, ...(v.hint ? { hint: v.hint } : {}) };
+  check.soft(v.clause, `stateful, ${v.rule}`, v.id ? { id: v.id } : {}).that(false, words);
 }

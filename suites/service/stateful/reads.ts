@@ -19,8 +19,11 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The envelope of one record against the model: status, completedAt of a draft, known values. */
-export function judgeEnvelope(r: Real, rec: RecordState, body: unknown, where: string): void {
+/**
+ * The envelope of one record against the model: status, completedAt of a draft, known values. `hint`:
+ * the read's form hint (a value this run wrote that does not read back may have gone in another form).
+ */
+export function judgeEnvelope(r: Real, rec: RecordState, body: unknown, where: string, hint?: string): void {
   const env = asObject(body);
   const seen = env.callbackStatus;
   if (rec.status === undefined) {
@@ -35,7 +38,10 @@ export function judgeEnvelope(r: Real, rec: RecordState, body: unknown, where: s
   for (const [field, known] of rec.values) {
     if (known === undefined) continue;
     const got = env.data?.[field];
-    must(r, same(got, known.value), known.by, `a read shows the value the last ${known.by === 'DATA-4' ? 'host REST write' : 'chat save'} gave ${field}`, { expected: `data.${field} ${show(known.value)}`, seen: `${show(got)} (${where})` });
+    const by = known.by === 'DATA-4' ? 'host REST write' : 'chat save';
+    const rule = `a read shows the value the last ${by} gave ${field}`;
+    const words = { expected: `data.${field} ${show(known.value)}`, seen: `${show(got)} (${where})` };
+    must(r, same(got, known.value), known.by, rule, { ...words, ...(hint ? { hint } : {}) });
   }
 }
 
@@ -48,7 +54,7 @@ export async function readLive(m: Model, r: Real, rec: RecordState): Promise<voi
     return;
   }
   must(r, res.status === 200, 'DATA-3', 'a GET by key of a live record answers 200 with its envelope', { expected: '200', seen: `${answered(res)} for record #${rec.id} ${rec.key}` }, { id: 'model.read-by-key' });
-  judgeEnvelope(r, rec, res.json, `GET by key of #${rec.id}`);
+  judgeEnvelope(r, rec, res.json, `GET by key of #${rec.id}`, res.formHint);
 }
 
 /**
@@ -82,7 +88,7 @@ export async function readSetting(m: Model, r: Real, user: number): Promise<Serv
     must(r, res.status === 409, 'DATA-11', 'a Setting read of a record held mid-migration answers 409', { expected: '409', seen: answered(res) }, { id: 'model.held-409' });
   } else {
     must(r, res.status === 200 && !Array.isArray(res.json), 'DATA-1', 'GET /{endUserHandle} of a Setting answers the user\'s one record in the envelope', { expected: '200 with one envelope', seen: answered(res) }, { id: 'model.setting-read' });
-    judgeEnvelope(r, rec, res.json, 'GET of the Setting');
+    judgeEnvelope(r, rec, res.json, 'GET of the Setting', res.formHint);
   }
   return res;
 }
@@ -107,7 +113,7 @@ export async function readList(m: Model, r: Real, user: number): Promise<unknown
       continue;
     }
     must(r, found.length === 1, 'DATA-2', 'a List read answers every live instance once, drafts included', { expected: `one item labelled ${rec.label} (#${rec.id}, ${rec.status ?? 'PENDING or DELIVERED'})`, seen: `${found.length} among ${items.length} item(s): ${show(items.map((i) => asObject(i).data?.[IDENTITY] ?? null), 300)}` }, { id: 'model.list-drafts' });
-    judgeEnvelope(r, rec, found[0], `List read, item ${rec.label}`);
+    judgeEnvelope(r, rec, found[0], `List read, item ${rec.label}`, res.formHint);
   }
   const want = live.filter((x) => x.label === undefined && !x.held).length;
   must(r, unlabelled === want, 'DATA-2', 'a List read answers every live instance once, drafts included', { expected: `${want} item(s) without a label`, seen: `${unlabelled}` }, { id: 'model.list-drafts' });

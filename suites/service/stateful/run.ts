@@ -9,7 +9,9 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import type { MockHost } from '../../../mock-host/index.ts';
 import type { DriverClient, TestWorkspace, Timing, WorkspaceOptions } from '../fixtures.ts';
-import { ServiceClient } from '../clients/service-client.ts';
+import { test } from '@playwright/test';
+import { serviceClientFor } from '../clients/for-target.ts';
+import type { ServiceResponse } from '../clients/service-client.ts';
 import type { ResolvedTarget } from '../target-config/resolve.ts';
 import { sequences, type Sequence } from './arbitraries.ts';
 import { Ledger } from './ledger.ts';
@@ -34,6 +36,8 @@ export interface StatefulOptions {
   maxCommands: number;
   /** Wall time the sequences should take when none fails, the lanes sized to fit it. */
   budgetMs: number;
+  /** Told every data API answer of every sequence (a self test reads the forms of the requests from it). */
+  onResponse?: (r: ServiceResponse) => void;
 }
 
 export interface StatefulFailure {
@@ -68,14 +72,29 @@ export function lanesFor(o: StatefulOptions, timing: Timing): { lanes: number; p
   return { lanes, perLane: Math.ceil(o.runs / lanes) };
 }
 
+/**
+ * What a project sets for every run of the test (its metadata): the data API forms run gives each
+ * combination of the forms the same base seed (ccsStatefulSeed), so that the same sequences reach
+ * the same clauses and its verdicts compare clause by clause with the default's, and runs its few
+ * sequences side by side in one round (ccsStatefulOneRound), 13 projects of it sharing two workers
+ * (suites/forms/plan.ts). Lanes stay side by side, unlike a replay from CCS_SEED.
+ */
+function projectSettings(): { seed?: number; oneRound: boolean } {
+  const meta = test.info().project.metadata as { ccsStatefulSeed?: string; ccsStatefulOneRound?: string } | undefined;
+  const seed = Number(meta?.ccsStatefulSeed ?? NaN);
+  return { ...(Number.isInteger(seed) ? { seed } : {}), oneRound: meta?.ccsStatefulOneRound === '1' };
+}
+
 interface Lane { index: number; seed: number; firstFailureAt?: number; failed?: { kind: 'stray' | 'step'; log: StepLog } }
 
 export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise<StatefulOutcome> {
   const { target, host, driver, timing } = env;
   const { arb, leftOut } = sequences(target.capabilities, o.maxCommands);
-  const plan = lanesFor(o, timing);
+  const project = projectSettings();
+  const wide = Math.max(1, Math.min(MAX_LANES, o.runs));
+  const plan = project.oneRound ? { lanes: wide, perLane: Math.ceil(o.runs / wide) } : lanesFor(o, timing);
   const lanes = o.seed === undefined ? plan.lanes : 1;
-  const base = o.seed ?? randomBytes(4).readInt32BE(0) >>> 1;
+  const base = o.seed ?? project.seed ?? randomBytes(4).readInt32BE(0) >>> 1;
   const tally = new Tally();
   const counts = new Map<string, number>();
   const quietMs = timing.quietWindowMs();
@@ -94,7 +113,10 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
     const ws = await env.makeWorkspace({ facts: false });
     log.setup.push(`# workspace ${ws.workspaceKey} (its hook ${ws.hookPath}), end users ${users.map((u) => JSON.stringify(u)).join(' and ')}`);
     const model = new Model(users, tag);
-    const svc = new ServiceClient({ baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, onResponse: logResponse(log) });
+    // The target's declared data API forms, as every other test's client (UNSPEC-8, UNSPEC-9).
+    const logged = logResponse(log);
+    const onResponse = (r: ServiceResponse) => { logged(r); o.onResponse?.(r); };
+    const svc = serviceClientFor(target, { onResponse, testInfo: test.info() });
     const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model));
     const real: Real = { ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, hostWrites: 0, stepStartedMs: Date.now() };
     try {

@@ -7,8 +7,14 @@ import type { ClauseId } from '../../../spec/index.ts';
 
 export class StepViolation extends Error {
   /** stray: an event that should not have come (late ones need the quiet window to be seen). */
-  constructor(readonly clause: ClauseId, readonly rule: string, readonly expected: string, readonly seen: string, readonly id?: string, readonly kind: 'stray' | 'step' = 'step') {
-    super(`${clause}: ${rule}: expected ${expected}, got ${seen}`);
+  /** hint: the declared data API form to check when the step's request may have been written in another one. */
+  readonly hint?: string;
+  constructor(
+    readonly clause: ClauseId, readonly rule: string, readonly expected: string, readonly seen: string,
+    readonly id?: string, readonly kind: 'stray' | 'step' = 'step', hint?: string,
+  ) {
+    super(`${clause}: ${rule}: expected ${expected}, got ${seen}${hint ? `. Hint: ${hint}` : ''}`);
+    if (hint !== undefined) this.hint = hint;
     this.name = 'StepViolation';
   }
 }
@@ -26,7 +32,10 @@ export interface Judge {
 }
 
 /** Throws a StepViolation unless `ok`; counts the condition as held otherwise. */
-export function must(j: Judge, ok: boolean, clause: ClauseId, rule: string, words: { expected: string; seen: string }, o: { id?: string; kind?: 'stray' | 'step' } = {}): void {
-  if (!ok) throw new StepViolation(clause, rule, words.expected, words.seen, o.id, o.kind);
+export function must(
+  j: Judge, ok: boolean, clause: ClauseId, rule: string, words: { expected: string; seen: string; hint?: string },
+  o: { id?: string; kind?: 'stray' | 'step' } = {},
+): void {
+  if (!ok) throw new StepViolation(clause, rule, words.expected, words.seen, o.id, o.kind, words.hint);
   j.tally.add(clause);
 }
