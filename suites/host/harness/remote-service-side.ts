@@ -44,10 +44,9 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     const wait = Math.max(0, Math.min(Math.round(waitMs), MAX_POLL_MS));
     merge((await call(`/journal?after=${after}&waitMs=${wait}`, undefined, wait)) as Journal);
   };
-  const change = async (path: string, body: unknown): Promise<unknown> => {
-    const answer = await call(path, body);
+  const change = async (path: string, body: unknown): Promise<void> => {
+    await call(path, body);
     await pull(0);
-    return answer;
   };
 
   const waitFor = async <T>(list: readonly T[], pred: (e: T) => boolean, deadlineMs: number): Promise<T | undefined> => {
@@ -69,14 +68,13 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     controlUrl,
     reads,
     jwksFetches,
-    announce: async (endUserHandle, serviceKeys) => { await change('/announce', { endUserHandle, serviceKeys }); },
-    script: async (endUserHandle, serviceKey, statuses) => {
-      await change('/script', { endUserHandle, serviceKey, statuses });
-    },
-    setJwks: async (keys) => { await change('/jwks', { keys, replace: true }); },
+    announce: (endUserHandle, serviceKeys) => change('/announce', { endUserHandle, serviceKeys }),
+    script: (endUserHandle, serviceKey, statuses) => change('/script', { endUserHandle, serviceKey, statuses }),
+    setJwks: (keys) => change('/jwks', { keys, replace: true }),
     // The position the server journalled at publication, not the worker's: fetches in between count (HOST-8).
     addJwk: async (key) => {
-      const { published } = (await change('/jwks', { keys: [key] })) as { published?: unknown };
+      const { published } = (await call('/jwks', { keys: [key] })) as { published?: unknown };
+      await pull(0);
       if (typeof published !== 'number') {
         const words = `the shared service side at ${url} did not say when it published the key`;
         throw new CcsError('HOST_SERVICE_SIDE_UNREACHABLE', words, { url });
