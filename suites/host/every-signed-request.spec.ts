@@ -15,6 +15,7 @@ import { attachEvidence } from './harness/evidence.ts';
 import { judgeCallbackCases, judgeFactsCases, edgeInconclusive, type SentCase } from './harness/judge-signatures.ts';
 import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
 import { atStartOfSecond } from './harness/clock.ts';
+import type { SendOutcome } from './harness/send.ts';
 import type { ClauseId } from '../../spec/index.ts';
 
 const MODES = signingModesUnderTest();
@@ -43,13 +44,23 @@ async function prepareCallback(
   const payload = lifecyclePayload(event, { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
   if (event === 'onComplete') await host.service.announce(String(payload.endUserHandle), payload.serviceKeys as string[]);
   return async (now) => {
-    const sentAtMs = Date.now();
-    return { mode: ep.mode, kind: event, c, o: await deliverCase(host, ep, payload, c, now ?? unixNow()), sentAtMs };
+    const o = await deliverCase(host, ep, payload, c, now ?? unixNow());
+    return { mode: ep.mode, kind: event, c, o, sentAtMs: sentAt(o, now) };
   };
 }
 
 /** A prepared case: sends it, t from `now` when given. */
 type Send<T> = (now?: number) => Promise<T>;
+
+/**
+ * When the exchange began (after the signing, which a loaded machine can make slow), kept within
+ * the second t was taken from: edgeInconclusive reads that second and the answer's time from it,
+ * so an answer is never placed earlier than it came.
+ */
+function sentAt(o: SendOutcome, now: number | undefined): number {
+  const began = Date.now() - o.elapsedMs;
+  return now === undefined ? began : Math.min(began, now * 1000 + 999);
+}
 
 /** How long the other cases wait for the edges to be answered before they go out anyway (a receiver that never answers). */
 const EDGES_HEAD_START_MS = 1_000;
@@ -100,8 +111,8 @@ async function sendAll<T extends SentCase>(
     const handle = host.target.endUserHandle ?? freshHandle();
     const plan = eps.flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'facts').map((c) => ({
       c, prepare: async (): Promise<Send<SentCase>> => async (now) => {
-        const sentAtMs = Date.now();
-        return { mode: ep.mode, kind: 'facts GET', c, o: await fetchFactsCase(host, ep, handle, c, now ?? unixNow()), sentAtMs };
+        const o = await fetchFactsCase(host, ep, handle, c, now ?? unixNow());
+        return { mode: ep.mode, kind: 'facts GET', c, o, sentAtMs: sentAt(o, now) };
       },
     })));
     const sent = await sendAll(plan);
