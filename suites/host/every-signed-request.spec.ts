@@ -15,6 +15,7 @@ import { attachEvidence } from './harness/evidence.ts';
 import { judgeCallbackCases, judgeFactsCases, edgeInconclusive, type SentCase } from './harness/judge-signatures.ts';
 import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
 import { atStartOfSecond } from './harness/clock.ts';
+import type { SendOutcome } from './harness/send.ts';
 import type { ClauseId } from '../../spec/index.ts';
 
 const MODES = signingModesUnderTest();
@@ -31,12 +32,34 @@ function signedEndpoints(host: HostHarness): ModeEndpoint[] {
   return eps;
 }
 
-/** Sends one case on one event: a fresh payload each, so a receiver that wrongly accepts one case cannot dedupe the next. */
-async function sendCallback(host: HostHarness, ep: ModeEndpoint, event: LifecycleEvent, c: SignatureCase, now?: number): Promise<SentCase> {
+/**
+ * Prepares one case on one event: a fresh payload each, so a receiver that wrongly accepts one case
+ * cannot dedupe the next. An onComplete's keys are announced here, before the second the edges go
+ * out in: with a shared service side that is a round trip, which must not push the sending past
+ * the second t was taken from (the edge would then be judged on the wrong second).
+ */
+async function prepareCallback(
+  host: HostHarness, ep: ModeEndpoint, event: LifecycleEvent, c: SignatureCase,
+): Promise<Send<SentCase>> {
   const payload = lifecyclePayload(event, { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
   if (event === 'onComplete') await host.service.announce(String(payload.endUserHandle), payload.serviceKeys as string[]);
-  const sentAtMs = Date.now();
-  return { mode: ep.mode, kind: event, c, o: await deliverCase(host, ep, payload, c, now ?? unixNow()), sentAtMs };
+  return async (now) => {
+    const o = await deliverCase(host, ep, payload, c, now ?? unixNow());
+    return { mode: ep.mode, kind: event, c, o, sentAtMs: sentAt(o, now) };
+  };
+}
+
+/** A prepared case: sends it, t from `now` when given. */
+type Send<T> = (now?: number) => Promise<T>;
+
+/**
+ * When the exchange began (after the signing, which a loaded machine can make slow), kept within
+ * the second t was taken from: edgeInconclusive reads that second and the answer's time from it,
+ * so an answer is never placed earlier than it came.
+ */
+function sentAt(o: SendOutcome, now: number | undefined): number {
+  const began = Date.now() - o.elapsedMs;
+  return now === undefined ? began : Math.min(began, now * 1000 + 999);
 }
 
 /** How long the other cases wait for the edges to be answered before they go out anyway (a receiver that never answers). */
@@ -47,16 +70,20 @@ const EDGES_HEAD_START_MS = 1_000;
  * once more; the other cases once the edges are answered, or a second after they went out, so a
  * receiver that never answers costs one request deadline, not two.
  */
-async function sendAll<T extends SentCase>(plan: Array<{ c: SignatureCase; send: (now?: number) => Promise<T> }>): Promise<T[]> {
+async function sendAll<T extends SentCase>(
+  plan: Array<{ c: SignatureCase; prepare: () => Promise<Send<T>> }>,
+): Promise<T[]> {
   const edges = plan.filter((p) => p.c.t !== undefined);
   const rest = plan.filter((p) => p.c.t === undefined);
-  const firstRound = atStartOfSecond((now) => Promise.all(edges.map((p) => p.send(now))));
+  const ready = await Promise.all(edges.map((p) => p.prepare()));
+  const firstRound = atStartOfSecond((now) => Promise.all(ready.map((send) => send(now))));
   const restSent = Promise.race([firstRound, new Promise((resolve) => setTimeout(resolve, 1_000 + EDGES_HEAD_START_MS))])
-    .then(() => Promise.all(rest.map((p) => p.send())));
+    .then(() => Promise.all(rest.map(async (p) => (await p.prepare())())));
   const first = await firstRound;
   const again = first.map((s, i) => ({ s, i })).filter(({ s }) => edgeInconclusive(s));
   if (again.length > 0) {
-    const retried = await atStartOfSecond((now) => Promise.all(again.map(({ i }) => edges[i]!.send(now))));
+    const retry = await Promise.all(again.map(({ i }) => edges[i]!.prepare()));
+    const retried = await atStartOfSecond((now) => Promise.all(retry.map((send) => send(now))));
     again.forEach(({ i }, k) => { first[i] = retried[k]!; });
   }
   return [...first, ...(await restSent)];
@@ -67,7 +94,8 @@ async function sendAll<T extends SentCase>(plan: Array<{ c: SignatureCase; send:
   test(`every event with each bad signature of the fault model is refused with 401, and the window's edges are accepted, in every signing mode (${clauses.join(', ')})`, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
     test.setTimeout(3 * host.target.timeouts.requestMs + 30_000);
     const plan = signedEndpoints(host).flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'callback').flatMap((c) =>
-      (LIFECYCLE_EVENTS as readonly LifecycleEvent[]).map((event) => ({ c, send: (now?: number) => sendCallback(host, ep, event, c, now) }))));
+      (LIFECYCLE_EVENTS as readonly LifecycleEvent[])
+        .map((event) => ({ c, prepare: () => prepareCallback(host, ep, event, c) }))));
     const sent = await sendAll(plan);
     await attachEvidence(testInfo, 'every event with a bad signature must be refused with 401; t at now - 300 s and now + 300 s accepted (HOST-3, HOST-25 and the clause of each case)', sent.map((s) => s.o));
     judgeCallbackCases(sent);
@@ -82,9 +110,9 @@ async function sendAll<T extends SentCase>(plan: Array<{ c: SignatureCase; send:
     test.setTimeout(3 * host.target.timeouts.requestMs + 20_000);
     const handle = host.target.endUserHandle ?? freshHandle();
     const plan = eps.flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'facts').map((c) => ({
-      c, send: async (now?: number): Promise<SentCase> => {
-        const sentAtMs = Date.now();
-        return { mode: ep.mode, kind: 'facts GET', c, o: await fetchFactsCase(host, ep, handle, c, now ?? unixNow()), sentAtMs };
+      c, prepare: async (): Promise<Send<SentCase>> => async (now) => {
+        const o = await fetchFactsCase(host, ep, handle, c, now ?? unixNow());
+        return { mode: ep.mode, kind: 'facts GET', c, o, sentAtMs: sentAt(o, now) };
       },
     })));
     const sent = await sendAll(plan);

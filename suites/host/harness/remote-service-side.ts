@@ -71,7 +71,16 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     announce: (endUserHandle, serviceKeys) => change('/announce', { endUserHandle, serviceKeys }),
     script: (endUserHandle, serviceKey, statuses) => change('/script', { endUserHandle, serviceKey, statuses }),
     setJwks: (keys) => change('/jwks', { keys, replace: true }),
-    addJwk: (key) => change('/jwks', { keys: [key] }),
+    // The position the server journalled at publication, not the worker's: fetches in between count (HOST-8).
+    addJwk: async (key) => {
+      const { published } = (await call('/jwks', { keys: [key] })) as { published?: unknown };
+      await pull(0);
+      if (typeof published !== 'number') {
+        const words = `the shared service side at ${url} did not say when it published the key`;
+        throw new CcsError('HOST_SERVICE_SIDE_UNREACHABLE', words, { url });
+      }
+      return published;
+    },
     runKeys: async () => runKeysFromJson((await call('/keys')) as RunKeysJson),
     waitForRead: (pred, deadlineMs) => waitFor(reads, pred, deadlineMs),
     waitForJwksFetch: (afterSeq, deadlineMs) => waitFor(jwksFetches, (f) => f.seq > afterSeq, deadlineMs),

@@ -19,7 +19,8 @@ export interface ControlledState {
   announce(endUserHandle: string, serviceKeys: readonly string[]): void;
   script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): void;
   setJwks(keys: readonly JWK[]): void;
-  addJwk(key: JWK): void;
+  /** Returns the journal position at publication (service-side.ts). */
+  addJwk(key: JWK): number;
 }
 
 export interface Journal { reads: DataRead[]; jwksFetches: JwksFetch[] }
@@ -50,8 +51,9 @@ export function registerControl(app: FastifyInstance, token: string, state: () =
   app.post(`${prefix}/jwks`, async (req) => {
     const b = req.body as { keys: JWK[]; replace?: boolean };
     if (b.replace) state().setJwks(b.keys);
-    else for (const k of b.keys) state().addJwk(k);
-    return { ok: true };
+    let published = 0;
+    if (!b.replace) for (const k of b.keys) published = state().addJwk(k);
+    return { ok: true, published };
   });
   // Long poll: answers at once when entries newer than `after` exist, else at the first new one or after waitMs.
   app.get(`${prefix}/journal`, async (req) => {

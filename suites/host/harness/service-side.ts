@@ -52,7 +52,11 @@ export interface ServiceSide {
   /** Answers the next reads of one key with these statuses, in order, before the envelope. */
   script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): Promise<void>;
   setJwks(keys: readonly JWK[]): Promise<void>;
-  addJwk(key: JWK): Promise<void>;
+  /**
+   * Publishes a key (a rotation) and resolves with the journal position at publication: every
+   * JWKS fetch journalled after it (seq greater) was served a document holding the key (HOST-8).
+   */
+  addJwk(key: JWK): Promise<number>;
   /**
    * A service side shared by workers: the keys every worker signs with, published from the start
    * (run-keys.ts). undefined: a worker's own service side, whose worker makes and publishes its keys.
@@ -150,7 +154,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
     },
     setJwks(keys: readonly JWK[]) { jwks = [...keys]; },
-    addJwk(key: JWK) { jwks = [...jwks, key]; },
+    // Synchronous with the fetch route's answer: a fetch journalled later serves the new document.
+    addJwk(key: JWK) { jwks = [...jwks, key]; return seq; },
   };
   let runKeys: RunKeys | undefined;
   if (o.controlToken !== undefined) {

@@ -33,11 +33,15 @@ test('workers sharing one service side announce keys, see every read, sign with 
     const [ka, kb] = await Promise.all([a.runKeys(), b.runKeys()]);
     expect(ka?.key.kid).toBe(kb?.key.kid);
     expect(ka?.stranger.kid).toBe(kb?.stranger.kid);
-    await a.addJwk({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'rotated-a' });
-    const before = a.jwksFetches.at(-1)?.seq ?? 0;
+    // The position the server journalled at publication: a fetch after it, by whoever, served the key (HOST-8).
+    const published = await a.addJwk({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'rotated-a' });
     const doc = (await (await fetch(s.jwksUrl)).json()) as { keys: Array<{ kid: string }> };
     expect(doc.keys.map((k) => k.kid)).toEqual([ka?.key.kid, ka?.decoy.kid, 'rotated-a']);
-    expect(await a.waitForJwksFetch(before, 5_000)).toBeDefined();
+    expect((await a.waitForJwksFetch(published, 5_000))?.seq).toBeGreaterThan(published);
+    // Another worker sees the same fetch against the same position, and a later publication's position is later.
+    expect(await b.waitForJwksFetch(published, 5_000)).toBeDefined();
+    expect(await b.addJwk({ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'rotated-b' })).toBeGreaterThan(published);
+    expect(await a.waitForJwksFetch(b.jwksFetches.at(-1)?.seq ?? 0, 50)).toBeUndefined();
 
     // A worker's view closing leaves the shared server serving the others.
     await a.close();
