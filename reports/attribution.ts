@@ -20,6 +20,8 @@ export interface TestClauseOutcome {
   status: TestClauseStatus;
   /** failed: the words of each failed check. */
   failures: string[];
+  /** failed: the failed check records themselves (grouped into one line per check by the reports). */
+  failedChecks: CheckRecord[];
   /** failed: the hints of the failed checks (a known library or mistake), each once. */
   hints: CheckHint[];
   /** blocked or not-exercised: why. */
@@ -63,12 +65,16 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
   const failedClauses = [...new Set(failedChecks.flatMap((c) => c.clauses))];
   for (const id of citedClauses(t)) {
     const mine = t.checks.filter((c) => c.clauses.includes(id));
-    const o: TestClauseOutcome = { status: 'not-exercised', failures: [], hints: [], reasons: [], warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords) };
+    const o: TestClauseOutcome = {
+      status: 'not-exercised', failures: [], failedChecks: [], hints: [], reasons: [],
+      warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords),
+    };
     const failed = mine.filter((c) => c.outcome === 'failed');
     const held = mine.filter((c) => c.outcome === 'passed' || c.outcome === 'warning');
     if (failed.length > 0) {
       o.status = 'failed';
       o.failures = failed.map(checkWords);
+      o.failedChecks = failed;
       o.hints = uniqueHints(failed.flatMap((c) => (c.hint ? [{ hint: c.hint, ...(c.recipe ? { recipe: c.recipe } : {}) }] : [])));
     } else if (!ran) {
       o.reasons = t.skipReasons.length > 0 ? [...t.skipReasons] : ['the test did not run'];

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
-import { checkClauseIds } from '../../../reports/index.ts';
+import { checkClauseIds, type ConformanceReport } from '../../../reports/index.ts';
 import { CLAUSES, t } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -53,8 +53,12 @@ test('the clause reporter fails a run whose test cites an unknown clause id, nam
     expect(stderr).toContain('CLAUSE_UNKNOWN');
     expect(stderr).toContain('"cites a clause id with a typo (FOO-11)" has the tag @FOO-11, which names no clause');
     expect(stderr).toContain('attached evidence for clause "BAZ-9", which names no clause');
-    // The report is still written: the failure is about the tests, not the report.
-    expect(JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')).verdict).toBe('pass');
+    // The report is still written, and says what the console says: no PASS, the defects listed.
+    const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
+    expect(report.verdict).toBe('fail');
+    expect(report.harnessErrors?.join('\n')).toContain('has the tag @FOO-11, which names no clause');
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(summary.split('\n')[0]).toBe('# Conformance: FAIL (harness defect, no verdict)');
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
