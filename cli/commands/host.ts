@@ -18,6 +18,7 @@ import { loadHostTarget, startServiceSide, HOST_FAULTS, type HostTarget, type Se
 import { type FlagSpec, grepPattern, type Parsed, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt, REPORT_DIR_FLAG, str, usageError } from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
+import { VERBOSE_FLAG } from '../args.ts';
 
 /** Default port of the service side for a host target when neither flag nor file fixes one. */
 export const DEFAULT_SERVICE_PORT = 4470;
@@ -47,6 +48,7 @@ export const HOST_FLAGS: FlagSpec[] = [
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
   { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${HOST_WORKERS})` },
   REPORT_DIR_FLAG,
+  VERBOSE_FLAG,
   HELP_FLAG,
 ];
 
@@ -128,6 +130,9 @@ export async function run(argv: string[]): Promise<number> {
 
     const env: Record<string, string | undefined> = {
       CCS_REPORT_DIR: reportDir,
+      // A failed check as its rule/seen/where lines, stack frames only with --verbose (reports/progress-reporter.ts).
+      CCS_REPORTER: settings.reporter ?? 'progress',
+      CCS_VERBOSE: p.flags.verbose === true ? '1' : undefined,
       CCS_HOST_FAULT: fault,
       CCS_HOST_TARGET: undefined,
       CCS_SERVICE_CONTROL: undefined,

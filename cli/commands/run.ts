@@ -14,6 +14,7 @@ import { parseTimeScale } from '../../suites/service/target-config/time-scale.ts
 import { checkTarget } from '../target.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
+import { VERBOSE_FLAG } from '../args.ts';
 
 export const RUN_FLAGS: FlagSpec[] = [
   { name: 'target', kind: 'string', value: 'FILE', help: 'service target file (YAML or JSON); default: the embedded reference service' },
@@ -27,6 +28,7 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'require-all', kind: 'boolean', help: 'fail when a clause the run could exercise was not exercised' },
   { name: 'expected', kind: 'string', value: 'FILE', help: 'expected-outcomes YAML { target, expectedFailures: [{ clause, reason }] }' },
   REPORT_DIR_FLAG,
+  VERBOSE_FLAG,
   { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service, 0 < X <= 1 (default 0.1)' },
   HELP_FLAG,
 ];
@@ -103,6 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       CCS_TIME_SCALE: timeScale !== undefined ? String(timeScale) : settings.timeScale,
       CCS_EXPECTED_FILE: expectedFile,
       CCS_REPORTER: str(p, 'reporter') ?? 'progress',
+      CCS_VERBOSE: bool(p, 'verbose') ? '1' : undefined,
       CCS_SHARD: shardSpec ? `${shardSpec.current}/${shardSpec.total}` : undefined,
     };
     // The run's time goes to waiting on contract windows, not to CPU: more workers than cores.
