@@ -13,6 +13,7 @@
  * Pure; shared by the clause reporter and the mutation matrix.
  */
 import { checkWords, type CheckHint, type CheckRecord } from '../spec/index.ts';
+import { seenFirst } from './failure-lines.ts';
 
 export type TestClauseStatus = 'passed' | 'failed' | 'blocked' | 'not-exercised';
 
@@ -41,9 +42,14 @@ export interface AttributableTest {
   skipReasons: string[];
 }
 
+/**
+ * The error's first line, what was seen before the request it quotes (whose URL gives way first), then
+ * cut; without its hint, which the reports say once for the run (build-report.ts runHints).
+ */
 function firstLine(s: string): string {
-  const line = s.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? s;
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  const first = s.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? s;
+  const line = seenFirst(first.replace(/\. Hint: .*$/, ''));
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line;
 }
 
 /** Each hint once, in the order first seen. */

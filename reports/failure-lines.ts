@@ -74,9 +74,17 @@ export function failedCheckLine(f: Pick<FailedCheck, 'rule' | 'seen' | 'expected
  */
 export function seenFirst(text: string): string {
   const t = flat(text);
-  const m = new RegExp(`\\bgot ((?:${METHODS}) \\S+?):\\s+([\\s\\S]+?)(?=\\. Hint: |; |\\)$|$)`).exec(t);
+  const m = new RegExp(`\\bgot ((?:${METHODS}) \\S+?):\\s+([\\s\\S]+?)(?=\\. Hint: |; |$)`).exec(t);
   if (!m) return t;
-  return `${t.slice(0, m.index)}got ${m[2]!.trim()} — at ${middleCut(m[1]!)}${t.slice(m.index + m[0].length)}`;
+  // The observation ends where its parentheses balance: a ")" past that closes a text around it.
+  let seen = m[2]!;
+  let end = m.index + m[0].length;
+  const count = (c: string) => seen.split(c).length - 1;
+  while (seen.endsWith(')') && count(')') > count('(')) {
+    seen = seen.slice(0, -1);
+    end -= 1;
+  }
+  return `${t.slice(0, m.index)}got ${seen.trim()} — at ${middleCut(m[1]!)}${t.slice(end)}`;
 }
 
 /** How many checks of one clause get a line; the rest are counted ("and 2 more checks"). */

@@ -6,6 +6,7 @@
  * clause id naming no clause), which says nothing about the target, so it is neither PASS nor exit 1.
  */
 import type { ClauseRecord, ConformanceReport } from './model.ts';
+import { seenFirst } from './failure-lines.ts';
 
 export interface GateOptions {
   requireAll?: boolean;
@@ -28,7 +29,9 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
   const warnings: string[] = [];
   for (const c of report.clauses) {
     if (c.status === 'blocked' && c.level === 'MUST') {
-      errors.push(`MUST ${c.id} not decided (blocked): ${c.text} (${(c.blockedReasons ?? []).join('; ')})`);
+      // What stopped the test, the observation before the request it quotes (failure-lines.ts).
+      const why = (c.blockedReasons ?? []).map(seenFirst).join('; ');
+      errors.push(`MUST ${c.id} not decided (blocked): ${c.text} (${why})`);
       continue;
     }
     if (c.status !== 'failed') continue;

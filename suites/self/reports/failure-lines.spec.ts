@@ -109,3 +109,18 @@ test('summary.md lists the clauses not exercised under "Not exercised", grouped 
   // Host clauses are not in this service run: counted on their own line, never listed as not exercised.
   expect(section.join('\n')).not.toContain('BAR-4');
 });
+
+test('a blocked MUST clause\'s gate and summary.md lines say what stopped the test before the request', () => {
+  const error = `Error: precondition: the onComplete is answered: expected a 2xx, got POST ${LONG_URL}: ${REFUSED}`;
+  const r = buildReport({
+    runId: 'r', startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), targetDescription: 'synthetic',
+    projects: ['service'], clauses: CLAUSES,
+    tests: [t({ title: 'stopped', clauses: ['FOO-2'], status: 'failed', ok: false, errors: [error], checks: [] })],
+  });
+  const line = applyGate(r).errors.find((e) => e.startsWith('MUST FOO-2 not decided (blocked)')) ?? '';
+  expect(line.indexOf(REFUSED)).toBeGreaterThan(0);
+  expect(line.indexOf(REFUSED)).toBeLessThan(line.indexOf('— at POST'));
+  const md = renderSummary(r).split('\n').find((l) => l.startsWith('- **FOO-2**')) ?? '';
+  expect(md.indexOf(REFUSED)).toBeGreaterThan(0);
+  expect(md.indexOf(REFUSED)).toBeLessThan(md.indexOf('— at POST'));
+});
