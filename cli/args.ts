@@ -70,6 +70,10 @@ export function parseArgs(argv: string[], specs: FlagSpec[], opts: { positionals
 
 /** The flags every subcommand shares, written once. */
 export const HELP_FLAG: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
+/** Stack traces of the harness's own files only on request: the console shows a failure as its check lines. */
+export const VERBOSE_FLAG: FlagSpec = {
+  name: 'verbose', kind: 'boolean', help: 'show a failed test\'s whole errors with their stack frames',
+};
 export const REPORT_DIR_FLAG: FlagSpec = { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' };
 
 /** Parses a subcommand's flags; prints its help and answers undefined when --help was given. */

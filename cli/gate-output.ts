@@ -1,7 +1,7 @@
 /** Prints the gate's outcome (shared by `run` and `report --merge`). */
 import { join, resolve } from 'node:path';
 import type { ClauseRecord, ConformanceReport, GateOptions } from '../reports/index.ts';
-import { applyGate, recipeLink, runOnlyHints } from '../reports/index.ts';
+import { applyGate, clauseCheckLines, recipeLink, runOnlyHints } from '../reports/index.ts';
 
 /** The recipe's file from where the command ran (node_modules/ccs-conformance/docs/recipes/... in a project), else its absolute path. */
 function recipePath(recipe: string): string {
@@ -9,10 +9,18 @@ function recipePath(recipe: string): string {
   return rel.startsWith('..') ? resolve(process.cwd(), rel) : rel;
 }
 
-export function printGate(report: ConformanceReport, reportDir: string, options: GateOptions): 0 | 1 {
+/** Under a gate line of a failed clause, its failed checks: what was seen first, where second (failure-lines.ts). */
+function seenLines(line: string, report: ConformanceReport): string {
+  const id = /^(?:MUST|SHOULD|MAY) (\S+) failed: /.exec(line)?.[1];
+  const c = id === undefined ? undefined : report.clauses.find((r) => r.id === id && r.status === 'failed');
+  return c === undefined ? '' : clauseCheckLines(c).map((l) => `  ${l}\n`).join('');
+}
+
+export function printGate(report: ConformanceReport, reportDir: string, options: GateOptions): 0 | 1 | 2 {
   const gate = applyGate(report, options);
-  for (const w of gate.warnings) process.stderr.write(`warning: ${w}\n`);
-  for (const e of gate.errors) process.stderr.write(`error: ${e}\n`);
+  for (const e of gate.harnessErrors) process.stderr.write(`error: harness defect (no verdict on the target): ${e}\n`);
+  for (const w of gate.warnings) process.stderr.write(`warning: ${w}\n${seenLines(w, report)}`);
+  for (const e of gate.errors) process.stderr.write(`error: ${e}\n${seenLines(e, report)}`);
   // What a known library or mistake explains, whole, with the recipe's path from where the command ran;
   // then the run's other hints (a target field to check, from a stopped precondition), each once.
   for (const c of report.clauses) {
@@ -21,8 +29,13 @@ export function printGate(report: ConformanceReport, reportDir: string, options:
   }
   for (const h of runOnlyHints(report)) process.stderr.write(`hint: ${h.hint} (${h.clauses.join(', ')})\n`);
   const t = report.totals;
+  // A defect of the harness's own tests is never a PASS, nor the target's failure: FAIL with no verdict, exit 2.
+  const verdict = gate.exitCode === 0 ? 'PASS'
+    : gate.exitCode === 2 ? 'FAIL (harness defect, no verdict on the target)' : 'FAIL';
+  const counts = `${t.passed} passed, ${t.failed} failed, ${t.blocked ?? 0} blocked, `
+    + `${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses`;
   process.stdout.write(
-    `conformance ${gate.exitCode === 0 ? 'PASS' : 'FAIL'}: ${t.passed} passed, ${t.failed} failed, ${t.blocked ?? 0} blocked, ${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses\n`
+    `conformance ${verdict}: ${counts}\n`
     + `report: ${join(reportDir, 'summary.md')} · ${join(reportDir, 'clauses.html')} · ${join(reportDir, 'conformance.json')}\n`,
   );
   return gate.exitCode;

@@ -13,6 +13,7 @@
  * Pure; shared by the clause reporter and the mutation matrix.
  */
 import { checkWords, type CheckHint, type CheckRecord } from '../spec/index.ts';
+import { seenFirst } from './failure-lines.ts';
 
 export type TestClauseStatus = 'passed' | 'failed' | 'blocked' | 'not-exercised';
 
@@ -20,6 +21,8 @@ export interface TestClauseOutcome {
   status: TestClauseStatus;
   /** failed: the words of each failed check. */
   failures: string[];
+  /** failed: the failed check records themselves (grouped into one line per check by the reports). */
+  failedChecks: CheckRecord[];
   /** failed: the hints of the failed checks (a known library or mistake), each once. */
   hints: CheckHint[];
   /** blocked or not-exercised: why. */
@@ -39,9 +42,14 @@ export interface AttributableTest {
   skipReasons: string[];
 }
 
+/**
+ * The error's first line, what was seen before the request it quotes (whose URL gives way first), then
+ * cut; without its hint, which the reports say once for the run (build-report.ts runHints).
+ */
 function firstLine(s: string): string {
-  const line = s.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? s;
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  const first = s.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? s;
+  const line = seenFirst(first.replace(/\. Hint: .*$/, ''));
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line;
 }
 
 /** Each hint once, in the order first seen. */
@@ -63,12 +71,16 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
   const failedClauses = [...new Set(failedChecks.flatMap((c) => c.clauses))];
   for (const id of citedClauses(t)) {
     const mine = t.checks.filter((c) => c.clauses.includes(id));
-    const o: TestClauseOutcome = { status: 'not-exercised', failures: [], hints: [], reasons: [], warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords) };
+    const o: TestClauseOutcome = {
+      status: 'not-exercised', failures: [], failedChecks: [], hints: [], reasons: [],
+      warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords),
+    };
     const failed = mine.filter((c) => c.outcome === 'failed');
     const held = mine.filter((c) => c.outcome === 'passed' || c.outcome === 'warning');
     if (failed.length > 0) {
       o.status = 'failed';
       o.failures = failed.map(checkWords);
+      o.failedChecks = failed;
       o.hints = uniqueHints(failed.flatMap((c) => (c.hint ? [{ hint: c.hint, ...(c.recipe ? { recipe: c.recipe } : {}) }] : [])));
     } else if (!ran) {
       o.reasons = t.skipReasons.length > 0 ? [...t.skipReasons] : ['the test did not run'];

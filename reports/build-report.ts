@@ -14,6 +14,7 @@ import { RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
 import { Redactor, hintWords, type DataApiForms } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
 import { attributeTest, citedClauses, uniqueHints, type TestClauseOutcome } from './attribution.ts';
+import { groupFailedChecks } from './failure-lines.ts';
 
 export interface BuildInput {
   runId: string;
@@ -35,6 +36,8 @@ export interface BuildInput {
   versions?: { harness: string; clauses: string };
   /** The data API forms the service side's requests were written in (kept when the run tested the service side). */
   dataApi?: DataApiForms;
+  /** Defects of the harness's own tests (reports/check-clause-ids.ts): no verdict on the target. */
+  harnessErrors?: string[];
 }
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
@@ -113,6 +116,8 @@ function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, si
     record.status = 'failed';
     // The words of the failed checks: the rule, what was expected, what was seen.
     record.failures = failing.map((c) => ({ test: c.test.title, error: c.outcome.failures.join('\n') }));
+    const checks = failing.flatMap((c) => c.outcome.failedChecks.map((r) => ({ ...r, test: c.test.title })));
+    record.failedChecks = groupFailedChecks(checks);
     const hints = uniqueHints(failing.flatMap((c) => c.outcome.hints));
     if (hints.length > 0) record.hints = hints;
     record.evidence = failing.flatMap((c) => c.test.evidence);
@@ -175,9 +180,12 @@ export function buildReport(input: BuildInput): ConformanceReport {
     totals.byLevel[r.level][r.status] += 1;
   }
   // The verdict fails on a failed MUST clause, on a blocked one (it was not decided, so it cannot
-  // pass), and on a stale expected failure whatever its level (a stale list must not hide a
-  // regression the next time it fails).
-  const verdict = records.some((r) => r.level === 'MUST' && (r.status === 'failed' || r.status === 'blocked')) || stale.length > 0 ? 'fail' : 'pass';
+  // pass), on a stale expected failure whatever its level (a stale list must not hide a
+  // regression the next time it fails), and on a defect of the harness's own tests (a clause id
+  // that names no clause): a run that says "the run fails" never says PASS.
+  const harnessErrors = input.harnessErrors ?? [];
+  const mustOpen = records.some((r) => r.level === 'MUST' && (r.status === 'failed' || r.status === 'blocked'));
+  const verdict = mustOpen || stale.length > 0 || harnessErrors.length > 0 ? 'fail' : 'pass';
 
   const report: ConformanceReport = {
     schemaVersion: 1,
@@ -191,6 +199,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     verdict,
     totals,
     staleExpectations: stale,
+    ...(harnessErrors.length > 0 ? { harnessErrors: [...harnessErrors] } : {}),
     ...(hints.length > 0 ? { hints } : {}),
     ...(input.seededFaults && input.seededFaults.length > 0 ? { seededFaults: input.seededFaults } : {}),
     clauses: records,

@@ -86,6 +86,8 @@ export default class ClauseReporter implements Reporter {
       const expected = expectedFile ? loadExpectedOutcomes(expectedFile, new Set(clauses.map((c) => c.id))) : undefined;
       const tests = (this.suite?.allTests() ?? []).map((t) => toTestRecord(t, this.results.get(t.id) ?? t.results.at(-1), this.rootDir));
       const redactor = new Redactor(loadSecrets());
+      // Every test of the run, not only the counted projects: a wrong id in a self test is a bug too.
+      const ids = checkClauseIds(tests, clauses);
       const report = buildReport({
         runId: readSettings().runId ?? randomUUID(),
         startedAt: this.startedAt.toISOString(),
@@ -100,13 +102,16 @@ export default class ClauseReporter implements Reporter {
         versions: { harness: harnessVersion(), clauses: clauseCatalogueVersion(this.options.clausesFile) },
         dataApi: dataApiFormsOfRun(readSettings()),
         redactor,
+        // The report says what the console says: a run these errors fail gets no PASS (verdict fail).
+        harnessErrors: ids.errors,
       });
       writeReports(report, outputDir, redactor);
-      // Every test of the run, not only the counted projects: a wrong id in a self test is a bug too.
-      const ids = checkClauseIds(tests, clauses);
       if (ids.warnings.length > 0) process.stderr.write(`\n*** ccs-conformance clause reporter: clause tags to fix:\n  ${ids.warnings.join('\n  ')}\n`);
       if (ids.errors.length > 0) {
-        process.stderr.write(`\n*** ccs-conformance clause reporter: CLAUSE_UNKNOWN: ${ids.errors.length} clause id(s) name no clause; the run fails:\n  ${ids.errors.join('\n  ')}\n\n`);
+        const n = ids.errors.length;
+        const what = `${n} clause id${n === 1 ? '' : 's'} cited outside the clause list or a test's tags`;
+        process.stderr.write(`\n*** ccs-conformance clause reporter: CLAUSE_UNKNOWN: ${what}`
+          + ` (a defect of the harness's tests); the run fails with no verdict:\n  ${ids.errors.join('\n  ')}\n\n`);
         return { status: 'failed' };
       }
       return undefined;

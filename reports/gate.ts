@@ -1,10 +1,12 @@
 /**
  * The gate over a written report: MUST failed or blocked (not decided), or a stale expected failure -> 1;
  * SHOULD failed -> warning; not-exercised allowed unless requireAll (then -> 1). A clause of a side
- * the run did not test (status not-in-run) never counts as not exercised. Exit 2 is the CLI's, for
- * usage and configuration errors.
+ * the run did not test (status not-in-run) never counts as not exercised. Exit 2 is "no verdict": the
+ * CLI's usage and configuration errors, and here a defect of the harness's own tests (harnessErrors: a
+ * clause id naming no clause), which says nothing about the target, so it is neither PASS nor exit 1.
  */
 import type { ClauseRecord, ConformanceReport } from './model.ts';
+import { seenFirst } from './failure-lines.ts';
 
 export interface GateOptions {
   requireAll?: boolean;
@@ -15,7 +17,9 @@ export interface GateOptions {
 }
 
 export interface GateResult {
-  exitCode: 0 | 1;
+  exitCode: 0 | 1 | 2;
+  /** The harness's own defects: no verdict on the target (exit 2). */
+  harnessErrors: string[];
   errors: string[];
   warnings: string[];
 }
@@ -25,7 +29,9 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
   const warnings: string[] = [];
   for (const c of report.clauses) {
     if (c.status === 'blocked' && c.level === 'MUST') {
-      errors.push(`MUST ${c.id} not decided (blocked): ${c.text} (${(c.blockedReasons ?? []).join('; ')})`);
+      // What stopped the test, the observation before the request it quotes (failure-lines.ts).
+      const why = (c.blockedReasons ?? []).map(seenFirst).join('; ');
+      errors.push(`MUST ${c.id} not decided (blocked): ${c.text} (${why})`);
       continue;
     }
     if (c.status !== 'failed') continue;
@@ -34,7 +40,8 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
     else if (c.level === 'MUST') errors.push(line);
     else if (c.level === 'SHOULD') warnings.push(line);
   }
-  if (report.verdict === 'fail' && errors.length === 0) errors.push('the report verdict is fail');
+  const harnessDefect = (report.harnessErrors ?? []).length > 0;
+  if (report.verdict === 'fail' && errors.length === 0 && !harnessDefect) errors.push('the report verdict is fail');
   if (options.requireAll) {
     const sides = options.sides ?? report.sides;
     const missing = report.clauses.filter((c) =>
@@ -46,5 +53,7 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
       && (options.selected === undefined || options.selected(c)));
     for (const c of missing) errors.push(`${c.level} ${c.id} not exercised (--require-all): ${(c.notExercisedReasons ?? []).join('; ')}`);
   }
-  return { exitCode: errors.length > 0 ? 1 : 0, errors, warnings };
+  const harnessErrors = [...(report.harnessErrors ?? [])];
+  const exitCode = harnessErrors.length > 0 ? 2 : errors.length > 0 ? 1 : 0;
+  return { exitCode, harnessErrors, errors, warnings };
 }

@@ -1,7 +1,7 @@
 /** The reports room: the clause reporter's pieces, renderers, the gate and the expected-outcomes file. */
 export type {
   ClauseLevel, ClauseStatus, ClauseInput, ClauseRecord, ConformanceReport, Evidence, ExpectedOutcomes,
-  Reproduction, StatusTotals, TestRecord, TestStatusName, TimelineEntry, TimelineSpec, TimelineWindow,
+  FailedCheck, Reproduction, StatusTotals, TestRecord, TestStatusName, TimelineEntry, TimelineSpec, TimelineWindow,
 } from './model.ts';
 export { CONFORMANCE_PROJECTS, CLAUSE_TAG, RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
 export { buildReport, runSides, type BuildInput } from './build-report.ts';
@@ -11,7 +11,10 @@ export { Redactor, REDACTED, loadSecrets } from '../spec/index.ts';
 export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproContext } from './repro.ts';
 export { assertValidReport, reportProblems, conformanceSchema } from './validate.ts';
 export { renderJunit, xmlEscape } from './render-junit.ts';
-export { renderSummary, notInRunLines, type SummaryOptions } from './render-summary.ts';
+export { renderSummary, notInRunLines, notExercisedLines, type SummaryOptions } from './render-summary.ts';
+export {
+  clauseCheckLines, failedCheckLine, groupFailedChecks, middleCut, seenFirst, splitWhere,
+} from './failure-lines.ts';
 export { recipeLink, runOnlyHints, withoutHints, type Hint } from './hints.ts';
 export { renderHtml, htmlEscape, type RenderHtmlOptions } from './render-html.ts';
 export { renderTimeline, judgeWindows, attemptsOf, type WindowVerdict } from './render-timeline.ts';

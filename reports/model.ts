@@ -74,6 +74,21 @@ export interface Reproduction {
   entries: unknown[];
 }
 
+/**
+ * Failed checks of one clause grouped by check (its id, else its rule): the first failure's words
+ * as the example and how many times the check failed. Every failure's words stay in `failures`.
+ */
+export interface FailedCheck {
+  clauses: string[];
+  id?: string;
+  rule: string;
+  expected?: string;
+  seen: string;
+  count: number;
+  /** The title of the test the example comes from. */
+  test?: string;
+}
+
 export interface ClauseRecord {
   id: string;
   area: string;
@@ -85,6 +100,8 @@ export interface ClauseRecord {
   status: ClauseStatus;
   tests: Array<{ title: string; project: string; file: string; status: TestStatusName; verdict?: 'passed' | 'failed' | 'blocked' | 'not-exercised' }>;
   failures?: Array<{ test: string; error: string }>;
+  /** failed: the failed checks, one per check with a count (the one-line form of summary.md and the console). */
+  failedChecks?: FailedCheck[];
   /** failed: what a known library or mistake explains, and where its remedy is written (the fault model's hints). */
   hints?: Array<{ hint: string; recipe?: string }>;
   /** blocked: why each test citing it did not decide it ("blocked: SIGN-12 failed first"). */
@@ -121,6 +138,11 @@ export interface ConformanceReport {
   verdict: 'pass' | 'fail';
   totals: StatusTotals & { byLevel: Record<ClauseLevel, StatusTotals> };
   staleExpectations: string[];
+  /**
+   * Defects of the harness's own tests found by the clause reporter (a clause id that names no clause,
+   * a check outside its test's tags): the run gives no verdict on the target (verdict fail, exit 2).
+   */
+  harnessErrors?: string[];
   /**
    * The hints beside the run's failed checks and stopped preconditions (a known library or mistake,
    * a target field to check), each once, with the clauses it touched: shown before the details.

@@ -1,12 +1,15 @@
 /**
  * summary.md: short enough for a pull-request comment or a CI step summary:
- * verdict, counts by level and status, failed MUST clauses first (one line each), then failed
- * SHOULD clauses as warnings. Only the clauses of the run's sides are counted; the other side's
- * clauses get one line ("25 host clauses: not in this run").
+ * verdict, counts by level and status, failed MUST clauses first, then failed SHOULD clauses as
+ * warnings, each with one line per failed check (what was seen first, the request second, a check
+ * that failed 12 times once with its count: failure-lines.ts), then the clauses not exercised with
+ * their reasons. Only the clauses of the run's sides are counted; the other side's clauses get one
+ * line ("25 host clauses: not in this run").
  */
 import type { ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport } from './model.ts';
 import { describeDataApiForms } from '../spec/index.ts';
-import { recipeLink, runOnlyHints, withoutHints } from './hints.ts';
+import { recipeLink, runOnlyHints } from './hints.ts';
+import { clauseCheckLines, seenFirst } from './failure-lines.ts';
 
 /** Where the summary is written: recipe links are relative to it. */
 export interface SummaryOptions { dir?: string }
@@ -31,16 +34,38 @@ function md(s: string): string {
 }
 
 /** The hints whole (never cut), each with a link to its recipe. */
-function hintsText(c: ClauseRecord, o: SummaryOptions): string {
-  return (c.hints ?? []).map((h) => ` Hint: ${md(oneLine(h.hint, Infinity))}${h.recipe ? ` (see [${h.recipe}](${recipeLink(h.recipe, o.dir)}))` : ''}`).join('');
+function hintLines(c: ClauseRecord, o: SummaryOptions): string[] {
+  return (c.hints ?? []).map((h) => {
+    const see = h.recipe ? ` (see [${h.recipe}](${recipeLink(h.recipe, o.dir)}))` : '';
+    return `  - Hint: ${md(oneLine(h.hint, Infinity))}${see}`;
+  });
 }
 
-function failedLine(c: ClauseRecord, faults: Array<{ name: string; clause: string }> = [], o: SummaryOptions = {}): string {
+/**
+ * A failed clause: its line, then one line per failed check (the rule, what was seen, where; a check
+ * failed many times once with its count), then its hints.
+ */
+function failedLines(
+  c: ClauseRecord, faults: Array<{ name: string; clause: string }> = [], o: SummaryOptions = {},
+): string[] {
   const fault = faults.filter((f) => f.clause === c.id).map((f) => f.name);
-  const why = c.staleExpectation ? `stale expected failure (${c.staleExpectation.reason}): it passes now` : oneLine(withoutHints(c.failures?.[0]?.error ?? 'failed', c.hints));
   const repro = c.reproduction ? ` — rerun: \`${c.reproduction.command}\`` : '';
   const mark = fault.length > 0 ? ` _(broken by seeded fault ${fault.join(', ')})_` : '';
-  return `- **${c.id}**${mark} (§${c.section}) ${md(c.text)} — ${md(why)}${hintsText(c, o)}${repro}`;
+  const head = `- **${c.id}**${mark} (§${c.section}) ${md(c.text)}`;
+  const stale = c.staleExpectation;
+  if (stale) return [`${head} — stale expected failure (${md(stale.reason)}): it passes now`];
+  return [`${head}${repro}`, ...clauseCheckLines(c).map((l) => `  - ${md(l)}`), ...hintLines(c, o)];
+}
+
+/** "- HOST-5, HOST-6: no test citing this clause ran": the clauses not exercised, grouped by their reason. */
+export function notExercisedLines(report: ConformanceReport): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const c of report.clauses) {
+    if (c.status !== 'not-exercised') continue;
+    const reason = (c.notExercisedReasons ?? []).join('; ') || 'no reason given';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), c.id]);
+  }
+  return [...byReason].map(([reason, ids]) => `- ${ids.join(', ')}: ${md(oneLine(reason, Infinity))}`);
 }
 
 export function renderSummary(report: ConformanceReport, o: SummaryOptions = {}): string {
@@ -53,10 +78,19 @@ export function renderSummary(report: ConformanceReport, o: SummaryOptions = {})
   const expected = report.clauses.filter((c) => c.expectedFailure);
   const blocked = report.clauses.filter((c) => c.status === 'blocked' && c.level !== 'UNSPECIFIED');
   const out: string[] = [];
-  out.push(`# Conformance: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}`, '');
+  const harness = report.harnessErrors ?? [];
+  const failed = harness.length > 0 ? 'FAIL (harness defect, no verdict)' : 'FAIL';
+  const verdict = report.verdict === 'pass' ? 'PASS' : failed;
+  out.push(`# Conformance: ${verdict}`, '');
+  if (harness.length > 0) {
+    // Said first: the clause verdicts below may rest on tests that cite clauses wrongly.
+    out.push("## Harness defect: the run's own tests cite clauses wrongly", '');
+    for (const e of harness) out.push(`- ${md(oneLine(e, Infinity))}`);
+    out.push('');
+  }
   if (failedMust.length > 0 || staleOther.length > 0) {
     out.push('## Failed MUST clauses', '');
-    for (const c of [...failedMust, ...staleOther]) out.push(failedLine(c, report.seededFaults, o));
+    for (const c of [...failedMust, ...staleOther]) out.push(...failedLines(c, report.seededFaults, o));
     out.push('');
   }
   // The run's other hints (a field of the target to check, from a stopped precondition), said once: a
@@ -78,13 +112,22 @@ export function renderSummary(report: ConformanceReport, o: SummaryOptions = {})
   if (blocked.length > 0) {
     // Not failures: the tests that would decide them stopped first. A blocked MUST clause still keeps the run from passing.
     out.push('## Not decided (blocked)', '');
-    for (const c of blocked) out.push(`- **${c.id}** [${c.level}] (§${c.section}) ${md(c.text)} — ${md(oneLine((c.blockedReasons ?? []).join('; ') || 'blocked'))}`);
+    for (const c of blocked) {
+      // What stopped the test, the observation before the request (never cut to fit a URL).
+      const why = (c.blockedReasons ?? []).map((r) => oneLine(seenFirst(r), 600)).join('; ') || 'blocked';
+      out.push(`- **${c.id}** [${c.level}] (§${c.section}) ${md(c.text)} — ${md(why)}`);
+    }
     out.push('');
   }
   if (failedShould.length > 0) {
     out.push('## Warnings: failed SHOULD clauses', '');
-    for (const c of failedShould) out.push(failedLine(c, [], o));
+    for (const c of failedShould) out.push(...failedLines(c, [], o));
     out.push('');
+  }
+  const notExercised = notExercisedLines(report);
+  if (notExercised.length > 0) {
+    out.push('## Not exercised', '');
+    out.push(...notExercised, '');
   }
   if (expected.length > 0) {
     out.push('## Expected failures (from the expected-outcomes file)', '');

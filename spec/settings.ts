@@ -44,6 +44,8 @@ export interface Settings {
   reportDir: string;
   /** CCS_WORKERS: Playwright workers. */
   workers?: number;
+  /** CCS_VERBOSE=1 (`--verbose`): the console shows a failure's whole error with its stack frames. */
+  verbose: boolean;
   /** CCS_REPORTER: console reporter(s), comma-separated. */
   reporter?: string;
   /** CCS_PROGRESS_TTY: '1' when the CLI pipes a terminal's output through its redactor. */
@@ -92,6 +94,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     statefulRuns: num(env, 'CCS_STATEFUL_RUNS') ?? 48,
     reportDir: text(env, 'CCS_REPORT_DIR') ?? DEFAULT_REPORT_DIR,
     progressTty: env.CCS_PROGRESS_TTY === '1',
+    verbose: env.CCS_VERBOSE === '1',
     mutants: list(env, 'CCS_MUTANTS'),
   };
   const optional: Array<[keyof Settings, string]> = [
@@ -123,7 +126,7 @@ export function reportDirFrom(flag?: string, env: NodeJS.ProcessEnv = process.en
 export const SETTING_NAMES = [
   'CCS_TARGET', 'CCS_TARGET_ARG', 'CCS_TARGET_DESCRIPTION', 'CCS_DATA_API_FORMS', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_TIME_SCALE',
   'CCS_HOST_TARGET', 'CCS_HOST_FAULT', 'CCS_SERVICE_PORT', 'CCS_SERVICE_CONTROL', 'CCS_SEED', 'CCS_SEED_PATH', 'CCS_PROPERTY_RUNS', 'CCS_STATEFUL_RUNS',
-  'CCS_REPORT_DIR', 'CCS_WORKERS', 'CCS_REPORTER', 'CCS_PROGRESS_TTY', 'CCS_SHARD', 'CCS_EXPECTED_FILE',
+  'CCS_REPORT_DIR', 'CCS_WORKERS', 'CCS_REPORTER', 'CCS_PROGRESS_TTY', 'CCS_VERBOSE', 'CCS_SHARD', 'CCS_EXPECTED_FILE',
   'CCS_SECRETS_FILE', 'CCS_RUN_ID', 'CCS_CONTRACT_URL', 'CCS_MUTANTS', 'CCS_MATRIX_PLAN', 'CCS_MATRIX_RESULTS',
   'CCS_RUN_CONFIG', 'CCS_MERGE_CONFIG', 'CCS_CLAUSES_FILE', 'CCS_HOST_REPRO_ARGS',
 ] as const;

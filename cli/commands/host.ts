@@ -17,7 +17,7 @@ import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
 import { loadHostTarget, startServiceSide, HOST_FAULTS, type HostTarget, type ServiceSide } from '../../suites/host/index.ts';
 import {
   bool, type FlagSpec, grepPattern, type Parsed, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt,
-  REPORT_DIR_FLAG, str, usageError,
+  REPORT_DIR_FLAG, str, usageError, VERBOSE_FLAG,
 } from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
@@ -56,6 +56,7 @@ export const HOST_FLAGS: FlagSpec[] = [
     help: 'with --target/--base-url: skip the check that the receiver accepts connections',
   },
   REPORT_DIR_FLAG,
+  VERBOSE_FLAG,
   HELP_FLAG,
 ];
 
@@ -139,6 +140,9 @@ export async function run(argv: string[]): Promise<number> {
 
     const env: Record<string, string | undefined> = {
       CCS_REPORT_DIR: reportDir,
+      // A failed check as its rule/seen/where lines, stack frames only with --verbose (reports/progress-reporter.ts).
+      CCS_REPORTER: settings.reporter ?? 'progress',
+      CCS_VERBOSE: p.flags.verbose === true ? '1' : undefined,
       CCS_HOST_FAULT: fault,
       CCS_HOST_TARGET: undefined,
       CCS_SERVICE_CONTROL: undefined,

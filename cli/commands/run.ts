@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
-import { bool, type FlagSpec, grepPattern, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt, REPORT_DIR_FLAG, shard, str, timeScale as timeScaleFlag, usageError } from '../args.ts';
+import {
+  bool, type FlagSpec, grepPattern, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt, REPORT_DIR_FLAG, shard,
+  str, timeScale as timeScaleFlag, usageError, VERBOSE_FLAG,
+} from '../args.ts';
 import { defaultRunWorkers } from '../../suites/service/target-config/realtime.ts';
 import { parseTimeScale } from '../../suites/service/target-config/time-scale.ts';
 import { checkTarget } from '../target.ts';
@@ -28,6 +31,7 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'require-all', kind: 'boolean', help: 'fail when a clause the run could exercise was not exercised' },
   { name: 'expected', kind: 'string', value: 'FILE', help: 'expected-outcomes YAML { target, expectedFailures: [{ clause, reason }] }' },
   REPORT_DIR_FLAG,
+  VERBOSE_FLAG,
   { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service, 0 < X <= 1 (default 0.1)' },
   { name: 'no-preflight', kind: 'boolean', help: 'with --target: skip the check that the service and driver answer' },
   HELP_FLAG,
@@ -107,6 +111,7 @@ export async function run(argv: string[]): Promise<number> {
       CCS_TIME_SCALE: timeScale !== undefined ? String(timeScale) : settings.timeScale,
       CCS_EXPECTED_FILE: expectedFile,
       CCS_REPORTER: str(p, 'reporter') ?? 'progress',
+      CCS_VERBOSE: bool(p, 'verbose') ? '1' : undefined,
       CCS_SHARD: shardSpec ? `${shardSpec.current}/${shardSpec.total}` : undefined,
     };
     // The run's time goes to waiting on contract windows, not to CPU: more workers than cores.

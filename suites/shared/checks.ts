@@ -94,10 +94,34 @@ const checkExpect = baseExpect.extend({
 /** Options of a check: its id in the fault models (spec/faults/*.yaml), whose rows may carry a hint. */
 export interface CheckOptions { id?: string }
 
+/**
+ * A connection refused or never made is no HTTP answer (PITFALLS "Evidence"): nothing listens there, and
+ * no library or mistake of the fault model explains it, so their hint would mislead ("a redirect is not
+ * a 2xx"). A reset keeps the fault model's hint: a server's header limit can close the connection early.
+ */
+const NO_ANSWER = /\b(?:ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
+export const NO_ANSWER_HINT = 'No HTTP answer: nothing accepted the connection. '
+  + 'Check that the implementation is running and listens at the URL shown (the target file or flags give it).';
+/**
+ * A callback held open past its deadline (suites/host/harness/send.ts describe): no answer either, whatever
+ * status the fault model's rows of the check speak of.
+ */
+const TIMED_OUT = /\bPOST \S+: no answer within the deadline\b/;
+export const TIMED_OUT_HINT = 'No HTTP answer within the deadline: the connection was accepted and held open. '
+  + 'Acknowledge a callback first and do its work afterwards (section 4.1).';
+
+/** The hint of a failed check: its own, else the no-answer one, else its fault-model row's (hintOfCheck). */
+export function hintOfFailure(o: CheckOptions, words: Words): { hint: string } | ReturnType<typeof hintOfCheck> {
+  if (words.hint !== undefined) return { hint: words.hint };
+  if (NO_ANSWER.test(words.seen)) return { hint: NO_ANSWER_HINT };
+  if (TIMED_OUT.test(words.seen)) return { hint: TIMED_OUT_HINT };
+  return o.id === undefined ? undefined : hintOfCheck(o.id);
+}
+
 function record(clauses: string[], rule: string, o: CheckOptions, ok: boolean, words: Words, hard: boolean): boolean {
   const info = currentInfo();
   // A failure a known library or mistake explains says so (the fault model's hint of this check).
-  const hint = words.hint !== undefined ? { hint: words.hint } : ok || o.id === undefined ? undefined : hintOfCheck(o.id);
+  const hint = ok ? (words.hint !== undefined ? { hint: words.hint } : undefined) : hintOfFailure(o, words);
   const id = o.id !== undefined ? { id: o.id } : {};
   const rec: CheckRecord = ok
     ? { clauses, ...id, rule, outcome: 'passed' }

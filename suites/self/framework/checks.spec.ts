@@ -3,7 +3,9 @@
  * is kept once with its count, and a failure reads as the rule, what was expected and what was seen.
  */
 import { test, expect } from '@playwright/test';
-import { check, checksOf, notExercised, show } from '../../shared/index.ts';
+import {
+  check, checksOf, hintOfFailure, NO_ANSWER_HINT, notExercised, show, TIMED_OUT_HINT,
+} from '../../shared/index.ts';
 import { checkWords, parseCheckRecords } from '../../../spec/index.ts';
 
 test('a check names its clauses; a rule that holds twice is kept once with its count; a not-exercised note keeps its reason', async ({}, testInfo) => {
@@ -30,4 +32,21 @@ test('attachment bodies that are not lists of records yield none', () => {
   expect(parseCheckRecords('not json')).toEqual([]);
   expect(parseCheckRecords('{"clauses":[]}')).toEqual([]);
   expect(parseCheckRecords('[{"clauses":["X-1"],"rule":"r","outcome":"passed"},{"rule":1}]')).toHaveLength(1);
+});
+
+test('a failure with no HTTP answer (a refused connection, an unknown host, a request held past its deadline) never '
+  + 'carries a library hint, only its own; an HTTP answer or a reset keeps the fault model\'s', () => {
+  const at = 'POST http://127.0.0.1:1/hooks/ccs';
+  const o = { id: 'ack.2xx-within-10s' };
+  for (const error of ['connect ECONNREFUSED 127.0.0.1:1', 'getaddrinfo ENOTFOUND receiver.invalid']) {
+    const seen = `${at}: connection failed (${error})`;
+    expect(hintOfFailure(o, { expected: 'a 2xx', seen })).toEqual({ hint: NO_ANSWER_HINT });
+  }
+  expect(hintOfFailure(o, { expected: 'a 2xx', seen: `${at}: 308 after 3 ms` })?.hint).toContain('redirect');
+  const held = `${at}: no answer within the deadline (10000 ms)`;
+  expect(hintOfFailure(o, { expected: 'a 2xx', seen: held })).toEqual({ hint: TIMED_OUT_HINT });
+  expect(hintOfFailure(o, { expected: 'a 2xx', seen: `${at}: connection failed (read ECONNRESET)` })?.hint)
+    .toContain('redirect');
+  const own = { expected: 'a 2xx', seen: `${at}: connection failed (connect ECONNREFUSED)`, hint: 'own' };
+  expect(hintOfFailure(o, own)).toEqual({ hint: 'own' });
 });

@@ -129,9 +129,10 @@ test('summary.md gives the verdict, counts by level and status, the failed MUST 
   const md = renderSummary(r);
   const lines = md.split('\n');
   expect(lines[0]).toBe('# Conformance: FAIL');
-  const firstItem = lines.find((l) => l.startsWith('- '));
-  expect(firstItem).toContain('**FOO-2**');
-  expect(firstItem).toContain('must broke second line');
+  const firstItem = lines.findIndex((l) => l.startsWith('- '));
+  expect(lines[firstItem]).toContain('**FOO-2**');
+  // Under the clause, its failed check: the rule, then what was seen.
+  expect(lines[firstItem + 1]).toBe('  - FOO-2 FOO-2 holds: got must broke second line (expected the rule to hold)');
   expect(md).toContain('| MUST | 0 | 1 | 0 | 3 | 0 |');
   expect(md).toContain('1 host clause: not in this run');
   expect(md.indexOf('Warnings: failed SHOULD clauses')).toBeGreaterThan(md.indexOf('FOO-2'));

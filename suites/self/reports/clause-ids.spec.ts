@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
-import { checkClauseIds } from '../../../reports/index.ts';
+import {
+  applyGate, buildReport, checkClauseIds, renderSummary, type ConformanceReport,
+} from '../../../reports/index.ts';
 import { CLAUSES, t } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -53,9 +55,36 @@ test('the clause reporter fails a run whose test cites an unknown clause id, nam
     expect(stderr).toContain('CLAUSE_UNKNOWN');
     expect(stderr).toContain('"cites a clause id with a typo (FOO-11)" has the tag @FOO-11, which names no clause');
     expect(stderr).toContain('attached evidence for clause "BAZ-9", which names no clause');
-    // The report is still written: the failure is about the tests, not the report.
-    expect(JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')).verdict).toBe('pass');
+    // The report is still written, and says what the console says: no PASS, the defects listed.
+    const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
+    expect(report.verdict).toBe('fail');
+    expect(report.harnessErrors?.join('\n')).toContain('has the tag @FOO-11, which names no clause');
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(summary.split('\n')[0]).toBe('# Conformance: FAIL (harness defect, no verdict)');
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+});
+
+test('a report with a clause id cited wrongly is never PASS: verdict fail, the gate exits 2 (no verdict), summary.md '
+  + 'says so first', () => {
+  const tests = [t({ title: 'clean', clauses: ['FOO-1'] }), t({ title: 'also clean', clauses: ['FOO-2'] })];
+  const errors = checkClauseIds([...tests, t({ title: 'typo', clauses: ['FOO-11'] })], CLAUSES).errors;
+  const r = buildReport({
+    runId: 'r', startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), targetDescription: 'synthetic',
+    projects: ['service'], clauses: CLAUSES, tests, harnessErrors: errors,
+  });
+  expect(r.clauses.filter((c) => c.status === 'failed')).toEqual([]);
+  expect(r.verdict).toBe('fail');
+  const gate = applyGate(r);
+  expect(gate.exitCode).toBe(2);
+  expect(gate.harnessErrors).toEqual(errors);
+  const lines = renderSummary(r).split('\n');
+  expect(lines[0]).toBe('# Conformance: FAIL (harness defect, no verdict)');
+  expect(lines[4]).toContain('has the tag @FOO-11, which names no clause');
+  // Without the defect the same tests pass.
+  const clean = buildReport({
+    runId: 'r', startedAt: '', endedAt: '', targetDescription: 's', projects: ['service'], clauses: CLAUSES, tests,
+  });
+  expect([clean.verdict, applyGate(clean).exitCode]).toEqual(['pass', 0]);
 });

@@ -43,9 +43,13 @@ test('summary.md, junit.xml and clauses.html show the hint whole, and link the r
   const dir = mkdtempSync(join(tmpdir(), 'ccs-hints-'));
   try {
     const r = report();
-    const line = renderSummary(r, { dir }).split('\n').find((l) => l.startsWith('- **FOO-1**')) ?? '';
-    // The failure's own words are cut short, the hint never is.
-    expect(line).toContain('…');
+    const lines = renderSummary(r, { dir }).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('- **FOO-1**'));
+    // Under the clause: its check once with its count (what was seen, then where), then the hint, whole.
+    expect(lines[at + 1]).toMatch(/^ {2}- FOO-1 event 1: t at now \+ 301 s is refused: failed 2 times, e\.g\. got /);
+    expect(lines[at + 1]).toContain(`got 200 after 18 ms ${'x'.repeat(200)} (expected refused (401))`);
+    expect(lines[at + 1]).toMatch(/ — at POST http:\/\/127\.0\.0\.1:3000\/hooks\/ccs$/);
+    const line = lines[at + 2] ?? '';
     const link = /Hint: (.*) \(see \[docs\/recipes\/node-stripe\.md\]\(([^)]+)\)\)/.exec(line);
     expect(link?.[1]).toBe(HINT);
     expect(existsSync(resolve(dir, link?.[2] ?? 'missing')), `the link ${link?.[2]} reaches the recipe`).toBe(true);
