@@ -18,7 +18,8 @@ import { answered } from './areas/errors.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-const what = (e: JournalEntry): string => eventOf(e) ?? `callback #${e.seq}`;
+const what = (e: JournalEntry): string =>
+  (e.method === 'GET' ? 'the user-facts GET' : eventOf(e) ?? `callback #${e.seq}`);
 
 /** onStart, config.saved and onComplete of one fresh user. */
 async function threeEvents(ws: TestWorkspace, driver: DriverClient): Promise<JournalEntry[]> {
@@ -62,7 +63,8 @@ function kidBefore(v: JwsCheck, e: JournalEntry): string {
  */
 function judgeRotated(e: JournalEntry, v: JwsCheck, oldKid: string, doc: { keys: JWK[] }, told?: string): void {
   const kids = doc.keys.map((k) => k.kid);
-  const name = `after the rotation, ${what(e)} (attempt ${header(e, 'x-service-delivery-attempt') ?? '1'})`;
+  const attempt = header(e, 'x-service-delivery-attempt');
+  const name = `after the rotation, ${what(e)}${attempt === undefined ? '' : ` (attempt ${attempt})`}`;
   const id = 'sign.jwks-rotation';
   check.soft('SIGN-9', `${name} names the new kid, not the one in force before the rotation`, { id })
     .that(v.kid !== undefined && v.kid !== oldKid && (told === undefined || v.kid === told), {
@@ -110,6 +112,32 @@ test(`${EVERY_CHECK} (SIGN-4, SIGN-7, SIGN-8, SIGN-9)`, { tag: EVERY_TAGS }, asy
         expected: `t within ${SEND_SKEW_SECONDS} s of the arrival at ${arrival.toFixed(1)}`, seen: `t=${t}`,
       });
   }
+});
+
+const FACTS_GET = 'after a JWKS rotation the user-facts GET names the new kid and is signed over "GET " + path and '
+  + 'query';
+
+test(`${FACTS_GET} (SIGN-6, SIGN-9)`, { tag: clauseTags('SIGN-6', 'SIGN-9') }, async ({
+  makeWorkspace, driver, svc,
+}) => {
+  driver.requireCapability('signing-jwks', JWKS_ROTATION, 'facts');
+  const ws = await makeWorkspace({ signing: { mode: 'jwks' } });
+  const before = await documentNow(svc);
+  await driver.open(ws, { endUserHandle: uniqueHandle('rot facts'), configEnd: '/profile' });
+  const [f1] = await ws.waitForFactsRequests();
+  const oldKid = kidBefore(await checkJws(f1!, before), f1!);
+  const { kid: told } = await rotateJwks(driver, ws);
+  await driver.open(ws, { endUserHandle: uniqueHandle('rot facts'), configEnd: '/profile' });
+  const f2 = (await ws.waitForFactsRequests({ count: 2 })).find((e) => e.seq !== f1!.seq)!;
+  const doc = await documentNow(svc);
+  const v = await checkJws(f2, doc);
+  judgeRotated(f2, v, oldKid, doc, told);
+  // The payload is SIGN-6's whichever key signed it (that is SIGN-9's, judged above).
+  const problem = jwsPayloadProblem(f2, v.payload);
+  check.soft('SIGN-6', 'after the rotation, the facts GET\'s JWS payload is "<t>." + "GET " + path and query',
+    { id: 'sign.facts-request-line' }).that(problem === undefined, {
+    expected: `"<t>." + ${JSON.stringify(`GET ${f2.url}`)}`, seen: problem ?? '',
+  });
 });
 
 const RETRIED = 'an onComplete attempt 1 signed before a JWKS rotation is retried under the new kid, served in the '
