@@ -244,7 +244,7 @@ export interface DriverSetListenPipeResponse {
 
 /** Answer 200 of rotateJwksKey. */
 export interface DriverRotateJwksKeyResponse {
-  /** The new kid */
+  /** The new kid, published in the JWKS document. */
   kid: string;
   /** The kid the workspace signed with before. */
   previousKid?: string;
