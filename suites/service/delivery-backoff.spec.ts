@@ -76,10 +76,11 @@ realTime(() => test(`${REFUSED} (DELIV-8)`, { tag: clauseTags('DELIV-8') }, asyn
   const next = await waitEvent(ws, 'onComplete', endUserHandle, 2, timing.retryScheduleDeadlineMs(), { lenient: true });
   const w = windowOf();
   const a3 = next.find((e) => e.seq !== a1!.seq);
-  // Harness self-checks: the window began before attempt 2 was due and the next attempt met it.
+  // Harness self-checks: the window began before attempt 2 was due and the next attempt met it
+  // (an attempt 2 that slipped in before the window is seen below: then nothing is decided).
   const a1End = a1!.finished ? monoMs(a1!.finished.monoNs) : monoMs(a1!.arrival.monoNs);
   const lateBy = w ? w.startMs - a1End : Infinity;
-  const due = timing.scaled(BACKOFF_1) - tol1;
+  const due = timing.scaled(BACKOFF_1);
   precondition(w?.endMs !== undefined && lateBy < due, 'the refusal window opened before attempt 2 was due',
     { expected: `opened within ${due.toFixed(0)} ms of attempt 1's end`, seen: `${lateBy.toFixed(0)} ms` });
   // Whether a retry follows a refused connection is DELIV-5's rule, judged in delivery-retries.spec.ts.
