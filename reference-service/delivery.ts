@@ -138,6 +138,7 @@ export class Deliverer {
       if (signature !== undefined && !(pipe && f.has('listen-pipe-unsigned'))) headers['X-Service-Signature'] = signature; // SIGN-15
       else if (f.has('signature-header-when-off')) headers['X-Service-Signature'] = '';
       if (pipe && f.has('listen-pipe-also-posts-host')) void ctx.sender.send({ method: 'POST', url, headers, body, connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS), requestTimeoutMs: ctx.clock.scaled(REQUEST_TIMEOUT_MS) });
+      const startedMs = performance.now();
       const outcome = await ctx.sender.send({
         method: event === 'config.deleted' && f.has('deleted-sent-with-put') ? 'PUT' : 'POST', // HOOK-1
         url: pipe ?? url,
@@ -160,8 +161,13 @@ export class Deliverer {
         return;
       }
       // DELIV-8: measured from the end of the previous attempt.
-      const gap = (attempt === 1 && !f.has('backoff-20s-first')) || f.has('backoff-5s-both') ? BACKOFF_MS[0]! : BACKOFF_MS[1]!;
-      await ctx.sleep(ctx.clock.scaled(gap));
+      // backoff-refused-5s breaks it after a refused connection only: 5 s before attempt 3 too.
+      const refused5s = f.has('backoff-refused-5s') && outcome.kind === 'connect-failed';
+      const first = (attempt === 1 && !f.has('backoff-20s-first')) || f.has('backoff-5s-both') || refused5s;
+      const gap = first ? BACKOFF_MS[0]! : BACKOFF_MS[1]!;
+      // DELIV-8 broken on purpose by backoff-from-attempt-start: the attempt's own time counts toward the back-off.
+      const spent = f.has('backoff-from-attempt-start') ? performance.now() - startedMs : 0;
+      await ctx.sleep(Math.max(0, ctx.clock.scaled(gap) - spent));
     }
   }
 }

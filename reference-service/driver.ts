@@ -20,6 +20,7 @@ export const CAPABILITIES = [
   'workspaces', 'sandbox', 'signing-none', 'signing-hmac', 'signing-hmac-rotation', 'signing-jwks', 'conversations', 'turns',
   'complete', 'delete', 'bulk-delete', 'interrupt', 'idle-sweep', 'tool-call', 'migration-hold', 'seed-records', 'facts',
   'facts-observation', 'opener-language', 'clock-advance', 'service-log', 'upload', 'outage', 'listen-pipe',
+  'signing-jwks-rotation',
 ] as const;
 
 export function registerDriver(app: FastifyInstance, ctx: ServiceContext, serviceUrl: () => string): void {

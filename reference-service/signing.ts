@@ -19,8 +19,10 @@ interface SigningKey {
 export interface KeyRing {
   production: SigningKey;
   sandbox: SigningKey;
-  /** SIGN-9: the JWKS document, every kid the service signs with. */
+  /** SIGN-9: the JWKS document, every kid the service signs with (rotated keys included). */
   jwks(): { keys: JWK[] };
+  /** The keys a workspace was given by JWKS rotations, oldest first (driver capability signing-jwks-rotation). */
+  rotated: Map<string, SigningKey[]>;
 }
 
 async function makeKey(env: string): Promise<SigningKey> {
@@ -34,13 +36,48 @@ async function makeKey(env: string): Promise<SigningKey> {
 export async function createKeyRing(): Promise<KeyRing> {
   const production = await makeKey('prod');
   const sandbox = await makeKey('sandbox');
-  return { production, sandbox, jwks: () => ({ keys: [production.publicJwk, sandbox.publicJwk] }) };
+  const rotated = new Map<string, SigningKey[]>();
+  // SIGN-9: a rotated-out key stays published, so a host still verifying an earlier delivery finds it.
+  const jwks = () => {
+    const rotatedJwks = [...rotated.values()].flat().map((k) => k.publicJwk);
+    return { keys: [production.publicJwk, sandbox.publicJwk, ...rotatedJwks] };
+  };
+  return { production, sandbox, jwks, rotated };
 }
 
 /** SIGN-10: sandbox and production sign with different keys. */
-export function keyFor(ring: KeyRing, ws: Workspace, faults: FaultSet): SigningKey {
+function environmentKey(ring: KeyRing, ws: Workspace, faults: FaultSet): SigningKey {
   if (ws.parent && !faults.has('same-kid-sandbox')) return ring.sandbox;
   return ring.production;
+}
+
+/** The key a workspace signs with now: its newest rotated key, else its environment's. */
+export function keyFor(ring: KeyRing, ws: Workspace, faults: FaultSet): SigningKey {
+  const own = ring.rotated.get(ws.workspaceKey);
+  // SIGN-9 broken on purpose by jws-keeps-old-kid-after-rotation: the rotation publishes a key never used.
+  if (!own?.length || faults.has('jws-keeps-old-kid-after-rotation')) return environmentKey(ring, ws, faults);
+  return own[own.length - 1]!;
+}
+
+/** The kid a workspace signed with before its last rotation (undefined before any rotation). */
+function previousKid(ring: KeyRing, ws: Workspace, faults: FaultSet): string | undefined {
+  const own = ring.rotated.get(ws.workspaceKey) ?? [];
+  if (own.length === 0) return undefined;
+  return own.length > 1 ? own[own.length - 2]!.kid : environmentKey(ring, ws, faults).kid;
+}
+
+/**
+ * Driver capability signing-jwks-rotation: a new key with a new kid for the workspace, published
+ * in the same document; every callback signed from now on names it (the key source's "refetch when
+ * kid is unknown (a rotation)", SIGN-9). Answers the new kid and the one it replaces.
+ */
+export async function rotateJwksKey(
+  ring: KeyRing, ws: Workspace, faults: FaultSet,
+): Promise<{ kid: string; previousKid: string }> {
+  const previous = keyFor(ring, ws, faults).kid;
+  const key = await makeKey(ws.parent ? 'sandbox' : 'prod');
+  ring.rotated.set(ws.workspaceKey, [...(ring.rotated.get(ws.workspaceKey) ?? []), key]);
+  return { kid: key.kid, previousKid: previous };
 }
 
 /**
@@ -67,9 +104,12 @@ export async function signatureFor(ws: Workspace, ring: KeyRing, faults: FaultSe
     return faults.has('hmac-header-v1-first') ? `v1=${v1},t=${t}` : `t=${t},v1=${v1}`; // SIGN-11
   }
   const key = keyFor(ring, ws, faults);
+  // SIGN-9 broken on purpose by jws-old-kid-new-key: the new key signs, the header names the old kid.
+  const kid = (faults.has('jws-old-kid-new-key') ? previousKid(ring, ws, faults) : undefined) ?? key.kid;
   const body = faults.has('sign-reserialized-body') && opts.reserialized ? opts.reserialized : payload;
   // SIGN-8: the JWS payload is "<unix_seconds>." followed by the raw request body.
   const jwsPayload = Buffer.concat([Buffer.from(`${t}.`, 'utf8'), body]);
   // SIGN-7: ES256 with a kid (jws-without-kid breaks it on purpose).
-  return new CompactSign(jwsPayload).setProtectedHeader(faults.has('jws-without-kid') ? { alg: 'ES256' } : { alg: 'ES256', kid: key.kid }).sign(key.privateKey);
+  const protectedHeader = faults.has('jws-without-kid') ? { alg: 'ES256' } : { alg: 'ES256', kid };
+  return new CompactSign(jwsPayload).setProtectedHeader(protectedHeader).sign(key.privateKey);
 }

@@ -1,6 +1,7 @@
 /** Driver routes of workspaces: create, patch, the local listen pipe, and the user facts in effect (observation). */
 import { replyLanguages, factsInEffect } from '../facts.ts';
 import { badRequest, createWorkspace, patchWorkspace, workspaceView } from '../workspaces.ts';
+import { rotateJwksKey } from '../signing.ts';
 import { bodyOf, DRIVER_PREFIX as P, type DriverScope } from './common.ts';
 
 export function registerWorkspaceRoutes(d: DriverScope): void {
@@ -14,6 +15,13 @@ export function registerWorkspaceRoutes(d: DriverScope): void {
     // SIGN-2 broken on purpose by mode-switch-keeps-hmac: a switch from HMAC to JWKS is ignored.
     const keep = ctx.faults.has('mode-switch-keeps-hmac') && ws.signing.mode === 'hmac' && (body.signing as { mode?: unknown } | undefined)?.mode === 'jwks';
     return workspaceView(ctx, patchWorkspace(ws, keep ? { ...body, signing: ws.signing } : body));
+  });
+
+  // Capability signing-jwks-rotation (SIGN-9): a new key and kid for the workspace, in the same document.
+  app.post<{ Params: { key: string } }>(`${P}/workspaces/:key/jwks/rotate`, async (req) => {
+    const ws = d.workspace(req.params.key);
+    if (ws.signing.mode !== 'jwks') throw badRequest('signing.mode', 'a JWKS rotation needs a workspace in jwks mode');
+    return rotateJwksKey(ctx.ring, ws, ctx.faults);
   });
 
   // HOOK-5, SIGN-15: a running local listen pipe receives the workspace's events instead of the host POST.

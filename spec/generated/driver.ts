@@ -4,7 +4,7 @@
 export interface DriverCapabilities {
   driverVersion: '1';
   timeScale: number;
-  capabilities: ('workspaces' | 'sandbox' | 'signing-none' | 'signing-hmac' | 'signing-hmac-rotation' | 'signing-jwks' | 'conversations' | 'turns' | 'complete' | 'delete' | 'bulk-delete' | 'interrupt' | 'idle-sweep' | 'tool-call' | 'migration-hold' | 'seed-records' | 'facts' | 'facts-observation' | 'opener-language' | 'clock-advance' | 'service-log' | 'upload' | 'outage' | 'listen-pipe')[];
+  capabilities: ('workspaces' | 'sandbox' | 'signing-none' | 'signing-hmac' | 'signing-hmac-rotation' | 'signing-jwks' | 'conversations' | 'turns' | 'complete' | 'delete' | 'bulk-delete' | 'interrupt' | 'idle-sweep' | 'tool-call' | 'migration-hold' | 'seed-records' | 'facts' | 'facts-observation' | 'opener-language' | 'clock-advance' | 'service-log' | 'upload' | 'outage' | 'listen-pipe' | 'signing-jwks-rotation')[];
   jwksUrl: string;
 }
 
@@ -240,6 +240,14 @@ export interface DriverSetListenPipeRequest {
 /** Answer 200 of setListenPipe. */
 export interface DriverSetListenPipeResponse {
   forwardTo: string | null;
+}
+
+/** Answer 200 of rotateJwksKey. */
+export interface DriverRotateJwksKeyResponse {
+  /** The new kid, published in the JWKS document. */
+  kid: string;
+  /** The kid the workspace signed with before. */
+  previousKid?: string;
 }
 
 /** Body of POST setOutage. */

@@ -59,6 +59,9 @@ const DATA_API = [
   'state.rest-write-silent',
 ] as const;
 
-export const SERVICE_CHECK_IDS: readonly string[] = [...WRITTEN, ...STATEFUL, ...DATA_API];
+/** The checks of a duty in a further state: after a JWKS rotation, the back-off after each way an attempt fails. */
+const STATES = ['sign.jwks-rotation', 'delivery.backoff-after-timeout', 'delivery.backoff-after-refused'] as const;
+
+export const SERVICE_CHECK_IDS: readonly string[] = [...WRITTEN, ...STATEFUL, ...DATA_API, ...STATES];
 /** Every service check id is written out where its check is made. */
 export const SERVICE_WRITTEN_CHECK_IDS = SERVICE_CHECK_IDS;

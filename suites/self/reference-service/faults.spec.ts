@@ -15,8 +15,10 @@ import { SIGNING_PROBES } from './fault-probes/signing.ts';
 import { COMBINATION_PROBES } from './fault-probes/combination.ts';
 import { ROW_CALLBACK_PROBES } from './fault-probes/rows-callback.ts';
 import { ROW_ROUTE_PROBES } from './fault-probes/rows-route.ts';
+import { ROW_STATE_PROBES } from './fault-probes/rows-states.ts';
 
 const PROBES = { ...CALLBACK_PROBES, ...SIGNING_PROBES, ...ROUTE_PROBES, ...COMBINATION_PROBES, ...ROW_CALLBACK_PROBES, ...ROW_ROUTE_PROBES };
+Object.assign(PROBES, ROW_STATE_PROBES);
 
 test('the fault registry: at least 30 faults, kebab-case names, each citing a clause of spec/clauses.yaml with its area, over every service area', () => {
   const clauses = (parse(readFileSync(new URL('../../../spec/clauses.yaml', import.meta.url), 'utf8')) as { clauses: Array<{ id: string; side: string }> }).clauses;
