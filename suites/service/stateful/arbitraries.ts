@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { Close, Complete, Delete, Open, ScopeDelete, Turn, type Step } from './commands-chat.ts';
 import { Hold, KeyRead, ListRead, RestWrite, Seed, type WriteMode } from './commands-host.ts';
 import { LIST, SETTING, type Model } from './model.ts';
+import { PREFIXES } from './prefixes.ts';
 import type { Real } from './real.ts';
 
 /** A sequence of commands as fast-check runs them. */
@@ -42,5 +43,14 @@ export function sequences(capabilities: Iterable<string>, maxCommands: number): 
   const kept = TRIGGERS.filter((t) => t.capability === undefined || have.has(t.capability));
   const leftOut = TRIGGERS.filter((t) => !kept.includes(t)).map((t) => `${t.name} (capability ${t.capability})`);
   const one: fc.Arbitrary<fc.AsyncCommand<Model, Real, false>> = fc.oneof(...kept.map((t) => ({ arbitrary: t.arb, weight: t.weight })));
-  return { arb: fc.commands([one], { maxCommands, size: 'max' }), leftOut };
+  const random = fc.commands([one], { maxCommands, size: 'max' });
+  const offered = PREFIXES.filter((p) => p.capabilities.every((c) => have.has(c)));
+  if (offered.length === 0) return { arb: random, leftOut };
+  // A third of the sequences open with a prefix that reaches a mixed-scope row (coverage.ts), then go on
+  // at random. Shrinking drops the prefix first (cross shrink towards the first, empty, choice).
+  const prefix = fc.oneof({ withCrossShrink: true },
+    { weight: 2 * offered.length, arbitrary: fc.constant(undefined) },
+    ...offered.map((p) => ({ weight: 1, arbitrary: fc.constant(p) })));
+  const arb = fc.tuple(prefix, random).map(([p, cmds]): Sequence => (p === undefined ? cmds : [...p.steps(), ...cmds]));
+  return { arb, leftOut };
 }
