@@ -223,6 +223,11 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('setting-read-after-chat-delete', 'DATA-1', 'After the Setting record is deleted through the chat, GET /{endUserHandle} answers 404 even once the chat saves a new one.'),
   f('manifest-omits-delivered', 'PAGE-5', 'The config.bulk_deleted manifest leaves out DELIVERED records of the scope (count and pages still count them).'),
   f('rest-write-in-live-conversation-saved', 'STATE-3', 'A host REST write to a record touched in a conversation still open fires config.saved.'),
+  // transitions over mixed scopes (reached by the model-based test's prefixes, suites/service/stateful/prefixes.ts)
+  f('scope-delete-keeps-delivered', 'STATE-8', 'A scope delete removes only the PENDING records of the scope; '
+    + 'DELIVERED ones stay, though its manifest names them.'),
+  f('interrupt-finalizes-drafts', 'STATE-1', 'An interrupted conversation stores its drafts as DELIVERED, with no '
+    + 'onComplete.'),
   f('deleted-names-creating-conversation', 'EVT-22', 'config.deleted is sent as an event of the conversation that created the record, not of the one that deleted it.'),
 ]);
 

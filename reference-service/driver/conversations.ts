@@ -55,6 +55,8 @@ export function registerConversationRoutes(d: DriverScope): void {
       r.trail = { ...r.trail, closedDraft: true };
       // STATE-1 broken on purpose by sweep-finalizes-drafts: drafts of a swept conversation stored as DELIVERED.
       if (conv.state === 'timed-out' && f.has('sweep-finalizes-drafts')) r.callbackStatus = 'DELIVERED';
+      // STATE-1 broken on purpose by interrupt-finalizes-drafts: an interrupted conversation's drafts read DELIVERED.
+      if (conv.state === 'interrupted' && f.has('interrupt-finalizes-drafts')) r.callbackStatus = 'DELIVERED';
     }
   };
 

@@ -56,7 +56,10 @@ export function registerRecordRoutes(d: DriverScope): void {
     // STATE-8 broken on purpose by scope-delete-keeps-last too.
     const removed = f.has('scope-delete-this-conversation-only') ? keys.filter((k) => conv.touched.includes(k)) : f.has('scope-delete-keeps-last') ? keys.slice(0, -1) : keys;
     if (cls.kind === 'SETTING' && keys.length > 0) ctx.deletedSettings.add(ctx.settingSlot(ws.workspaceKey, cls.configEnd, conv.endUserHandle));
-    for (const k of removed) ctx.records.delete(k); // STATE-8
+    // STATE-8 broken on purpose by scope-delete-keeps-delivered: a scope of both states keeps its DELIVERED records.
+    const kept = f.has('scope-delete-keeps-delivered')
+      ? new Set(records.filter((r) => r.callbackStatus === 'DELIVERED').map((r) => r.serviceKey)) : new Set<string>();
+    for (const k of removed) if (!kept.has(k)) ctx.records.delete(k); // STATE-8
     // PAGE-5 broken on purpose by manifest-omits-delivered: DELIVERED keys counted but not listed.
     const delivered = new Set(records.filter((r) => r.callbackStatus === 'DELIVERED').map((r) => r.serviceKey));
     const pages = bulkPages(ctx, conv, cls.configEnd, keys, f.has('manifest-omits-delivered') ? (k) => delivered.has(k) : undefined);

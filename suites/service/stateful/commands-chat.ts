@@ -42,6 +42,11 @@ export function settle(r: Real, expected: Expected[] = []): Promise<void> {
   return r.ledger.settle(expected, r.timing.deliveryDeadlineMs());
 }
 
+/** The step's callbacks arrived: the conversation's event trail goes on (section 6 sequences, coverage.ts). */
+function trail(r: Real, conversationId: number, ...events: string[]): void {
+  for (const e of events) r.coverage.event(r.sequenceTag, conversationId, e);
+}
+
 export class Open extends Step {
   constructor(readonly user: number, readonly end: End) { super(); }
   // One conversation per user at a time: whether a new open abandons an open one is not decided here.
@@ -52,6 +57,8 @@ export class Open extends Step {
     r.log.note(`conversation ${conversationId}`);
     m.conversations.push({ id: conversationId, user: this.user, end: this.end, open: true, touched: [] });
     await settle(r, [{ event: 'onStart', conversationId, user: this.user, arrival: 'EVT-16', rule: 'onStart fires when a fresh conversation opens for an end user', arrivalId: 'model.onstart-fires', matched: [] }]);
+    trail(r, conversationId, 'onStart');
+    r.coverage.row('C1');
   }
 }
 
@@ -90,6 +97,8 @@ export class Turn extends Step {
     r.log.note(`serviceKeys ${serviceKeys.join(', ')}`);
     // What each touched instance was at save time, and the union of the paths the turn saved to it.
     const touched = new Map<number, { rec: RecordState; status: RecordState['status']; fields: Set<string> }>();
+    // Records this turn created: the (none) --chat save--> PENDING row (T1).
+    const created = new Set<number>();
     plan.forEach((p, i) => {
       const key = serviceKeys[i]!;
       let rec = p.target;
@@ -102,7 +111,11 @@ export class Turn extends Step {
           for (const [f, k] of rec.values) if (k) rec.values.set(f, { ...k, by: 'DATA-13' });
         }
       }
-      if (rec === undefined) rec = m.add({ key, user: this.user, end: p.end, status: 'PENDING', statusBy: 'STATE-1', writes: [], ...(p.values[IDENTITY] !== undefined ? { label: p.values[IDENTITY] as string } : {}) });
+      if (rec === undefined) {
+        const label = p.values[IDENTITY] !== undefined ? { label: p.values[IDENTITY] as string } : {};
+        rec = m.add({ key, user: this.user, end: p.end, status: 'PENDING', statusBy: 'STATE-1', writes: [], ...label });
+        created.add(rec.id);
+      }
       const t = touched.get(rec.id) ?? { rec, status: rec.status, fields: new Set<string>() };
       for (const f of Object.keys(p.values)) t.fields.add(f);
       touched.set(rec.id, t);
@@ -116,10 +129,15 @@ export class Turn extends Step {
       expected.push({ event: 'config.saved', conversationId: conv.id, user: this.user, key: rec.key!, callbackStatus: status, changedFields: [...fields], arrival: 'EVT-17', rule: 'config.saved fires once for each instance a turn saves to', arrivalId: 'model.saved-once-per-instance', matched: [] });
     }
     await settle(r, expected);
+    trail(r, conv.id, 'config.saved');
     for (const { rec } of touched.values()) await readLive(m, r, rec);
     if ([...touched.values()].some((t) => t.rec.end === SETTING)) await readSetting(m, r, this.user);
     // A new List instance changes what the List read answers.
     if (plan.some((p) => p.end === LIST && p.target === undefined)) await readList(m, r, this.user);
+    for (const { rec, status } of touched.values()) {
+      if (created.has(rec.id)) r.coverage.row('T1');
+      else if (status === 'DELIVERED') r.coverage.row('T4');
+    }
   }
 }
 
@@ -142,6 +160,11 @@ export class Complete extends Step {
     // The keys are named: the live instances the conversation touched (what a deleted one would be is the model's question, not the driver's).
     await r.driver.complete(conv.id, recs.map((x) => x.key!));
     const earlierIds = recs.flatMap((x) => x.onCompleteIds);
+    // What the completion finalizes, before it: PENDING records (T3), DELIVERED ones edited since (M4), and
+    // whether an instance the conversation touched was deleted through the chat meanwhile (M2).
+    const before = recs.map((x) => ({ status: x.status, edited: x.statusBy === 'STATE-6' }));
+    const deletedTouched = m.gone.some((g) => g.by === 'STATE-7' && g.conversationId === conv.id
+      && conv.touched.includes(g.id));
     conv.open = false;
     const keep = (e: Parameters<NonNullable<Expected['onMatch']>>[0]) => { const id = header(e, 'x-service-delivery-id'); if (id) for (const x of recs) x.onCompleteIds.push(id); };
     // A completion of keys completed before is DELIV-13's rule (another onComplete, a new delivery id); a first one STATE-4's.
@@ -152,6 +175,10 @@ export class Complete extends Step {
       x.statusBy = 'STATE-4';
     }
     for (const x of recs) await readLive(m, r, x);
+    trail(r, conv.id, 'onComplete');
+    if (before.some((b) => b.status === 'PENDING')) r.coverage.row('T3');
+    if (before.some((b) => b.status === 'DELIVERED' && b.edited)) r.coverage.row('M4');
+    if (deletedTouched) r.coverage.row('M2');
   }
 }
 
@@ -164,11 +191,15 @@ export class Delete extends Step {
     const conv = m.openConversation(this.user)!;
     const rec = pick(m.addressable(this.user), this.target)!;
     r.log.note(`record #${rec.id} ${rec.key}`);
+    const status = rec.status;
     await r.driver.deleteRecord(conv.id, rec.key!);
     const g = m.remove(rec, 'STATE-7', conv.id);
     await settle(r, [{ event: 'config.deleted', conversationId: conv.id, user: this.user, key: rec.key!, arrival: 'EVT-22', rule: 'config.deleted fires when the user deletes one instance through the chat', arrivalId: 'model.deleted-fires', matched: [] }]);
     await readGone(m, r, g, true);
     if (rec.end === SETTING) await readSetting(m, r, this.user);
+    trail(r, conv.id, 'config.deleted');
+    if (status === 'PENDING') r.coverage.row('T5');
+    else if (status === 'DELIVERED') r.coverage.row('T6');
   }
 }
 
@@ -183,6 +214,7 @@ export class ScopeDelete extends Step {
     const conv = m.openConversation(this.user)!;
     const scope = m.live(this.user, this.end);
     const keys = scope.map((x) => x.key!);
+    const states = new Set(scope.map((x) => x.status));
     r.log.note(`${keys.length} record(s)`);
     await r.driver.bulkDelete(conv.id, this.end);
     const gone = scope.map((x) => m.remove(x, 'STATE-8', conv.id));
@@ -193,6 +225,10 @@ export class ScopeDelete extends Step {
     const sample = gone.filter((g, i) => g.label !== undefined || i === 0 || i === gone.length - 1).slice(0, 6);
     for (const g of sample) await readGone(m, r, g);
     if (this.end === SETTING) await readSetting(m, r, this.user);
+    trail(r, conv.id, 'config.bulk_deleted');
+    if (states.has('PENDING')) r.coverage.row('T7');
+    if (states.has('DELIVERED')) r.coverage.row('T8');
+    if (states.has('PENDING') && states.has('DELIVERED')) r.coverage.row('M1');
   }
 }
 
@@ -212,5 +248,8 @@ export class Close extends Step {
     // Closing without completing changes no record: each keeps the state its last transition gave it, and is listed.
     for (const rec of m.completion(conv)) await readLive(m, r, rec);
     if (m.completion(conv).some((x) => x.end === LIST)) await readList(m, r, this.user);
+    trail(r, conv.id, x.event);
+    r.coverage.row(this.how === 'interrupt' ? 'C2' : 'C3');
+    if (conv.touched.length > 0) r.coverage.row('M3');
   }
 }

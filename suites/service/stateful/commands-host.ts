@@ -56,6 +56,8 @@ export class RestWrite extends Step {
     let key: string | undefined;
     let want: 'ok' | 'held' | 'conflict' | 'gone' = 'ok';
     let holder: RecordState | undefined;
+    // The write created a record: the (none) --host REST write--> PENDING row (T2), once its reads held.
+    let created = false;
     if (this.mode === 'unkeyed') {
       rec = this.end === SETTING ? m.setting(this.user) : undefined;
       if (this.end === LIST) data[IDENTITY] = m.freshLabel();
@@ -102,6 +104,7 @@ export class RestWrite extends Step {
         must(r, named === key, 'DATA-4', 'a keyed write writes the record its key names', words);
       }
       if (rec === undefined) {
+        created = true;
         rec = m.add({ user: this.user, end: this.end, status: 'PENDING', statusBy: 'STATE-2', writes: [{ by: 'rest', atMs }], ...(typeof named === 'string' ? { key: named } : {}), ...(typeof data[IDENTITY] === 'string' ? { label: data[IDENTITY] as string } : {}) });
       } else {
         if (this.end === SETTING && key === undefined && typeof named === 'string') {
@@ -121,6 +124,7 @@ export class RestWrite extends Step {
     if (rec && !rec.held) await readLive(m, r, rec);
     if (this.end === SETTING) await readSetting(m, r, this.user);
     else if (want === 'ok') await readList(m, r, this.user);
+    if (created) r.coverage.row('T2');
   }
 }
 
@@ -194,5 +198,6 @@ export class Seed extends Step {
     await settle(r);
     await readLive(m, r, recs[0]!);
     await readList(m, r, this.user);
+    r.coverage.row('T2');
   }
 }

@@ -4,6 +4,9 @@ import type { ClauseId } from '../../../spec/index.ts';
 export { runStateful, lanesFor, type StatefulEnv, type StatefulOptions, type StatefulOutcome } from './run.ts';
 export { judgeStateful, rerunLine } from './judge.ts';
 export { StepViolation } from './violation.ts';
+export { Coverage, summarize, type CoverageSummary } from './coverage.ts';
+export { TRANSITIONS, MIXED, EVENT_SEQUENCES, type TransitionRow } from './transitions.ts';
+export { sequences, stepsOf } from './arbitraries.ts';
 
 /** Every clause a condition of the model decides (the test's tags: a check may name only these). */
 export const STATEFUL_CLAUSES: readonly ClauseId[] = [

@@ -6,7 +6,8 @@
 import { test } from '@playwright/test';
 import type { ClauseId } from '../../../spec/index.ts';
 import { reproContextFromEnv, reproductionFor } from '../../../reports/index.ts';
-import { check, notExercised, precondition } from '../../shared/index.ts';
+import { check, notExercised, precondition, warnCheck } from '../../shared/index.ts';
+import { summarize } from './coverage.ts';
 import type { EvidenceLog } from '../fixtures.ts';
 import type { StatefulOutcome } from './run.ts';
 import { StepViolation } from './violation.ts';
@@ -26,6 +27,7 @@ export function judgeStateful(outcome: StatefulOutcome, clauses: readonly Clause
   const rate = outcome.sequences / (outcome.elapsedMs / 1000);
   info.annotations.push({ type: 'ccs-stateful', description: `${outcome.sequences} sequences in ${(outcome.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(2)}/s) over ${outcome.lanes} lane(s) of ${outcome.perLane}; steps ${[...outcome.counts].map(([k, n]) => `${k} ${n}`).join(', ')}${outcome.leftOut.length ? `; left out for missing capabilities: ${outcome.leftOut.join(', ')}` : ''}` });
   const f = outcome.failure;
+  if (f === undefined) reportCoverage(outcome, clauses, evidence);
   if (f === undefined) {
     for (const clause of clauses) {
       const n = outcome.tally.held.get(clause) ?? 0;
@@ -50,4 +52,23 @@ export function judgeStateful(outcome: StatefulOutcome, clauses: readonly Clause
   const seen = `${v.seen}, at the last step of ${header} ${replay}`;
   const words = { expected: v.expected, seen, ...(v.hint ? { hint: v.hint } : {}) };
   check.soft(v.clause, `stateful, ${v.rule}`, v.id ? { id: v.id } : {}).that(false, words);
+}
+
+/**
+ * The rows of section 3 and the event sequences of section 6 the run exercised, printed and in the
+ * evidence. Below 100% the rows not reached are named, as a warning beside STATE-1: the harness's own
+ * coverage is never a failure of the service.
+ */
+function reportCoverage(outcome: StatefulOutcome, clauses: readonly ClauseId[], evidence: EvidenceLog): void {
+  const c = summarize(outcome.coverage, outcome.capabilities);
+  const text = c.lines.join('\n');
+  console.log(`model-based test coverage over ${outcome.sequences} sequences:\n${text}`);
+  void test.info().attach('ccs-stateful-coverage', { body: `${text}\n`, contentType: 'text/plain' });
+  test.info().annotations.push({ type: 'ccs-stateful-coverage', description: c.lines.join('; ') });
+  const over = `over ${outcome.sequences} sequences`;
+  evidence.add({ sentence: `Coverage of the model-based test ${over}: ${c.lines.join('; ')}.` });
+  if (!c.complete && clauses.includes('STATE-1')) {
+    warnCheck('STATE-1', 'the sequences exercise every row of section 3 the target\'s driver can reach',
+      `not reached in this run: ${c.missed.join('; ')}`);
+  }
 }

@@ -8,6 +8,7 @@ import type { ServiceClient } from '../clients/service-client.ts';
 import type { TestWorkspace, Timing } from '../fixtures.ts';
 import { payload } from '../areas/journal.ts';
 import { eventOf } from '../areas/scenario.ts';
+import type { Coverage } from './coverage.ts';
 import type { Ledger, StrayJudge } from './ledger.ts';
 import { writeBefore, type Model } from './model.ts';
 import type { RecordingDriver, StepLog } from './script.ts';
@@ -24,6 +25,10 @@ export interface Real extends Judge {
   counts: Map<string, number>;
   /** Host REST writes (and seeds) of this sequence: its quiet window then also decides STATE-3. */
   hostWrites: number;
+  /** The rows of section 3 and the event sequences of section 6 the run exercised (coverage.ts). */
+  coverage: Coverage;
+  /** This sequence's tag: its conversations' event trails stay apart from other lanes'. */
+  sequenceTag: string;
   /** Wall ms when the current step began: nothing that arrived before it answers its expectations. */
   stepStartedMs: number;
 }

@@ -13,7 +13,8 @@ import { test } from '@playwright/test';
 import { serviceClientFor } from '../clients/for-target.ts';
 import type { ServiceResponse } from '../clients/service-client.ts';
 import type { ResolvedTarget } from '../target-config/resolve.ts';
-import { sequences, type Sequence } from './arbitraries.ts';
+import { sequences, stepsOf, type Sequence } from './arbitraries.ts';
+import { Coverage } from './coverage.ts';
 import { Ledger } from './ledger.ts';
 import { Model } from './model.ts';
 import { strayJudge, type Real } from './real.ts';
@@ -58,6 +59,10 @@ export interface StatefulOutcome {
   tally: Tally;
   /** Steps run, by command. */
   counts: Map<string, number>;
+  /** Rows of section 3 and event sequences of section 6 exercised. */
+  coverage: Coverage;
+  /** The target's driver capabilities (rows needing another are left out of the coverage). */
+  capabilities: string[];
   failure?: StatefulFailure;
 }
 
@@ -89,7 +94,7 @@ interface Lane { index: number; seed: number; firstFailureAt?: number; failed?: 
 
 export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise<StatefulOutcome> {
   const { target, host, driver, timing } = env;
-  const { arb, leftOut } = sequences(target.capabilities, o.maxCommands);
+  const { commands, prefix, leftOut } = sequences(target.capabilities, o.maxCommands);
   const project = projectSettings();
   const wide = Math.max(1, Math.min(MAX_LANES, o.runs));
   const plan = project.oneRound ? { lanes: wide, perLane: Math.ceil(o.runs / wide) } : lanesFor(o, timing);
@@ -97,6 +102,7 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
   const base = o.seed ?? project.seed ?? randomBytes(4).readInt32BE(0) >>> 1;
   const tally = new Tally();
   const counts = new Map<string, number>();
+  const coverage = new Coverage();
   const quietMs = timing.quietWindowMs();
   // While shrinking, a candidate waits a shorter window for a late stray (the one found arrived well within it).
   const shrinkQuietMs = Math.min(quietMs, Math.max(500, timing.scaled(5_000)));
@@ -118,7 +124,10 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
     const onResponse = (r: ServiceResponse) => { logged(r); o.onResponse?.(r); };
     const svc = serviceClientFor(target, { onResponse, testInfo: test.info() });
     const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model));
-    const real: Real = { ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, hostWrites: 0, stepStartedMs: Date.now() };
+    const real: Real = {
+      ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, coverage,
+      sequenceTag: tag, hostWrites: 0, stepStartedMs: Date.now(),
+    };
     try {
       await fc.asyncModelRun(() => ({ model, real }), cmds);
       const window = lane.failed === undefined ? quietMs : lane.failed.kind === 'stray' ? shrinkQuietMs : 0;
@@ -143,12 +152,17 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
 
   const results = await Promise.all(Array.from({ length: lanes }, async (_, i) => {
     const lane: Lane = { index: i, seed: (base + i) | 0 };
-    const details = await fc.check(fc.asyncProperty(arb, (cmds) => runSequence(lane, cmds)), { numRuns: plan.perLane, seed: lane.seed, endOnFailure: false });
+    // Commands and prefix are two arguments of the property: a nested tuple would not shrink (arbitraries.ts).
+    const property = fc.asyncProperty(commands, prefix, (c, p) => runSequence(lane, stepsOf([c, p])));
+    const details = await fc.check(property, { numRuns: plan.perLane, seed: lane.seed, endOnFailure: false });
     return { lane, details };
   }));
   const elapsedMs = performance.now() - started;
   const failed = results.filter((x) => x.details.failed && x.lane.failed).sort((a, b) => a.lane.firstFailureAt! - b.lane.firstFailureAt!)[0];
-  const outcome: StatefulOutcome = { sequences: executed, lanes, perLane: plan.perLane, elapsedMs, leftOut, tally, counts };
+  const capabilities = [...target.capabilities];
+  const outcome: StatefulOutcome = {
+    sequences: executed, lanes, perLane: plan.perLane, elapsedMs, leftOut, tally, counts, coverage, capabilities,
+  };
   if (failed) {
     const d = failed.details;
     // The last failing run is the shrunk counterexample: its script is the one kept.

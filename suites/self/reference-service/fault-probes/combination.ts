@@ -128,6 +128,26 @@ export const COMBINATION_PROBES: Record<string, Probe> = {
       expect((await first(s, 'config.bulk_deleted')).json).toMatchObject({ count: 1, keys: [] });
     },
   },
+  // A scope of both states: the completed record (DELIVERED) and a draft of the second conversation (PENDING).
+  'scope-delete-keeps-delivered': {
+    run: async (s) => {
+      const { key, c2 } = await completedThenReopened(s);
+      const t = await turn(s, c2, [{ fields: { email: 'b@x.io' } }]);
+      await s.driver('POST', `/conversations/${c2}/bulk-delete`, { configEnd: '/contacts' });
+      expect((await first(s, 'config.bulk_deleted')).json).toMatchObject({ count: 2 });
+      expect((await read(s, `contacts/data/u-1/${key}`)).status).toBe(200);
+      expect((await read(s, `contacts/data/u-1/${t.json.serviceKeys[0]}`)).status).toBe(404);
+    },
+  },
+  'interrupt-finalizes-drafts': {
+    run: async (s) => {
+      const id = await s.open();
+      await turn(s, id, [{ fields: { email: 'a@x.io' } }]);
+      await s.driver('POST', `/conversations/${id}/interrupt`, {});
+      expect((await read(s, 'profile/data/u-1')).json.callbackStatus).toBe('DELIVERED');
+      expect(byEvent(s, 'onComplete')).toHaveLength(0);
+    },
+  },
   'rest-write-in-live-conversation-saved': {
     run: async (s) => {
       const id = await s.open('u-1', '/contacts');

@@ -1,0 +1,85 @@
+/**
+ * Which rows of section 3's transition table, which mixed situations and which section 6 event
+ * sequences the model-based test's sequences exercised. A step marks a row only after the
+ * callbacks it expects arrived and its read-backs held, so a row counts on what the run saw.
+ */
+import { EVENT_SEQUENCES, MIXED, TRANSITIONS, type TransitionRow } from './transitions.ts';
+
+type RowId = TransitionRow['id'];
+
+/** The row of the table by its number (T3, C2, M1): the commands name rows by it. */
+function rowId(short: string): RowId {
+  const row = [...TRANSITIONS, ...MIXED].find((r) => r.id.startsWith(`${short} `));
+  if (row === undefined) throw new Error(`no row ${short} in the transition table`);
+  return row.id;
+}
+
+export class Coverage {
+  readonly hits = new Map<string, number>();
+  /** Each conversation's events in order, by sequence and conversation id. */
+  private readonly trails = new Map<string, string[]>();
+
+  /** A step exercised the row (T1..T8, C1..C3, M1..M4). */
+  row(short: string): void {
+    const id = rowId(short);
+    this.hits.set(id, (this.hits.get(id) ?? 0) + 1);
+  }
+
+  /** An event of a conversation arrived as its step expected (sequence tag keeps lanes apart). */
+  event(sequence: string, conversationId: number, event: string): void {
+    const k = `${sequence}/${conversationId}`;
+    const trail = this.trails.get(k) ?? [];
+    if (trail[trail.length - 1] !== event) trail.push(event);
+    this.trails.set(k, trail);
+  }
+
+  /** The event sequences reached: a conversation's trail (repeats collapsed) matched against section 6's. */
+  sequencesHit(): Map<string, number> {
+    const hit = new Map<string, number>();
+    for (const trail of this.trails.values()) {
+      const words = trail.join(' ');
+      for (const s of EVENT_SEQUENCES) if (s.pattern.test(words)) hit.set(s.id, (hit.get(s.id) ?? 0) + 1);
+    }
+    return hit;
+  }
+}
+
+export interface CoverageSummary {
+  /** "section 3 transitions: 11/11 exercised" and its siblings, one a line. */
+  lines: string[];
+  /** Rows a target's driver could reach that no sequence reached. */
+  missed: string[];
+  /** Rows left out for a capability the target lacks, with the reason. */
+  excluded: string[];
+  complete: boolean;
+}
+
+/** The coverage in words: per table, exercised of reachable, the rows missed named, the excluded with why. */
+export function summarize(c: Coverage, capabilities: Iterable<string>): CoverageSummary {
+  const have = new Set(capabilities);
+  const seqHits = c.sequencesHit();
+  const tables = [
+    { name: 'section 3 transitions', rows: TRANSITIONS, hits: c.hits },
+    { name: 'mixed-scope triggers', rows: MIXED, hits: c.hits },
+    { name: 'section 6 event sequences', rows: EVENT_SEQUENCES, hits: seqHits },
+  ];
+  const lines: string[] = [];
+  const missed: string[] = [];
+  const excluded: string[] = [];
+  for (const t of tables) {
+    const lacking = (r: { capabilities: readonly string[] }) => r.capabilities.filter((x) => !have.has(x));
+    const reachable = t.rows.filter((r) => lacking(r).length === 0);
+    const out = t.rows.filter((r) => lacking(r).length > 0);
+    const notHit = reachable.filter((r) => (t.hits.get(r.id) ?? 0) === 0);
+    missed.push(...notHit.map((r) => r.id));
+    excluded.push(...out.map((r) => `${r.id} (capability ${lacking(r).join(', ')} not offered by the target)`));
+    const counts = reachable.filter((r) => !notHit.includes(r)).map((r) => `${r.id.split(' ')[0]} ${t.hits.get(r.id)}`);
+    let line = `${t.name}: ${reachable.length - notHit.length}/${reachable.length} exercised`;
+    if (counts.length > 0) line += ` (${counts.join(', ')})`;
+    if (notHit.length > 0) line += `; not reached: ${notHit.map((r) => r.id).join('; ')}`;
+    const why = (r: { id: string; capabilities: readonly string[] }) => `${r.id} (capability ${lacking(r).join(', ')})`;
+    if (out.length > 0) line += `; left out: ${out.map(why).join('; ')}`;
+    lines.push(line);
+  }
+  return { lines, missed, excluded, complete: missed.length === 0 };
+}
