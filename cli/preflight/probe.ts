@@ -37,6 +37,16 @@ function errorWord(error: unknown): string {
   return e.code ?? e.errors?.find((x) => x.code)?.code ?? e.message ?? String(error);
 }
 
+const NOT_A_URL = { ok: false, error: 'not a URL', ms: 0 } as const;
+
+function parsed(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
 function portOf(u: URL): number {
   if (u.port) return Number(u.port);
   return u.protocol === 'https:' ? 443 : 80;
@@ -47,13 +57,8 @@ export function tcpReach(url: string, deadlineMs = CONNECT_DEADLINE_MS): Promise
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      resolve({ ok: false, error: 'not a URL', ms: 0 });
-      return;
-    }
+    const u = parsed(url);
+    if (!u) return resolve(NOT_A_URL);
     const socket = net.connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port: portOf(u) });
     const late = () => done({ ok: false, error: `no connection within ${deadlineMs} ms`, ms: ms() });
     const timer = setTimeout(late, deadlineMs);
@@ -76,13 +81,8 @@ export function httpReach(url: string, deadlineMs = PROBE_DEADLINE_MS, accept = 
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      resolve({ ok: false, error: 'not a URL', ms: 0 });
-      return;
-    }
+    const u = parsed(url);
+    if (!u) return resolve(NOT_A_URL);
     const mod = u.protocol === 'https:' ? https : http;
     let settled = false;
     const req = mod.request(u, { method: 'GET', headers: { accept }, agent: false }, (res) => {

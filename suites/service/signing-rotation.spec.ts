@@ -6,12 +6,12 @@
  */
 import type { JWK } from 'jose';
 import { test } from './fixtures.ts';
-import type { DriverClient, ServiceClient, TestWorkspace } from './fixtures.ts';
+import type { ServiceClient } from './fixtures.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import { header } from './areas/journal.ts';
 import { SEND_SKEW_SECONDS, checkJws, jwsPayloadProblem, tNearArrival, type JwsCheck } from './areas/signatures.ts';
-import { eventOf, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
+import { eventOf, threeEvents, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { JWKS_ROTATION, rotateJwks } from './areas/rotation.ts';
 import { realTime } from './areas/waiting.ts';
 import { answered } from './areas/errors.ts';
@@ -20,19 +20,6 @@ import { clauseTags } from '../../spec/index.ts';
 
 const what = (e: JournalEntry): string =>
   (e.method === 'GET' ? 'the user-facts GET' : eventOf(e) ?? `callback #${e.seq}`);
-
-/** onStart, config.saved and onComplete of one fresh user. */
-async function threeEvents(ws: TestWorkspace, driver: DriverClient): Promise<JournalEntry[]> {
-  const h = uniqueHandle('rot');
-  const c = await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
-  await driver.turn(c.conversationId, [{ fields: { name: 'Ada' } }]);
-  await driver.complete(c.conversationId);
-  return [
-    ...(await waitEvent(ws, 'onStart', h)),
-    ...(await waitEvent(ws, 'config.saved', h)),
-    ...(await waitEvent(ws, 'onComplete', h)),
-  ];
-}
 
 /** The document as served now; its shape is SIGN-9's rule, judged in signing.spec.ts, so a precondition here. */
 async function documentNow(svc: ServiceClient): Promise<{ keys: JWK[] }> {
@@ -86,10 +73,10 @@ test(`${EVERY_CHECK} (SIGN-4, SIGN-7, SIGN-8, SIGN-9)`, { tag: EVERY_TAGS }, asy
   driver.requireCapability('signing-jwks', JWKS_ROTATION);
   const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
   const before = await documentNow(svc);
-  const [first] = await threeEvents(ws, driver);
+  const [first] = await threeEvents(ws, driver, 'rot');
   const oldKid = kidBefore(await checkJws(first!, before), first!);
   const { kid: told } = await rotateJwks(driver, ws);
-  const after = await threeEvents(ws, driver);
+  const after = await threeEvents(ws, driver, 'rot');
   const doc = await documentNow(svc);
   for (const e of after) {
     const v = await checkJws(e, doc);

@@ -6,27 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import type { JWK } from 'jose';
 import { test } from './fixtures.ts';
-import type { DriverClient, ServiceClient, TestWorkspace } from './fixtures.ts';
+import type { ServiceClient } from './fixtures.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { header } from './areas/journal.ts';
 import { HMAC_HEADER_PATTERN, JWS_PATTERN, SEND_SKEW_SECONDS, checkHmac, checkJws, hmacSignerOf, jwsPayloadProblem, tNearArrival } from './areas/signatures.ts';
-import { eventOf, runEveryEvent, uniqueHandle, waitEvent } from './areas/scenario.ts';
+import { eventOf, runEveryEvent, threeEvents, uniqueHandle } from './areas/scenario.ts';
 import { answered } from './areas/errors.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags, type ClauseId } from '../../spec/index.ts';
-
-/** onStart, config.saved and onComplete of one fresh user. */
-async function threeEvents(ws: TestWorkspace, driver: DriverClient): Promise<JournalEntry[]> {
-  const h = uniqueHandle('sig');
-  const c = await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
-  await driver.turn(c.conversationId, [{ fields: { name: 'Ada' } }]);
-  await driver.complete(c.conversationId);
-  return [
-    ...(await waitEvent(ws, 'onStart', h)),
-    ...(await waitEvent(ws, 'config.saved', h)),
-    ...(await waitEvent(ws, 'onComplete', h)),
-  ];
-}
 
 /** The event a callback is, for the words of a rule. */
 const what = (e: JournalEntry): string => eventOf(e) ?? `callback #${e.seq}`;
@@ -59,7 +46,7 @@ const newSecret = () => `test-only-hmac-${randomBytes(16).toString('hex')}`;
 test.describe('signing off', () => {
   test('with no signing mode configured, X-Service-Signature is absent (SIGN-1)', { tag: clauseTags('SIGN-1') }, async ({ makeWorkspace, driver }) => {
     const ws = await makeWorkspace({ signing: { mode: 'none' } });
-    for (const e of await threeEvents(ws, driver)) {
+    for (const e of await threeEvents(ws, driver, 'sig')) {
       check.soft('SIGN-1', `with no signing mode, ${what(e)} carries no X-Service-Signature`, { id: 'sign.absent-when-off' }).absent(header(e, 'x-service-signature'), 'no X-Service-Signature header');
     }
   });
@@ -68,10 +55,10 @@ test.describe('signing off', () => {
     driver.requireCapability('signing-hmac');
     const off = await makeWorkspace({ signing: { mode: 'none' }, facts: false });
     const on = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
-    for (const e of await threeEvents(off, driver)) {
+    for (const e of await threeEvents(off, driver, 'sig')) {
       check.soft('HDR-6', `signing off: ${what(e)} carries no X-Service-Signature`, { id: 'header.signature-exactly-when-on' }).absent(header(e, 'x-service-signature'));
     }
-    for (const e of await threeEvents(on, driver)) {
+    for (const e of await threeEvents(on, driver, 'sig')) {
       check.soft('HDR-6', `signing on (hmac): ${what(e)} carries X-Service-Signature`, { id: 'header.signature-exactly-when-on' }).present(header(e, 'x-service-signature') || undefined, 'a non-empty X-Service-Signature');
     }
   });
@@ -81,7 +68,7 @@ test.describe('HMAC mode', () => {
   test('the HMAC header is t=<unix_seconds>,v1=<hex> (SIGN-11)', { tag: clauseTags('SIGN-11') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
-    for (const e of await threeEvents(ws, driver)) {
+    for (const e of await threeEvents(ws, driver, 'sig')) {
       check.soft('SIGN-11', `${what(e)}: X-Service-Signature is t=<unix_seconds>,v1=<hex>`, { id: 'sign.hmac-header-form' }).matches(header(e, 'x-service-signature'), HMAC_HEADER_PATTERN, 't=<unix_seconds>,v1=<hex>');
     }
   });
@@ -89,7 +76,7 @@ test.describe('HMAC mode', () => {
   test('v1 is the lowercase hex HMAC-SHA256 with the workspace secret of t, a dot and the raw body (SIGN-12)', { tag: clauseTags('SIGN-12') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
-    for (const e of await threeEvents(ws, driver)) {
+    for (const e of await threeEvents(ws, driver, 'sig')) {
       // The header's presence and form are HDR-6's and SIGN-11's: v1 can only be recomputed from t=<digits>,v1=<hex>.
       const h = header(e, 'x-service-signature');
       precondition(h !== undefined && HMAC_HEADER_PATTERN.test(h), `${what(e)} carries t=<unix_seconds>,v1=<hex> to recompute v1 from`, { expected: 't=<unix_seconds>,v1=<hex>', seen: show(h) });
@@ -118,7 +105,7 @@ test.describe('HMAC mode', () => {
   test(`the signature's t is the current unix time at sending, within ${SEND_SKEW_SECONDS} s of arrival (SIGN-4)`, { tag: clauseTags('SIGN-4') }, async ({ makeWorkspace, driver }) => {
     driver.requireCapability('signing-hmac');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
-    for (const e of await threeEvents(ws, driver)) {
+    for (const e of await threeEvents(ws, driver, 'sig')) {
       const { t } = hmacSignerOf(e, [ws.signing.secret!]);
       const arrival = e.arrival.wallMs / 1000;
       check.soft('SIGN-4', `${what(e)}: the signature's t is the unix time at sending`, { id: 'sign.t-now' }).that(tNearArrival(t, e), {
@@ -134,7 +121,7 @@ test.describe('HMAC mode', () => {
     driver.requireCapability('signing-hmac', 'sandbox');
     const prod = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     const sb = await makeWorkspace({ parent: prod, signing: { mode: 'hmac' } });
-    for (const e of await threeEvents(sb, driver)) {
+    for (const e of await threeEvents(sb, driver, 'sig')) {
       const v = hmacSignerOf(e, [sb.signing.secret!, prod.signing.secret!]);
       check.soft('SIGN-13', `the sandbox's ${what(e)} is signed with the sandbox's own secret`, { id: 'sign.sandbox-own-secret' }).that(v.secretIndex === 0, {
         expected: 'v1 made with the sandbox\'s secret (#0)',
@@ -150,13 +137,13 @@ test.describe('HMAC mode', () => {
     driver.requireCapability('signing-hmac', 'signing-hmac-rotation');
     const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
     const old = ws.signing.secret!;
-    for (const e of await threeEvents(ws, driver)) {
+    for (const e of await threeEvents(ws, driver, 'sig')) {
       const v = hmacSignerOf(e, [old]);
       precondition(v.secretIndex === 0, `before the rotation, ${what(e)} is signed with the workspace's secret`, { expected: 'v1 made with the secret set at creation', seen: v.reason });
     }
     const current = newSecret();
     await driver.patchWorkspace(ws, { signing: { mode: 'hmac', secret: current, previousSecret: old } });
-    for (const e of await threeEvents(ws, driver)) {
+    for (const e of await threeEvents(ws, driver, 'sig')) {
       const v = hmacSignerOf(e, [current, old]);
       check.soft('SIGN-14', `after the rotation, ${what(e)} is signed with the current or the previous secret`, { id: 'sign.rotation' }).that(v.secretIndex !== undefined, { expected: 'v1 made with the current (#0) or the previous (#1) secret', seen: v.reason });
     }
@@ -167,7 +154,7 @@ test.describe('JWKS mode', () => {
   test('the service serves a standard JWKS document with a keys array holding every kid it signs with (SIGN-9)', { tag: clauseTags('SIGN-9') }, async ({ makeWorkspace, driver, svc }) => {
     driver.requireCapability('signing-jwks');
     const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
-    const events = await threeEvents(ws, driver);
+    const events = await threeEvents(ws, driver, 'sig');
     const jwks = await serviceJwks(svc, 'SIGN-9');
     for (const k of jwks.keys) {
       check.soft('SIGN-9', `key ${show(k.kid)} of the document is a standard JWK with a kty`, { id: 'sign.jwks-document' }).present(k.kty, 'a kty member');
@@ -186,7 +173,7 @@ test.describe('JWKS mode', () => {
   test('the JWKS header is a compact JWS with alg ES256 and a kid (SIGN-7)', { tag: clauseTags('SIGN-7') }, async ({ makeWorkspace, driver, svc }) => {
     driver.requireCapability('signing-jwks');
     const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
-    const events = await threeEvents(ws, driver);
+    const events = await threeEvents(ws, driver, 'sig');
     const jwks = await serviceJwks(svc);
     for (const e of events) {
       const compact = check.soft('SIGN-7', `${what(e)}: X-Service-Signature is a compact JWS (three base64url parts)`, { id: 'sign.jws-form' }).matches(header(e, 'x-service-signature'), JWS_PATTERN, '<base64url>.<base64url>.<base64url>');
@@ -200,7 +187,7 @@ test.describe('JWKS mode', () => {
   test('the JWS payload is "<unix_seconds>." followed by the raw request body (SIGN-8)', { tag: clauseTags('SIGN-8') }, async ({ makeWorkspace, driver, svc }) => {
     driver.requireCapability('signing-jwks');
     const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
-    const events = await threeEvents(ws, driver);
+    const events = await threeEvents(ws, driver, 'sig');
     const jwks = await serviceJwks(svc);
     for (const e of events) {
       const v = await checkJws(e, jwks);
@@ -217,8 +204,8 @@ test.describe('JWKS mode', () => {
     driver.requireCapability('signing-jwks', 'sandbox');
     const prod = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
     const sb = await makeWorkspace({ parent: prod, signing: { mode: 'jwks' } });
-    const [p] = await threeEvents(prod, driver);
-    const [s] = await threeEvents(sb, driver);
+    const [p] = await threeEvents(prod, driver, 'sig');
+    const [s] = await threeEvents(sb, driver, 'sig');
     const jwks = await serviceJwks(svc);
     const pv = await checkJws(p!, jwks);
     const sv = await checkJws(s!, jwks);
@@ -231,11 +218,11 @@ test.describe('JWKS mode', () => {
 test('a workspace signs in exactly the one mode configured, and a mode change switches every later callback (SIGN-2)', { tag: clauseTags('SIGN-2') }, async ({ makeWorkspace, driver, svc }) => {
   driver.requireCapability('signing-hmac', 'signing-jwks');
   const ws = await makeWorkspace({ signing: { mode: 'hmac' }, facts: false });
-  for (const e of await threeEvents(ws, driver)) {
+  for (const e of await threeEvents(ws, driver, 'sig')) {
     check.soft('SIGN-2', `HMAC mode: ${what(e)} carries an HMAC signature t=<unix_seconds>,v1=<hex>`, { id: 'sign.one-mode' }).matches(header(e, 'x-service-signature'), HMAC_HEADER_PATTERN, 't=<unix_seconds>,v1=<hex>');
   }
   await driver.patchWorkspace(ws, { signing: { mode: 'jwks' } });
-  const after = await threeEvents(ws, driver);
+  const after = await threeEvents(ws, driver, 'sig');
   const jwks = await serviceJwks(svc);
   for (const e of after) {
     const jws = check.soft('SIGN-2', `JWKS mode after the change: ${what(e)} carries a compact JWS`, { id: 'sign.one-mode' }).matches(header(e, 'x-service-signature'), JWS_PATTERN, 'a compact JWS');

@@ -10,17 +10,12 @@ import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MockHost } from '../../../mock-host/index.ts';
 import {
   CONFIG_END_FORMS, DEFAULT_DATA_API_FORMS, parseDataApiTail, readWriteBody, type DataApiForms,
 } from '../../../spec/index.ts';
-import { resolveTarget, type ResolvedTarget } from '../../service/target-config/resolve.ts';
-import { makeTiming } from '../../service/target-config/timing.ts';
-import { EvidenceCollector } from '../../service/clients/evidence.ts';
-import { createTestWorkspace, type WorkspaceContext, type WorkspaceOptions } from '../../service/clients/workspace.ts';
 import type { ServiceResponse } from '../../service/clients/service-client.ts';
-import { TestDriverClient } from '../../service/fixtures.ts';
 import { StepViolation, runStateful, type StatefulOutcome } from '../../service/stateful/index.ts';
+import { withStatefulEnv } from './stateful-env.ts';
 import { FORMS_STATEFUL_RUNS, entriesFor, formCombinations, planFormsProjects } from '../../forms/index.ts';
 
 const SUITES = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,24 +59,10 @@ test('the forms run runs the model-based test in all 12 combinations, the same s
 async function statefulRun(
   served: DataApiForms, declared: DataApiForms, runs: number, maxCommands = 60,
 ): Promise<{ outcome: StatefulOutcome; sent: ServiceResponse[] }> {
-  const session = await resolveTarget({ dataApi: served, env: { ...process.env, CCS_TARGET: '', CCS_FAULTS: '' } });
-  const host = await MockHost.start({ host: '127.0.0.1', port: 0, maxHeaderSize: 1024 * 1024 });
-  try {
-    const target: ResolvedTarget = { ...session.target, dataApi: declared };
-    const driver = new TestDriverClient(target.driverUrl);
-    const capabilities = [...target.capabilities];
-    driver.setCapabilities({ timeScale: target.timeScale, capabilities, jwksUrl: target.jwksUrl ?? '' });
-    const timing = makeTiming(target.timeScale, target.tolerances);
-    const ctx: WorkspaceContext = { target, host, driver, timing, evidence: new EvidenceCollector(), addedRoutes: [] };
-    driver.bind(ctx);
-    const sent: ServiceResponse[] = [];
-    const env = { target, host, driver, timing, makeWorkspace: (o?: WorkspaceOptions) => createTestWorkspace(ctx, o) };
-    const outcome = await runStateful(env, { runs, maxCommands, budgetMs: 4_000, onResponse: (r) => sent.push(r) });
-    return { outcome, sent };
-  } finally {
-    await host.close();
-    await session.close();
-  }
+  const sent: ServiceResponse[] = [];
+  const outcome = await withStatefulEnv({ served, declared }, (env) =>
+    runStateful(env, { runs, maxCommands, budgetMs: 4_000, onResponse: (r) => sent.push(r) }));
+  return { outcome, sent };
 }
 
 const dataRequests = (sent: ServiceResponse[]) => sent.filter((r) => new URL(r.url).pathname.includes('/endpoints/'));

@@ -7,13 +7,8 @@
  */
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
-import { MockHost } from '../../../mock-host/index.ts';
-import { resolveTarget } from '../../service/target-config/resolve.ts';
-import { makeTiming } from '../../service/target-config/timing.ts';
-import { EvidenceCollector } from '../../service/clients/evidence.ts';
-import { createTestWorkspace, type WorkspaceContext, type WorkspaceOptions } from '../../service/clients/workspace.ts';
-import { TestDriverClient } from '../../service/fixtures.ts';
 import { Coverage, TRANSITIONS, runStateful, sequences, stepsOf, summarize } from '../../service/stateful/index.ts';
+import { withStatefulEnv } from './stateful-env.ts';
 
 /**
  * Section 3's tables as the contract prints them (copied: the contract is not shipped). A from-state
@@ -78,18 +73,8 @@ test('rows a target\'s driver cannot reach are left out with the capability, nev
 test('a default model-based run against the reference service exercises every row of section 3, every mixed '
   + 'trigger and every event sequence of section 6', async () => {
   test.setTimeout(240_000);
-  const session = await resolveTarget({ env: { ...process.env, CCS_TARGET: '', CCS_FAULTS: '' } });
-  const host = await MockHost.start({ host: '127.0.0.1', port: 0, maxHeaderSize: 1024 * 1024 });
-  try {
-    const target = session.target;
-    expect(target.timeScale).toBe(0.1);
-    const driver = new TestDriverClient(target.driverUrl);
-    const capabilities = [...target.capabilities];
-    driver.setCapabilities({ timeScale: target.timeScale, capabilities, jwksUrl: target.jwksUrl ?? '' });
-    const timing = makeTiming(target.timeScale, target.tolerances);
-    const ctx: WorkspaceContext = { target, host, driver, timing, evidence: new EvidenceCollector(), addedRoutes: [] };
-    driver.bind(ctx);
-    const env = { target, host, driver, timing, makeWorkspace: (o?: WorkspaceOptions) => createTestWorkspace(ctx, o) };
+  await withStatefulEnv({}, async (env, capabilities) => {
+    expect(env.target.timeScale).toBe(0.1);
     // The defaults of suites/service/combinations.spec.ts: 48 sequences of at most 160 commands.
     const outcome = await runStateful(env, { runs: 48, maxCommands: 160, budgetMs: 12_000 });
     expect(outcome.failure?.violation.message, outcome.failure?.script).toBeUndefined();
@@ -100,8 +85,5 @@ test('a default model-based run against the reference service exercises every ro
       'section 3 transitions: 11/11 exercised', 'mixed-scope triggers: 4/4 exercised',
       'section 6 event sequences: 7/7 exercised',
     ]);
-  } finally {
-    await host.close();
-    await session.close();
-  }
+  });
 });

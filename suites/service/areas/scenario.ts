@@ -98,3 +98,16 @@ export async function runEveryEvent(ws: TestWorkspace, driver: DriverClient): Pr
   }
   return { endUserHandle, conversations: { completed: c1.conversationId, edited: c2.conversationId, swept: c3.conversationId }, keys: { kept, deleted }, byEvent, all };
 }
+
+/** onStart, config.saved and onComplete of one fresh user (handles prefixed `prefix`), in that order. */
+export async function threeEvents(ws: TestWorkspace, driver: DriverClient, prefix: string): Promise<JournalEntry[]> {
+  const h = uniqueHandle(prefix);
+  const c = await driver.open(ws, { endUserHandle: h, configEnd: '/profile' });
+  await driver.turn(c.conversationId, [{ fields: { name: 'Ada' } }]);
+  await driver.complete(c.conversationId);
+  return [
+    ...(await waitEvent(ws, 'onStart', h)),
+    ...(await waitEvent(ws, 'config.saved', h)),
+    ...(await waitEvent(ws, 'onComplete', h)),
+  ];
+}
