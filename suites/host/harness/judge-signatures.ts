@@ -5,14 +5,15 @@
  *   - a case a correct verifier refuses is refused on every event: the case's clause when it is
  *     accepted on every event (the step is missing), HOST-25 when it is accepted on some events and
  *     refused on others (verification skipped or broken on one code path, 5.2 item 3);
- *   - every answered refusal is exactly 401 (HOST-3, section 7); no answer is HOST-1's concern.
+ *   - every answered refusal is exactly 401 (HOST-3, section 7); no answer fails HOST-1 (ack.ts)
+ *     and is never taken for a refusal.
  * The facts GET's cases decide HOST-18 (refused: any 4xx) and HOST-16 (an edge inside the window
  * answered, like any correctly signed GET).
  */
 import { check, warnCheck } from '../../shared/index.ts';
-import type { ClauseId } from '../../../spec/index.ts';
 import { factsCheckId, type SignatureCase } from './signature-cases.ts';
-import { describe, isAck, type SendOutcome } from './send.ts';
+import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './send.ts';
+import { AnswerJudge, failNoAnswer, judgeAcks } from './ack.ts';
 
 export interface SentCase {
   mode: string;
@@ -37,8 +38,6 @@ export function edgeInconclusive(s: SentCase): boolean {
   return false;
 }
 
-const answeredNon2xx = (o: SendOutcome) => o.status !== undefined && !isAck(o);
-
 function groups(sent: readonly SentCase[]): SentCase[][] {
   const by = new Map<string, SentCase[]>();
   for (const s of sent) by.set(`${s.mode}\u0000${s.c.id}`, [...(by.get(`${s.mode}\u0000${s.c.id}`) ?? []), s]);
@@ -54,66 +53,69 @@ function acceptingControls(sent: readonly SentCase[]): Set<string> {
   return new Set(sent.filter((s) => s.c.control && isAck(s.o)).map((s) => `${s.mode}\u0000${s.kind}`));
 }
 
-/** The callbacks of the cases, every event of section 6 each, in one or more modes. */
-export function judgeCallbackCases(sent: readonly SentCase[]): void {
+/**
+ * The callbacks of the cases, every event of section 6 each, in one or more modes. The controls
+ * (correctly signed) are judged as every callback is (ack.ts: HOST-1, HOST-2, the verifier); a case
+ * left unanswered fails HOST-1 and decides nothing of its own clause (no answer is not a refusal),
+ * and no clause passes in a run where one of these requests got no answer.
+ */
+export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number): void {
   const controls = acceptingControls(sent);
+  const judge = new AnswerJudge(sent.map((s) => s.o));
+  judgeAcks(sent.filter((s) => s.c.control).map((s) => ({ mode: s.mode, kind: s.kind, o: s.o })), { deadlineMs });
+  for (const s of sent.filter((x) => !x.c.control && !answered(x.o))) {
+    failNoAnswer({ mode: s.mode, kind: `${s.kind} (${s.c.name})`, o: s.o }, deadlineMs, 'ack.answered');
+  }
   for (const g of groups(sent)) {
     const { c, mode } = g[0]!;
     if (c.control) continue;
-    // An edge left unanswered says nothing of the window (answering in time is HOST-1's rule).
-    const judged = g.filter((s) => !edgeInconclusive(s) && (!c.accepted || (controls.has(`${s.mode}\u0000${s.kind}`) && s.o.status !== undefined)));
+    const judged = g.filter((s) => answered(s.o) && !edgeInconclusive(s) && (!c.accepted || controls.has(`${s.mode}\u0000${s.kind}`)));
     for (const s of g.filter(edgeInconclusive)) warnCheck(c.clause, `${mode} ${s.kind}: ${c.name}`, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
     if (c.accepted) {
-      for (const s of judged) check.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, { id: c.id }).that(isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
+      for (const s of judged) judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
       continue;
     }
     const accepted = judged.filter((s) => isAck(s.o));
     const refused = judged.filter((s) => !isAck(s.o));
+    const rule = `${mode}: ${c.name}, on every event alike`;
     if (accepted.length > 0 && refused.length > 0) {
-      check.soft('HOST-25', `${mode}: ${c.name}, on every event alike`, { id: 'sig.every-event' }).that(false, {
+      judge.soft('HOST-25', rule, 'sig.every-event', false, {
         expected: 'refused on every event',
         seen: `accepted on ${accepted.map((s) => `${s.kind} (${describe(s.o)})`).join(', ')}; refused on ${refused.map((s) => s.kind).join(', ')}`,
       });
     } else {
-      check.soft('HOST-25', `${mode}: ${c.name}, on every event alike`, { id: 'sig.every-event' }).that(true, { expected: '', seen: '' });
-      for (const s of judged) check.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, { id: c.id }).that(!isAck(s.o), { expected: 'refused (401)', seen: describe(s.o) });
+      judge.soft('HOST-25', rule, 'sig.every-event', true, { expected: '', seen: '' });
+      for (const s of judged) judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, !isAck(s.o), { expected: 'refused (401)', seen: describe(s.o) });
     }
-    for (const s of refused.filter((x) => answeredNon2xx(x.o))) {
-      check.soft('HOST-3', `${mode} ${s.kind}: ${c.name}: the refusal is 401`, { id: 'sig.refusal-401' }).equals(s.o.status, 401);
+    for (const s of refused) {
+      judge.soft('HOST-3', `${mode} ${s.kind}: ${c.name}: the refusal is 401`, 'sig.refusal-401', s.o.status === 401, { expected: '401', seen: describe(s.o) });
     }
   }
 }
 
 /**
- * The facts GETs of the cases: refused with a 4xx (HOST-18, SHOULD; no answer at all is HOST-16's
- * concern, not a verdict on the signature), the edges answered where the control was (HOST-16).
+ * The facts GETs of the cases: refused with a 4xx (HOST-18, SHOULD), the edges answered where the
+ * control was (HOST-16). No answer at all fails HOST-16 (the facts endpoint answers within the 10 s
+ * fetch timeout) and decides nothing of HOST-18.
  */
-export function judgeFactsCases(sent: readonly SentCase[]): void {
+export function judgeFactsCases(sent: readonly SentCase[], deadlineMs: number): void {
   const controls = acceptingControls(sent);
+  const judge = new AnswerJudge(sent.map((s) => s.o));
   for (const s of sent) {
-    if (s.c.control || (s.c.accepted && (!controls.has(`${s.mode}\u0000${s.kind}`) || s.o.status === undefined))) continue;
     const rule = `${s.mode} facts GET: ${s.c.name}`;
+    if (!answered(s.o)) {
+      check.soft('HOST-16', `${rule}: answered within ${deadlineMs} ms`, { id: 'facts.answered-within-10s' }).that(false, {
+        expected: `an HTTP answer within ${deadlineMs} ms`, seen: describe(s.o), hint: noAnswerHint(s.o, 'hostBaseUrl + factsPath'),
+      });
+      continue;
+    }
+    if (s.c.control || (s.c.accepted && !controls.has(`${s.mode}\u0000${s.kind}`))) continue;
     if (edgeInconclusive(s)) {
       warnCheck(s.c.accepted ? 'HOST-16' : 'HOST-18', rule, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
       continue;
     }
     const id = factsCheckId(s.c);
-    if (s.c.accepted) check.soft('HOST-16', rule, { id }).that(isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
-    else if (s.o.status !== undefined) check.soft('HOST-18', rule, { id }).that(s.o.status >= 400 && s.o.status < 500, { expected: 'refused with a 4xx', seen: describe(s.o) });
+    if (s.c.accepted) judge.soft('HOST-16', rule, id, isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
+    else judge.soft('HOST-18', rule, id, s.o.status! >= 400 && s.o.status! < 500, { expected: 'refused with a 4xx', seen: describe(s.o) });
   }
-}
-
-/**
- * A correctly signed request, judged per its answer: a 2xx within the deadline is HOST-1's; a 401
- * is the verification of its mode refusing a good signature (HOST-10 in HMAC, HOST-7 in JWKS), or
- * HOST-1's when nothing is signed; anything else (no answer, a 3xx, a 5xx) is HOST-1's.
- */
-export function judgeCorrectlySigned(mode: string, kind: string, o: SendOutcome, deadlineMs: number): void {
-  const verification: ClauseId | undefined = mode === 'hmac' ? 'HOST-10' : mode === 'jwks' ? 'HOST-7' : undefined;
-  if (o.status === 401 && verification !== undefined) {
-    check.soft(verification, `${mode} ${kind}: a correctly signed callback is accepted by the verifier`, { id: 'sig.valid-accepted' }).that(false, { expected: 'a 2xx', seen: describe(o) });
-    return;
-  }
-  if (verification !== undefined) check.soft(verification, `${mode} ${kind}: a correctly signed callback is accepted by the verifier`, { id: 'sig.valid-accepted' }).that(true, { expected: '', seen: '' });
-  check.soft('HOST-1', `${mode} ${kind}: a correctly signed callback is acknowledged with a 2xx within ${deadlineMs} ms`, { id: 'ack.2xx-within-10s' }).that(isAck(o), { expected: `a 2xx within ${deadlineMs} ms`, seen: describe(o) });
 }

@@ -75,6 +75,24 @@ export function isAck(o: SendOutcome): boolean {
 }
 
 /**
+ * An HTTP answer came. A refused, reset or timed-out connection is no answer: never a refusal,
+ * never "answered in time" (PITFALLS "Evidence").
+ */
+export function answered(o: SendOutcome): boolean {
+  return o.status !== undefined;
+}
+
+/**
+ * The hint of a check whose request got no answer: the transport explains it, so no library hint
+ * of the fault models is shown (the check's own hint replaces its row's).
+ */
+export function noAnswerHint(o: SendOutcome, field: string): string {
+  const what = o.failure === 'timeout' ? 'nothing answered in time' : `the connection failed (${o.error ?? 'error'})`;
+  return `No HTTP answer from ${new URL(o.url).origin}: ${what}. Check that the receiver is running and that ${field} `
+    + 'of the host target names where it listens.';
+}
+
+/**
  * One line a human can paste to replay the request exactly: every header whole, the body inline.
  * Nothing here is a secret (a signature is not; the HMAC secret never travels).
  */
