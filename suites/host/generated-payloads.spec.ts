@@ -15,7 +15,7 @@ import { edgePayloads } from './harness/edges.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { generatePayloads, generateSpacings, invalidBySpec, runSeed, spaced } from './harness/generated.ts';
 import type { Payload } from './harness/payloads.ts';
-import { answered, describe, isAck, type SendOutcome } from './harness/send.ts';
+import { answered, describe, inLanes, isAck, type SendOutcome } from './harness/send.ts';
 import { AnswerJudge, judgeAcks } from './harness/ack.ts';
 import { signingModesUnderTest } from './harness/modes.ts';
 import { notExercised, precondition } from '../shared/index.ts';
@@ -24,6 +24,11 @@ import type { ClauseId } from '../../spec/index.ts';
 /** Bounded: a run is a few hundred requests at most, sent concurrently. */
 const GENERATED_PER_MODE = 40;
 const SPACED_PER_MODE = 12;
+/**
+ * Requests in flight at once: each answer is timed against HOST-2, so a burst must not queue them
+ * behind one another; a hanging receiver still costs one 10 s wait per lane's request at most.
+ */
+const LANES = 16;
 
 interface Sent { ep: ModeEndpoint; name: string; payload: Payload; outcome: SendOutcome }
 
@@ -51,6 +56,11 @@ function excerpt(p: Payload): string {
  * (harness/ack.ts); then a 401 in a signed mode is the verifier's (HOST-4), anything else not 2xx
  * the payload's clause. A request left unanswered decides neither.
  */
+/** The requests sent, with their answers (those left unsent after a request got no answer are left out). */
+function sentOf<P extends Omit<Sent, 'outcome'>>(plan: readonly P[], outcomes: ReadonlyArray<SendOutcome | undefined>): Sent[] {
+  return plan.flatMap((p, i) => (outcomes[i] === undefined ? [] : [{ ...p, outcome: outcomes[i] }]));
+}
+
 interface Settle { clause: ClauseId; id: string; seed: number; deadlineMs: number }
 
 async function settle(testInfo: TestInfo, sentence: string, sent: Sent[], { clause, id, seed, deadlineMs }: Settle): Promise<void> {
@@ -86,8 +96,8 @@ test(`generated valid payloads of every event and the edges (bulk pages of 1, 49
   const refused = invalidBySpec(plan.map((p) => p.payload));
   precondition(refused.length === 0, `harness: every generated payload is valid per spec/openapi.yaml (seed ${seed})`, { expected: 'none refused', seen: JSON.stringify(refused).slice(0, 300) });
   await Promise.all(plan.map((p) => announce(host, p.payload)));
-  const outcomes = await Promise.all(plan.map((p) => deliver(host, p.ep, p.payload)));
-  await settle(testInfo, `every valid payload of section 2.2 is acknowledged with a 2xx (seed ${seed})`, plan.map((p, i) => ({ ...p, outcome: outcomes[i]! })), {
+  const outcomes = await inLanes(plan, LANES, (p) => deliver(host, p.ep, p.payload));
+  await settle(testInfo, `every valid payload of section 2.2 is acknowledged with a 2xx (seed ${seed})`, sentOf(plan, outcomes), {
     clause: 'HOST-26', id: 'payload.generated-acked', seed, deadlineMs: host.target.timeouts.requestMs,
   });
 });
@@ -101,8 +111,8 @@ test(`generated payloads with JSON whitespace in unusual places, signed over tho
     ep, payload, spacing: spacings[i % spacings.length]!, name: `generated #${i} ${payload.event} spaced with ${JSON.stringify(spacings[i % spacings.length]!.join(''))}`,
   })));
   await Promise.all(plan.map((p) => announce(host, p.payload)));
-  const outcomes = await Promise.all(plan.map((p) => deliver(host, p.ep, p.payload, { body: spaced(p.payload, p.spacing) })));
-  await settle(testInfo, `a correctly signed body is acknowledged whatever its whitespace (seed ${seed})`, plan.map((p, i) => ({ ...p, outcome: outcomes[i]! })), {
+  const outcomes = await inLanes(plan, LANES, (p) => deliver(host, p.ep, p.payload, { body: spaced(p.payload, p.spacing) }));
+  await settle(testInfo, `a correctly signed body is acknowledged whatever its whitespace (seed ${seed})`, sentOf(plan, outcomes), {
     clause: 'HOST-24', id: 'payload.whitespace-acked', seed, deadlineMs: host.target.timeouts.requestMs,
   });
 });

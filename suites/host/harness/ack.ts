@@ -99,7 +99,10 @@ export function failNoAnswer(s: SentCallback, deadlineMs: number, id: string): v
 
 /**
  * Correctly signed callbacks: HOST-1 and HOST-2 on each; the verifier's clause on a 401 when HOST-1
- * decides the 2xx. Returns whether every one was acknowledged with a 2xx.
+ * decides the 2xx. A 404 is a hook not served at hookPath: HOST-1's whoever decides the 2xx, and,
+ * like no answer, it leaves every other clause of the test undecided. HOST-2 times acknowledgements
+ * (2xx answers) only: another answer is no acknowledgement, whenever it comes. Returns whether every
+ * one was acknowledged with a 2xx.
  */
 export function judgeAcks(sent: readonly SentCallback[], o: AckOptions): boolean {
   const judge = new AnswerJudge(sent.map((s) => s.o));
@@ -111,23 +114,33 @@ export function judgeAcks(sent: readonly SentCallback[], o: AckOptions): boolean
       failNoAnswer(s, o.deadlineMs, own === undefined ? 'ack.2xx-within-10s' : 'ack.answered');
       continue;
     }
+    if (s.o.status === 404) {
+      pendingOf(test.info()).noAnswer = true;
+      check.soft('HOST-1', `${where}: a correctly signed callback is acknowledged with a 2xx within ${o.deadlineMs} ms`,
+        { id: 'ack.2xx-within-10s' }).that(false, { expected: 'a 2xx from the hook', seen: describe(s.o), hint: NOT_FOUND_HINT });
+      continue;
+    }
     if (own === undefined) judgeTwoXx(judge, s, o.deadlineMs);
     else {
       const rule = `${where}: the callback is answered within ${o.deadlineMs} ms`;
       judge.soft('HOST-1', rule, 'ack.answered', true, { expected: '', seen: '' });
       if (own !== 'caller') judge.soft(own.clause, own.rule, own.id, isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
     }
-    // HOST-2 decides the time only: whether the answer is a 2xx is HOST-1's (or the caller's) rule.
-    judge.soft('HOST-2', `${where} is answered within ${QUICK_MS} ms (+${QUICK_TOLERANCE_MS} ms)${o.quickWhile ?? ''}`,
-      o.quickId ?? 'ack.within-1s', s.o.elapsedMs <= quick, { expected: `an answer within ${quick} ms`, seen: describe(s.o) });
+    if (!isAck(s.o)) continue;
+    judge.soft('HOST-2', `${where} is acknowledged within ${QUICK_MS} ms (+${QUICK_TOLERANCE_MS} ms)${o.quickWhile ?? ''}`,
+      o.quickId ?? 'ack.within-1s', s.o.elapsedMs <= quick, { expected: `a 2xx within ${quick} ms`, seen: describe(s.o) });
   }
   return sent.every((s) => isAck(s.o));
 }
 
+/** A 404 is no redirect (the row hint of ack.2xx-within-10s): the hook is not where the target says. */
+const NOT_FOUND_HINT = 'The callback was answered 404: the receiver does not serve the hook at hostBaseUrl + hookPath; check both '
+  + 'fields of the host target against the route the receiver registers.';
+
 /**
  * A correctly signed callback, answered: a 401 is the verification of its mode refusing a good
  * signature (HOST-10 in HMAC, HOST-7 in JWKS), or HOST-1's when nothing is signed; anything else
- * not 2xx (a 3xx, a 404, a 5xx) is HOST-1's.
+ * not 2xx (a 3xx, a 5xx) is HOST-1's.
  */
 function judgeTwoXx(judge: AnswerJudge, s: SentCallback, deadlineMs: number): void {
   const verification: ClauseId | undefined = s.mode === 'hmac' ? 'HOST-10' : s.mode === 'jwks' ? 'HOST-7' : undefined;

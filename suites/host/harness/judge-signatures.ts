@@ -45,9 +45,9 @@ function groups(sent: readonly SentCase[]): SentCase[][] {
 }
 
 /**
- * The (mode, kind) pairs whose control (a correctly signed request, t at now) was accepted: a window
- * edge is evidence only where the receiver accepts a signature at all (refusing every one is the
- * verifier's failure, decided in lifecycle-ack.spec.ts, not the window's).
+ * The (mode, kind) pairs whose control (a correctly signed request, t at now) was accepted: a case
+ * is evidence only where the receiver accepts a signature at all (refusing every one is the
+ * verifier's failure or HOST-1's, decided on the controls, not the case's).
  */
 function acceptingControls(sent: readonly SentCase[]): Set<string> {
   return new Set(sent.filter((s) => s.c.control && isAck(s.o)).map((s) => `${s.mode}\u0000${s.kind}`));
@@ -69,14 +69,19 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
   for (const g of groups(sent)) {
     const { c, mode } = g[0]!;
     if (c.control) continue;
-    const judged = g.filter((s) => answered(s.o) && !edgeInconclusive(s) && (!c.accepted || controls.has(`${s.mode}\u0000${s.kind}`)));
+    const key = (s: SentCase) => `${s.mode}\u0000${s.kind}`;
+    const seen = g.filter((s) => answered(s.o) && !edgeInconclusive(s));
+    // A refusal (or an edge accepted) is evidence only where the control of its mode and event was
+    // acknowledged: a receiver that answers every callback 404 (a wrong hook path) or 401 refuses a
+    // bad signature by accident. A bad signature accepted is evidence wherever it is.
+    const withControl = seen.filter((s) => controls.has(key(s)));
     for (const s of g.filter(edgeInconclusive)) warnCheck(c.clause, `${mode} ${s.kind}: ${c.name}`, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
     if (c.accepted) {
-      for (const s of judged) judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
+      for (const s of withControl) judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
       continue;
     }
-    const accepted = judged.filter((s) => isAck(s.o));
-    const refused = judged.filter((s) => !isAck(s.o));
+    const accepted = seen.filter((s) => isAck(s.o));
+    const refused = withControl.filter((s) => !isAck(s.o));
     const rule = `${mode}: ${c.name}, on every event alike`;
     if (accepted.length > 0 && refused.length > 0) {
       judge.soft('HOST-25', rule, 'sig.every-event', false, {
@@ -84,8 +89,8 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
         seen: `accepted on ${accepted.map((s) => `${s.kind} (${describe(s.o)})`).join(', ')}; refused on ${refused.map((s) => s.kind).join(', ')}`,
       });
     } else {
-      judge.soft('HOST-25', rule, 'sig.every-event', true, { expected: '', seen: '' });
-      for (const s of judged) judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, !isAck(s.o), { expected: 'refused (401)', seen: describe(s.o) });
+      if (accepted.length + refused.length > 0) judge.soft('HOST-25', rule, 'sig.every-event', true, { expected: '', seen: '' });
+      for (const s of [...accepted, ...refused]) judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, !isAck(s.o), { expected: 'refused (401)', seen: describe(s.o) });
     }
     for (const s of refused) {
       judge.soft('HOST-3', `${mode} ${s.kind}: ${c.name}: the refusal is 401`, 'sig.refusal-401', s.o.status === 401, { expected: '401', seen: describe(s.o) });
@@ -109,7 +114,9 @@ export function judgeFactsCases(sent: readonly SentCase[], deadlineMs: number): 
       });
       continue;
     }
-    if (s.c.control || (s.c.accepted && !controls.has(`${s.mode}\u0000${s.kind}`))) continue;
+    const withControl = controls.has(`${s.mode}\u0000${s.kind}`);
+    // A refusal is evidence only where a correctly signed GET is answered; a bad one served, wherever.
+    if (s.c.control || (!withControl && (s.c.accepted || !isAck(s.o)))) continue;
     if (edgeInconclusive(s)) {
       warnCheck(s.c.accepted ? 'HOST-16' : 'HOST-18', rule, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
       continue;

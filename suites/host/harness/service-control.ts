@@ -17,7 +17,7 @@ export interface ControlledState {
   jwksFetches: readonly JwksFetch[];
   events: EventEmitter;
   announce(endUserHandle: string, serviceKeys: readonly string[]): void;
-  script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): void;
+  script(endUserHandle: string, serviceKey: string, statuses: readonly number[], holdMs?: number): void;
   setJwks(keys: readonly JWK[]): void;
   addJwk(key: JWK): void;
 }
@@ -43,8 +43,8 @@ export function registerControl(app: FastifyInstance, token: string, state: () =
     return { ok: true };
   });
   app.post(`${prefix}/script`, async (req) => {
-    const b = req.body as { endUserHandle: string; serviceKey: string; statuses: number[] };
-    state().script(b.endUserHandle, b.serviceKey, b.statuses);
+    const b = req.body as { endUserHandle: string; serviceKey: string; statuses: number[]; holdMs?: number };
+    state().script(b.endUserHandle, b.serviceKey, b.statuses, b.holdMs);
     return { ok: true };
   });
   app.post(`${prefix}/jwks`, async (req) => {
