@@ -15,8 +15,8 @@ import { edgePayloads } from './harness/edges.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { generatePayloads, generateSpacings, invalidBySpec, runSeed, spaced } from './harness/generated.ts';
 import type { Payload } from './harness/payloads.ts';
-import { answered, describe, inLanes, isAck, type SendOutcome } from './harness/send.ts';
-import { AnswerJudge, judgeAcks } from './harness/ack.ts';
+import { describe, inLanes, isAck, type SendOutcome } from './harness/send.ts';
+import { AnswerJudge, judgeAcks, ownClauseDecides } from './harness/ack.ts';
 import { signingModesUnderTest } from './harness/modes.ts';
 import { notExercised, precondition } from '../shared/index.ts';
 import type { ClauseId } from '../../spec/index.ts';
@@ -69,7 +69,8 @@ async function settle(testInfo: TestInfo, sentence: string, sent: Sent[], { clau
   if (SIGNED.length === 0) notExercised('HOST-4', 'signing mode none: there is no signature to verify over the raw bytes');
   judgeAcks(sent.map((s) => ({ mode: s.ep.mode, kind: s.name, o: s.outcome })), { deadlineMs, twoXx: 'caller' });
   const judge = new AnswerJudge(sent.map((s) => s.outcome));
-  for (const s of sent.filter((x) => answered(x.outcome))) {
+  // No answer, a 404 (no hook at hookPath) or a redirect is HOST-1's alone (judgeAcks): it says nothing of the payload.
+  for (const s of sent.filter((x) => ownClauseDecides(x.outcome, true))) {
     const seen = `${describe(s.outcome)}; payload ${excerpt(s.payload)}${replay}`;
     if (s.ep.mode !== 'none') {
       judge.soft('HOST-4', `${s.ep.mode} ${s.name}: the signature is verified over these raw bytes`, 'payload.raw-bytes-verified',

@@ -44,7 +44,8 @@ test.describe('hmac rotation', () => {
     // No answer (or a 404) is HOST-1's, never a refusal of the previous secret (harness/ack.ts).
     judgeAcks([{ mode: 'hmac', kind: 'onStart signed with the previous secret', o: out }], {
       deadlineMs: host.target.timeouts.requestMs, twoXx: {
-        clause: 'HOST-9', id: 'hmac.previous-secret-accepted', rule: 'a callback signed with the previous secret is acknowledged during the overlap',
+        clause: 'HOST-9', id: 'hmac.previous-secret-accepted', ownsRefusal: true,
+        rule: 'a callback signed with the previous secret is acknowledged during the overlap',
       },
     });
   });

@@ -23,6 +23,9 @@ export interface DataRead {
   status: number;
 }
 
+/** A slow data API: the next `reads` reads of a key (all by default) answered `ms` after they arrive. */
+export interface ReadHold { ms: number; reads?: number }
+
 export interface JwksFetch {
   seq: number;
   atMs: number;
@@ -50,10 +53,11 @@ export interface ServiceSide {
    */
   announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<void>;
   /**
-   * Answers the next reads of one key with these statuses, in order, before the envelope; with
-   * holdMs, every read of the key is answered only that long after it arrived (a slow data API).
+   * Answers the next reads of one key with these statuses, in order, before the envelope; with a
+   * hold, the next `reads` reads of the key (every one by default) are answered only `ms` after they
+   * arrived (a slow data API).
    */
-  script(endUserHandle: string, serviceKey: string, statuses: readonly number[], holdMs?: number): Promise<void>;
+  script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): Promise<void>;
   setJwks(keys: readonly JWK[]): Promise<void>;
   addJwk(key: JWK): Promise<void>;
   /**
@@ -91,7 +95,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   const jwksFetches: JwksFetch[] = [];
   const records = new Map<string, Set<string>>();
   const scripts = new Map<string, number[]>();
-  const holds = new Map<string, number>();
+  const holds = new Map<string, { ms: number; left: number }>();
   const closing = new AbortController();
   let jwks: JWK[] = [];
   let seq = 0;
@@ -118,7 +122,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       const [wsText, endText, handleText, keyText] = decoded.map((d, i) => d ?? [ws, end, handle, key ?? ''][i]!) as [string, string, string, string];
       const endUserHandle = handleText;
       const serviceKey = key === undefined ? null : keyText;
-      const hold = serviceKey === null ? undefined : holds.get(`${endUserHandle}\u0000${serviceKey}`);
+      const holding = serviceKey === null ? undefined : holds.get(`${endUserHandle}\u0000${serviceKey}`);
+      const hold = holding !== undefined && holding.left-- > 0 ? holding.ms : undefined;
       // Journalled on arrival (PITFALLS), answered after the key's hold, if any.
       const answer = async (status: number, body: unknown) => {
         const entry: DataRead = {
@@ -154,9 +159,9 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       for (const k of serviceKeys) set.add(k);
       records.set(endUserHandle, set);
     },
-    script(endUserHandle: string, serviceKey: string, statuses: readonly number[], holdMs?: number) {
+    script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold) {
       scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
-      if (holdMs !== undefined) holds.set(`${endUserHandle}\u0000${serviceKey}`, holdMs);
+      if (hold !== undefined) holds.set(`${endUserHandle}\u0000${serviceKey}`, { ms: hold.ms, left: hold.reads ?? Infinity });
     },
     setJwks(keys: readonly JWK[]) { jwks = [...keys]; },
     addJwk(key: JWK) { jwks = [...jwks, key]; },
@@ -192,7 +197,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     jwksFetches,
     ...(o.controlToken !== undefined ? { controlUrl: url + controlPrefix(o.controlToken) } : {}),
     announce: async (endUserHandle, serviceKeys) => state.announce(endUserHandle, serviceKeys),
-    script: async (endUserHandle, serviceKey, statuses, holdMs) => state.script(endUserHandle, serviceKey, statuses, holdMs),
+    script: async (endUserHandle, serviceKey, statuses, hold) => state.script(endUserHandle, serviceKey, statuses, hold),
     setJwks: async (keys) => state.setJwks(keys),
     addJwk: async (key) => state.addJwk(key),
     runKeys: async () => runKeys,
