@@ -63,8 +63,8 @@ async function sendAll<T extends SentCase>(plan: Array<{ c: SignatureCase; send:
 }
 
 {
-  // The controls are correctly signed callbacks: judged as every callback is (HOST-1, HOST-2, the verifier).
-  const clauses = callbackClauses(['HOST-1', 'HOST-2', 'HOST-3', 'HOST-25', ...signedModeClauses()]);
+  // The controls are correctly signed callbacks: judged on HOST-1 and the verifier (harness/ack.ts).
+  const clauses = callbackClauses(['HOST-1', 'HOST-3', 'HOST-25', ...signedModeClauses()]);
   test(`every event with each bad signature of the fault model is refused with 401, and the window's edges are accepted, in every signing mode (${clauses.join(', ')})`, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
     test.setTimeout(3 * host.target.timeouts.requestMs + 30_000);
     const plan = signedEndpoints(host).flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'callback').flatMap((c) =>

@@ -28,7 +28,7 @@ const SPACED_PER_MODE = 12;
  * Requests in flight at once: each answer is timed against HOST-2, so a burst must not queue them
  * behind one another; a hanging receiver still costs one 10 s wait per lane's request at most.
  */
-const LANES = 16;
+const LANES = 8;
 
 interface Sent { ep: ModeEndpoint; name: string; payload: Payload; outcome: SendOutcome }
 
