@@ -6,7 +6,9 @@
 import { test, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle, freshKey } from './harness/payloads.ts';
-import { byKey, complete, encodedHandle, encodedKeys, readOk, readsInWords, summary, type Completion } from './harness/reads.ts';
+import {
+  byKey, complete, encodedHandle, encodedKeys, readOk, readsInWords, summary, type Completion,
+} from './harness/reads.ts';
 import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { check } from '../shared/index.ts';
@@ -33,7 +35,8 @@ const LOOP_WINDOW_MS = 1_000;
 
 // First in the first file of the host project (data-reads sorts first): its quiet window is the
 // longest wait of the host run, so it starts on the first worker, while the others still load.
-test(`a data API read answered 401 or 400 is not retried (${cite('HOST-22')})`, { tag: tags('HOST-22') }, async ({ host }, testInfo) => {
+const NO_RETRY_TITLE = `a data API read answered 401 or 400 is not retried (${cite('HOST-22')})`;
+test(NO_RETRY_TITLE, { tag: tags('HOST-22') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   const quiet = host.target.timeouts.noRetryWindowMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + quiet + 20_000);
@@ -58,7 +61,9 @@ test(`a data API read answered 401 or 400 is not retried (${cite('HOST-22')})`, 
   });
 });
 
-test(`after onComplete the host reads every key in serviceKeys over the data API, keys and handles that need percent-encoding too (${cite('HOST-13')})`, { tag: tags('HOST-13') }, async ({ host }, testInfo) => {
+const EVERY_KEY_TITLE = 'after onComplete the host reads every key in serviceKeys over the data API, keys and '
+  + `handles that need percent-encoding too (${cite('HOST-13')})`;
+test(EVERY_KEY_TITLE, { tag: tags('HOST-13') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + 20_000);
   const ep = firstEndpoint(host);
@@ -76,7 +81,8 @@ test(`after onComplete the host reads every key in serviceKeys over the data API
   }
 });
 
-test(`a data API read answered 409 or 503 is retried, spaced out by a back-off (${cite('HOST-21')})`, { tag: tags('HOST-21') }, async ({ host }, testInfo) => {
+const RETRY_TITLE = `a data API read answered 409 or 503 is retried, spaced out by a back-off (${cite('HOST-21')})`;
+test(RETRY_TITLE, { tag: tags('HOST-21') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + 2 * deadline + 20_000);
   const ep = firstEndpoint(host);

@@ -25,7 +25,8 @@ import { clauseTags, type ClauseId } from '../../spec/index.ts';
  */
 const tags = (clause: ClauseId, allModes = false): string[] => clauseTags(clause, ...ackClauses(!allModes));
 const cite = (clause: ClauseId, allModes = false): string => [clause, ...ackClauses(!allModes)].join(', ');
-const callbacks = (mode: string, kind: string, os: readonly SendOutcome[]): SentCallback[] => os.map((o) => ({ mode, kind, o }));
+const callbacks = (mode: string, kind: string, os: readonly SendOutcome[]): SentCallback[] =>
+  os.map((o) => ({ mode, kind, o }));
 
 /**
  * HOST-11 reading: how long a redelivery is watched for a second round of reads. A receiver that
@@ -50,7 +51,9 @@ async function inOrder(steps: ReadonlyArray<() => Promise<SendOutcome>>): Promis
   return out;
 }
 
-test(`the same delivery sent again (same delivery id, fresh signature) is acknowledged, and deduped on its delivery id (${cite('HOST-11')})`, { tag: tags('HOST-11') }, async ({ host }, testInfo) => {
+const TITLE_1 = `the same delivery sent again (same delivery id, fresh signature) is acknowledged, and deduped on its`
+  + ` delivery id (${cite('HOST-11')})`;
+test(TITLE_1, { tag: tags('HOST-11') }, async ({ host }, testInfo) => {
   const dataReadMs = host.target.timeouts.dataReadMs;
   test.setTimeout(2 * host.target.timeouts.requestMs + 2 * dataReadMs + 20_000);
   const ep = firstEndpoint(host);
@@ -76,13 +79,16 @@ test(`the same delivery sent again (same delivery id, fresh signature) is acknow
   const windowMs = dedupeWindowMs(first.atMs - sentAt, dataReadMs);
   const again = await readAfter(host, readOk(done.handle, key), seq, windowMs);
   // No second read proves a dedupe only when the redelivery was answered (a refused one is never handled).
-  new AnswerJudge(outcomes).soft('HOST-11', 'an onComplete redelivered with X-Service-Delivery-Attempt 2 is deduped on its '
-    + 'delivery id: its keys are not read again', 'delivery.redelivery-deduped', again === undefined, {
+  new AnswerJudge(outcomes).soft('HOST-11',
+    'an onComplete redelivered with X-Service-Delivery-Attempt 2 is deduped on its delivery id: its keys are not '
+      + 'read again', 'delivery.redelivery-deduped', again === undefined, {
     expected: `no second read within ${windowMs} ms`, seen: readsInWords(host, done.handle),
   });
 });
 
-test(`onComplete attempts 2 and 3 are treated like attempt 1: acknowledged, and handled when attempt 1 never arrived (${cite('HOST-12')})`, { tag: tags('HOST-12') }, async ({ host }, testInfo) => {
+const TITLE_2 = `onComplete attempts 2 and 3 are treated like attempt 1: acknowledged, and handled when attempt 1 `
+  + `never arrived (${cite('HOST-12')})`;
+test(TITLE_2, { tag: tags('HOST-12') }, async ({ host }, testInfo) => {
   const dataReadMs = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + dataReadMs + 30_000);
   const ep = firstEndpoint(host);
@@ -108,7 +114,9 @@ test(`onComplete attempts 2 and 3 are treated like attempt 1: acknowledged, and 
   }
 });
 
-test(`a later onComplete for the same key, with a new delivery id, is acknowledged and handled again (${cite('HOST-20')})`, { tag: tags('HOST-20') }, async ({ host }, testInfo) => {
+const TITLE_3 = `a later onComplete for the same key, with a new delivery id, is acknowledged and handled again `
+  + `(${cite('HOST-20')})`;
+test(TITLE_3, { tag: tags('HOST-20') }, async ({ host }, testInfo) => {
   const dataReadMs = host.target.timeouts.dataReadMs;
   test.setTimeout(2 * host.target.timeouts.requestMs + 2 * dataReadMs + 20_000);
   const ep = firstEndpoint(host);
@@ -132,7 +140,9 @@ test(`a later onComplete for the same key, with a new delivery id, is acknowledg
     .that(again !== undefined, { expected: `a second read within ${dataReadMs} ms`, seen: readsInWords(host, handle) });
 });
 
-test(`every page of a bulk manifest, including a full 500-key page, is acknowledged in every signing mode (${cite('HOST-14', true)})`, { tag: tags('HOST-14', true) }, async ({ host }, testInfo) => {
+const TITLE_4 = `every page of a bulk manifest, including a full 500-key page, is acknowledged in every signing mode `
+  + `(${cite('HOST-14', true)})`;
+test(TITLE_4, { tag: tags('HOST-14', true) }, async ({ host }, testInfo) => {
   test.setTimeout(90_000);
   // Every mode at once; within a mode the pages go in order, as the service sends them.
   const sent = (await Promise.all(allEndpoints(host).map(async (ep) => {
@@ -141,7 +151,10 @@ test(`every page of a bulk manifest, including a full 500-key page, is acknowled
     const ctx = { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath };
     const pages = bulkPages(keys);
     const outcomes = await inOrder(pages.map((page) => () => deliver(host, ep, lifecyclePayload('config.bulk_deleted', ctx, { count: page.count, page: page.page, totalPages: page.totalPages, keys: page.keys }))));
-    return outcomes.map((o, i) => ({ o, mode: ep.mode, what: `page ${pages[i]!.page} of ${pages[i]!.totalPages} (${pages[i]!.keys.length} keys)` }));
+    return outcomes.map((o, i) => {
+      const page = pages[i]!;
+      return { o, mode: ep.mode, what: `page ${page.page} of ${page.totalPages} (${page.keys.length} keys)` };
+    });
   }))).flat();
   await attachEvidence(testInfo, 'a host mirroring per-key state consumes every page (1001 keys: pages of 500, 500 and 1)', sent.map((s) => s.o));
   for (const { o, mode, what } of sent) {

@@ -57,27 +57,32 @@ function excerpt(p: Payload): string {
  * the payload's clause. A request left unanswered decides neither.
  */
 /** The requests sent, with their answers (those left unsent after a request got no answer are left out). */
-function sentOf<P extends Omit<Sent, 'outcome'>>(plan: readonly P[], outcomes: ReadonlyArray<SendOutcome | undefined>): Sent[] {
+function sentOf<P extends Omit<Sent, 'outcome'>>(
+  plan: readonly P[], outcomes: ReadonlyArray<SendOutcome | undefined>,
+): Sent[] {
   return plan.flatMap((p, i) => (outcomes[i] === undefined ? [] : [{ ...p, outcome: outcomes[i] }]));
 }
 
 interface Settle { clause: ClauseId; id: string; seed: number; deadlineMs: number }
 
-async function settle(testInfo: TestInfo, sentence: string, sent: Sent[], { clause, id, seed, deadlineMs }: Settle): Promise<void> {
+async function settle(testInfo: TestInfo, sentence: string, sent: Sent[], s: Settle): Promise<void> {
+  const { clause, id, seed, deadlineMs } = s;
   await attachEvidence(testInfo, sentence, sent.map((s) => s.outcome), undefined, seed);
   const replay = ` [seed ${seed}; replay: ccs-conformance host --grep ${clause} --seed ${seed}]`;
   if (SIGNED.length === 0) notExercised('HOST-4', 'signing mode none: there is no signature to verify over the raw bytes');
   judgeAcks(sent.map((s) => ({ mode: s.ep.mode, kind: s.name, o: s.outcome })), { deadlineMs, twoXx: 'caller' });
   const judge = new AnswerJudge(sent.map((s) => s.outcome));
   // No answer, a 404 (no hook at hookPath) or a redirect is HOST-1's alone (judgeAcks): it says nothing of the payload.
-  for (const s of sent.filter((x) => ownClauseDecides(x.outcome, true))) {
-    const seen = `${describe(s.outcome)}; payload ${excerpt(s.payload)}${replay}`;
-    if (s.ep.mode !== 'none') {
-      judge.soft('HOST-4', `${s.ep.mode} ${s.name}: the signature is verified over these raw bytes`, 'payload.raw-bytes-verified',
-        s.outcome.status !== 401, { expected: 'not refused with 401', seen });
-      if (s.outcome.status === 401) continue;
+  for (const x of sent.filter((y) => ownClauseDecides(y.outcome, true))) {
+    const seen = `${describe(x.outcome)}; payload ${excerpt(x.payload)}${replay}`;
+    if (x.ep.mode !== 'none') {
+      const rule = `${x.ep.mode} ${x.name}: the signature is verified over these raw bytes`;
+      const verified = x.outcome.status !== 401;
+      judge.soft('HOST-4', rule, 'payload.raw-bytes-verified', verified, { expected: 'not refused with 401', seen });
+      if (x.outcome.status === 401) continue;
     }
-    judge.soft(clause, `${s.ep.mode} ${s.name} is acknowledged with a 2xx`, id, isAck(s.outcome), { expected: 'a 2xx', seen });
+    const acked = isAck(x.outcome);
+    judge.soft(clause, `${x.ep.mode} ${x.name} is acknowledged with a 2xx`, id, acked, { expected: 'a 2xx', seen });
   }
 }
 
@@ -86,7 +91,10 @@ const SIGNED = signingModesUnderTest();
 const cited = (c: ClauseId): ClauseId[] => [c, ...(SIGNED.length > 0 ? ['HOST-4' as const] : []), 'HOST-1', 'HOST-2'];
 const withHost4 = (c: ClauseId): string[] => cited(c).map((x) => `@${x}`);
 
-test(`generated valid payloads of every event and the edges (bulk pages of 1, 499 and 500 keys, a short last page, 255-character and non-ASCII endUserHandles, 300 serviceKeys, the largest conversationIds), correctly signed, are acknowledged with a 2xx (${cited('HOST-26').join(', ')})`, { tag: withHost4('HOST-26') }, async ({ host }, testInfo) => {
+const GENERATED_TITLE = 'generated valid payloads of every event and the edges (bulk pages of 1, 499 and 500 keys, '
+  + 'a short last page, 255-character and non-ASCII endUserHandles, 300 serviceKeys, the largest conversationIds), '
+  + `correctly signed, are acknowledged with a 2xx (${cited('HOST-26').join(', ')})`;
+test(GENERATED_TITLE, { tag: withHost4('HOST-26') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 30_000);
   const seed = runSeed();
   printSeed(testInfo, seed, 'HOST-26');
@@ -98,12 +106,15 @@ test(`generated valid payloads of every event and the edges (bulk pages of 1, 49
   precondition(refused.length === 0, `harness: every generated payload is valid per spec/openapi.yaml (seed ${seed})`, { expected: 'none refused', seen: JSON.stringify(refused).slice(0, 300) });
   await Promise.all(plan.map((p) => announce(host, p.payload)));
   const outcomes = await inLanes(plan, LANES, (p) => deliver(host, p.ep, p.payload));
-  await settle(testInfo, `every valid payload of section 2.2 is acknowledged with a 2xx (seed ${seed})`, sentOf(plan, outcomes), {
+  const sentence = `every valid payload of section 2.2 is acknowledged with a 2xx (seed ${seed})`;
+  await settle(testInfo, sentence, sentOf(plan, outcomes), {
     clause: 'HOST-26', id: 'payload.generated-acked', seed, deadlineMs: host.target.timeouts.requestMs,
   });
 });
 
-test(`generated payloads with JSON whitespace in unusual places, signed over those raw bytes, are acknowledged (${cited('HOST-24').join(', ')})`, { tag: withHost4('HOST-24') }, async ({ host }, testInfo) => {
+const SPACED_TITLE = 'generated payloads with JSON whitespace in unusual places, signed over those raw bytes, are '
+  + `acknowledged (${cited('HOST-24').join(', ')})`;
+test(SPACED_TITLE, { tag: withHost4('HOST-24') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 30_000);
   const seed = runSeed();
   printSeed(testInfo, seed, 'HOST-24');
@@ -112,8 +123,11 @@ test(`generated payloads with JSON whitespace in unusual places, signed over tho
     ep, payload, spacing: spacings[i % spacings.length]!, name: `generated #${i} ${payload.event} spaced with ${JSON.stringify(spacings[i % spacings.length]!.join(''))}`,
   })));
   await Promise.all(plan.map((p) => announce(host, p.payload)));
-  const outcomes = await inLanes(plan, LANES, (p) => deliver(host, p.ep, p.payload, { body: spaced(p.payload, p.spacing) }));
-  await settle(testInfo, `a correctly signed body is acknowledged whatever its whitespace (seed ${seed})`, sentOf(plan, outcomes), {
+  const outcomes = await inLanes(plan, LANES, (p) => {
+    return deliver(host, p.ep, p.payload, { body: spaced(p.payload, p.spacing) });
+  });
+  const sentence = `a correctly signed body is acknowledged whatever its whitespace (seed ${seed})`;
+  await settle(testInfo, sentence, sentOf(plan, outcomes), {
     clause: 'HOST-24', id: 'payload.whitespace-acked', seed, deadlineMs: host.target.timeouts.requestMs,
   });
 });

@@ -30,7 +30,9 @@ function sendEvery(host: HostHarness): Promise<Sent[]> {
 
 {
   const clauses = ['HOST-1', 'HOST-2', ...signedModeClauses()];
-  test(`every lifecycle event, correctly signed, is acknowledged with a 2xx within 10 s, and within 1 s: acknowledge first, work afterwards (${clauses.join(', ')})`, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
+  const title = 'every lifecycle event, correctly signed, is acknowledged with a 2xx within 10 s, and within 1 s: '
+    + `acknowledge first, work afterwards (${clauses.join(', ')})`;
+  test(title, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
     test.setTimeout(host.target.timeouts.requestMs + 20_000);
     const deadlineMs = host.target.timeouts.requestMs;
     const sent = await sendEvery(host);

@@ -35,8 +35,9 @@ function otherCallback(h: HostHarness, ep: ModeEndpoint, event: 'onStart' | 'con
   return deliver(h, ep, lifecyclePayload(event, ctx));
 }
 
-test(`an onComplete whose reads the data API holds ${HOLD_MS / 1000} s, and callbacks sent while they are held, are `
-  + `acknowledged within 1 s: acknowledge first, work afterwards (${cite})`, { tag: clauseTags(...CLAUSES) }, async ({ host }, testInfo) => {
+const HELD_TITLE = `an onComplete whose reads the data API holds ${HOLD_MS / 1000} s, and callbacks sent while `
+  + `they are held, are acknowledged within 1 s: acknowledge first, work afterwards (${cite})`;
+test(HELD_TITLE, { tag: clauseTags(...CLAUSES) }, async ({ host }, testInfo) => {
   const deadlineMs = host.target.timeouts.requestMs;
   test.setTimeout(2 * deadlineMs + 20_000);
   const ep = firstEndpoint(host);
@@ -47,15 +48,19 @@ test(`an onComplete whose reads the data API holds ${HOLD_MS / 1000} s, and call
   const done = complete(host, ep, [held, conflicted], { handle });
   // While the first read is held: the receiver is working on the onComplete now.
   const firstRead = await host.service.waitForRead(byKey(handle, held), host.target.timeouts.dataReadMs);
-  const during = firstRead === undefined ? [] : await Promise.all([otherCallback(host, ep, 'onStart'), otherCallback(host, ep, 'config.saved')]);
+  const during = firstRead === undefined
+    ? []
+    : await Promise.all([otherCallback(host, ep, 'onStart'), otherCallback(host, ep, 'config.saved')]);
   const c = await done;
-  await attachEvidence(testInfo, `the data API holds each read ${HOLD_MS} ms: the onComplete, and the callbacks sent meanwhile, `
-    + 'must still be answered within about 1 s', [c.outcome, ...during], host.service.reads.filter((r) => r.endUserHandle === handle).map(summary));
+  const reads = host.service.reads.filter((r) => r.endUserHandle === handle).map(summary);
+  await attachEvidence(testInfo, `the data API holds each read ${HOLD_MS} ms: the onComplete, and the callbacks sent `
+    + 'meanwhile, must still be answered within about 1 s', [c.outcome, ...during], reads);
   judgeAcks([{ mode: ep.mode, kind: `onComplete (its reads held ${HOLD_MS} ms)`, o: c.outcome }], {
     deadlineMs, quickId: 'ack.within-1s-slow-reads', quickWhile: ' while its data API reads are slow',
   });
   if (firstRead === undefined) {
-    notExercised('HOST-2', 'the host did not read the keys of the onComplete: no callback was sent while a read was held (HOST-13 decides the reads)');
+    notExercised('HOST-2', 'the host did not read the keys of the onComplete: no callback was sent while a read '
+      + 'was held (HOST-13 decides the reads)');
     return;
   }
   judgeAcks(during.map((o, i) => ({ mode: ep.mode, kind: i === 0 ? 'onStart' : 'config.saved', o })), {
@@ -63,18 +68,21 @@ test(`an onComplete whose reads the data API holds ${HOLD_MS / 1000} s, and call
   });
 });
 
-test(`an onComplete whose reads take longer than 10 s (answered 409 ${CONFLICTS} times, each held ${HOLD_MS / 1000} s) `
-  + `is acknowledged with a 2xx within 10 s (${cite})`, { tag: clauseTags(...CLAUSES) }, async ({ host }, testInfo) => {
+const LONG_TITLE = `an onComplete whose reads take longer than 10 s (answered 409 ${CONFLICTS} times, each held `
+  + `${HOLD_MS / 1000} s) is acknowledged with a 2xx within 10 s (${cite})`;
+test(LONG_TITLE, { tag: clauseTags(...CLAUSES) }, async ({ host }, testInfo) => {
   const deadlineMs = host.target.timeouts.requestMs;
   test.setTimeout(deadlineMs + CONFLICTS * HOLD_MS + host.target.timeouts.dataReadMs + 20_000);
   const ep = firstEndpoint(host);
   const handle = freshHandle();
   const key = freshKey();
-  await host.service.script(handle, key, Array.from({ length: CONFLICTS }, () => 409), { ms: HOLD_MS, reads: CONFLICTS });
+  const conflicts = Array.from({ length: CONFLICTS }, () => 409);
+  await host.service.script(handle, key, conflicts, { ms: HOLD_MS, reads: CONFLICTS });
   const c = await complete(host, ep, [key], { handle });
-  await attachEvidence(testInfo, `the first ${CONFLICTS} reads are answered 409, each held ${HOLD_MS} ms: the reads outlast the `
-    + `${deadlineMs} ms the service waits, so only a receiver that answers first meets it`, [c.outcome]);
-  judgeAcks([{ mode: ep.mode, kind: `onComplete (its reads held ${HOLD_MS} ms, answered 409 ${CONFLICTS} times)`, o: c.outcome }], {
+  await attachEvidence(testInfo, `the first ${CONFLICTS} reads are answered 409, each held ${HOLD_MS} ms: the reads `
+    + `outlast the ${deadlineMs} ms the service waits, so only a receiver that answers first meets it`, [c.outcome]);
+  const kind = `onComplete (its reads held ${HOLD_MS} ms, answered 409 ${CONFLICTS} times)`;
+  judgeAcks([{ mode: ep.mode, kind, o: c.outcome }], {
     deadlineMs, quickId: 'ack.within-1s-slow-reads', quickWhile: ' while its data API reads are slow',
   });
   // The reads outlast the verdict: waited for until the record is served (not held), so the next test

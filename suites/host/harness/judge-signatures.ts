@@ -63,7 +63,8 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
   const controls = acceptingControls(sent);
   const judge = new AnswerJudge(sent.map((s) => s.o));
   // Sent amid every other case at once: HOST-1 and the verifier here; HOST-2 where callbacks go out a few at a time.
-  judgeAcks(sent.filter((s) => s.c.control).map((s) => ({ mode: s.mode, kind: s.kind, o: s.o })), { deadlineMs, timed: false });
+  const controlled = sent.filter((s) => s.c.control).map((s) => ({ mode: s.mode, kind: s.kind, o: s.o }));
+  judgeAcks(controlled, { deadlineMs, timed: false });
   for (const s of sent.filter((x) => !x.c.control && !answered(x.o))) {
     failNoAnswer({ mode: s.mode, kind: `${s.kind} (${s.c.name})`, o: s.o }, deadlineMs, 'ack.answered');
   }
@@ -78,7 +79,10 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
     const withControl = seen.filter((s) => controls.has(key(s)));
     for (const s of g.filter(edgeInconclusive)) warnCheck(c.clause, `${mode} ${s.kind}: ${c.name}`, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
     if (c.accepted) {
-      for (const s of withControl) judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
+      for (const s of withControl) {
+        const words = { expected: 'a 2xx', seen: describe(s.o) };
+        judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, isAck(s.o), words);
+      }
       continue;
     }
     const accepted = seen.filter((s) => isAck(s.o));
@@ -90,11 +94,19 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
         seen: `accepted on ${accepted.map((s) => `${s.kind} (${describe(s.o)})`).join(', ')}; refused on ${refused.map((s) => s.kind).join(', ')}`,
       });
     } else {
-      if (accepted.length + refused.length > 0) judge.soft('HOST-25', rule, 'sig.every-event', true, { expected: '', seen: '' });
-      for (const s of [...accepted, ...refused]) judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, !isAck(s.o), { expected: 'refused (401)', seen: describe(s.o) });
+      if (accepted.length + refused.length > 0) {
+        judge.soft('HOST-25', rule, 'sig.every-event', true, { expected: '', seen: '' });
+      }
+      for (const s of [...accepted, ...refused]) {
+        judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, !isAck(s.o), {
+          expected: 'refused (401)', seen: describe(s.o),
+        });
+      }
     }
     for (const s of refused) {
-      judge.soft('HOST-3', `${mode} ${s.kind}: ${c.name}: the refusal is 401`, 'sig.refusal-401', s.o.status === 401, { expected: '401', seen: describe(s.o) });
+      judge.soft('HOST-3', `${mode} ${s.kind}: ${c.name}: the refusal is 401`, 'sig.refusal-401', s.o.status === 401, {
+        expected: '401', seen: describe(s.o),
+      });
     }
   }
 }
@@ -110,8 +122,10 @@ export function judgeFactsCases(sent: readonly SentCase[], deadlineMs: number): 
   for (const s of sent) {
     const rule = `${s.mode} facts GET: ${s.c.name}`;
     if (!answered(s.o)) {
-      check.soft('HOST-16', `${rule}: answered within ${deadlineMs} ms`, { id: 'facts.answered-within-10s' }).that(false, {
-        expected: `an HTTP answer within ${deadlineMs} ms`, seen: describe(s.o), hint: noAnswerHint(s.o, 'hostBaseUrl + factsPath'),
+      const id = 'facts.answered-within-10s';
+      check.soft('HOST-16', `${rule}: answered within ${deadlineMs} ms`, { id }).that(false, {
+        expected: `an HTTP answer within ${deadlineMs} ms`, seen: describe(s.o),
+        hint: noAnswerHint(s.o, 'hostBaseUrl + factsPath'),
       });
       continue;
     }
@@ -124,6 +138,10 @@ export function judgeFactsCases(sent: readonly SentCase[], deadlineMs: number): 
     }
     const id = factsCheckId(s.c);
     if (s.c.accepted) judge.soft('HOST-16', rule, id, isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
-    else judge.soft('HOST-18', rule, id, s.o.status! >= 400 && s.o.status! < 500, { expected: 'refused with a 4xx', seen: describe(s.o) });
+    else {
+      judge.soft('HOST-18', rule, id, s.o.status! >= 400 && s.o.status! < 500, {
+        expected: 'refused with a 4xx', seen: describe(s.o),
+      });
+    }
   }
 }

@@ -69,7 +69,9 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     reads,
     jwksFetches,
     announce: (endUserHandle, serviceKeys) => change('/announce', { endUserHandle, serviceKeys }),
-    script: (endUserHandle, serviceKey, statuses, hold) => change('/script', { endUserHandle, serviceKey, statuses, hold }),
+    script: (endUserHandle, serviceKey, statuses, hold) => {
+      return change('/script', { endUserHandle, serviceKey, statuses, hold });
+    },
     setJwks: (keys) => change('/jwks', { keys, replace: true }),
     addJwk: (key) => change('/jwks', { keys: [key] }),
     runKeys: async () => runKeysFromJson((await call('/keys')) as RunKeysJson),

@@ -75,7 +75,9 @@ export function send(r: SendRequest): Promise<SendOutcome> {
  * harness's own queue, not the receiver's answer (HOST-2 is timed per request). After a request gets
  * no answer the rest are not sent (undefined), so a hanging receiver costs one deadline, not one a lane.
  */
-export async function inLanes<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<SendOutcome>): Promise<Array<SendOutcome | undefined>> {
+export async function inLanes<T>(
+  items: readonly T[], limit: number, fn: (item: T) => Promise<SendOutcome>,
+): Promise<Array<SendOutcome | undefined>> {
   const out: Array<SendOutcome | undefined> = new Array(items.length).fill(undefined);
   let next = 0;
   let stopped = false;

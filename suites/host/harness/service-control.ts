@@ -43,9 +43,12 @@ export function registerControl(app: FastifyInstance, token: string, state: () =
     return { ok: true };
   });
   app.post(`${prefix}/script`, async (req) => {
-    const b = req.body as { endUserHandle: string; serviceKey: string; statuses: number[]; hold?: { ms: number; reads?: number | null } };
+    const b = req.body as {
+      endUserHandle: string; serviceKey: string; statuses: number[]; hold?: { ms: number; reads?: number | null };
+    };
     // JSON has no Infinity: an absent or null count holds every read.
-    const hold = b.hold === undefined ? undefined : { ms: b.hold.ms, ...(typeof b.hold.reads === 'number' ? { reads: b.hold.reads } : {}) };
+    const reads = typeof b.hold?.reads === 'number' ? { reads: b.hold.reads } : {};
+    const hold = b.hold === undefined ? undefined : { ms: b.hold.ms, ...reads };
     state().script(b.endUserHandle, b.serviceKey, b.statuses, hold);
     return { ok: true };
   });

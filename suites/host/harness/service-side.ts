@@ -161,7 +161,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     },
     script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold) {
       scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
-      if (hold !== undefined) holds.set(`${endUserHandle}\u0000${serviceKey}`, { ms: hold.ms, left: hold.reads ?? Infinity });
+      const left = hold?.reads ?? Infinity;
+      if (hold !== undefined) holds.set(`${endUserHandle}\u0000${serviceKey}`, { ms: hold.ms, left });
     },
     setJwks(keys: readonly JWK[]) { jwks = [...keys]; },
     addJwk(key: JWK) { jwks = [...jwks, key]; },
@@ -197,7 +198,9 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     jwksFetches,
     ...(o.controlToken !== undefined ? { controlUrl: url + controlPrefix(o.controlToken) } : {}),
     announce: async (endUserHandle, serviceKeys) => state.announce(endUserHandle, serviceKeys),
-    script: async (endUserHandle, serviceKey, statuses, hold) => state.script(endUserHandle, serviceKey, statuses, hold),
+    script: async (endUserHandle, serviceKey, statuses, hold) => {
+      state.script(endUserHandle, serviceKey, statuses, hold);
+    },
     setJwks: async (keys) => state.setJwks(keys),
     addJwk: async (key) => state.addJwk(key),
     runKeys: async () => runKeys,

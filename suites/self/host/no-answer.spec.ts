@@ -22,10 +22,13 @@ function runHostProject(targetFile: string, reportDir: string, deadlineMs: numbe
   for (const [k, v] of Object.entries(process.env)) {
     if (!/^(TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|PLAYWRIGHT_|PW_|CCS_)/.test(k)) env[k] = v;
   }
-  Object.assign(env, { CCS_HOST_TARGET: targetFile, CCS_SERVICE_PORT: '0', CCS_REPORT_DIR: reportDir, CCS_REPORTER: 'dot' });
+  Object.assign(env, {
+    CCS_HOST_TARGET: targetFile, CCS_SERVICE_PORT: '0', CCS_REPORT_DIR: reportDir, CCS_REPORTER: 'dot',
+  });
   const cliJs = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliJs, 'test', '--project=host', '--workers=2'], { cwd: ROOT, env, stdio: 'ignore' });
+    const args = [cliJs, 'test', '--project=host', '--workers=2'];
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: 'ignore' });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`the host project did not finish within ${deadlineMs} ms`));
@@ -61,7 +64,8 @@ async function deadPort(): Promise<number> {
 async function resetting(): Promise<{ port: number; close: () => Promise<void> }> {
   const s = net.createServer((socket) => socket.resetAndDestroy());
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return { port: (s.address() as net.AddressInfo).port, close: () => new Promise((resolve) => s.close(() => resolve())) };
+  const close = () => new Promise<void>((resolve) => s.close(() => resolve()));
+  return { port: (s.address() as net.AddressInfo).port, close };
 }
 
 function expectNoVerdictWithoutAnswer(report: Report): void {
@@ -75,14 +79,14 @@ function expectNoVerdictWithoutAnswer(report: Report): void {
   for (const h of hints) expect(h).toMatch(/No HTTP answer|accepted the connection but sent no answer/);
 }
 
-test('against a hook where nothing listens, no host clause passes and HOST-1 fails on the refused connection', async () => {
+test('against a hook where nothing listens, no host clause passes; HOST-1 fails on the refusal', async () => {
   test.setTimeout(240_000);
   const dir = tempDir('ccs-host-no-answer-');
   await runHostProject(targetAt(dir, await deadPort()), join(dir, 'report'), 220_000);
   expectNoVerdictWithoutAnswer(readJson<Report>(join(dir, 'report', 'conformance.json')));
 });
 
-test('against a receiver that resets every connection, no host clause passes and HOST-1 fails on the reset', async () => {
+test('against a receiver that resets every connection, no host clause passes; HOST-1 fails on the reset', async () => {
   test.setTimeout(240_000);
   const dir = tempDir('ccs-host-reset-');
   const receiver = await resetting();
