@@ -35,8 +35,9 @@ function signedEndpoints(host: HostHarness): ModeEndpoint[] {
 async function sendCallback(host: HostHarness, ep: ModeEndpoint, event: LifecycleEvent, c: SignatureCase, now?: number): Promise<SentCase> {
   const payload = lifecyclePayload(event, { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
   if (event === 'onComplete') await host.service.announce(String(payload.endUserHandle), payload.serviceKeys as string[]);
-  const sentAtMs = Date.now();
-  return { mode: ep.mode, kind: event, c, o: await deliverCase(host, ep, payload, c, now ?? unixNow()), sentAtMs };
+  const tBaseS = now ?? unixNow();
+  const o = await deliverCase(host, ep, payload, c, tBaseS);
+  return { mode: ep.mode, kind: event, c, o, tBaseS, answeredAtMs: Date.now() };
 }
 
 /** How long the other cases wait for the edges to be answered before they go out anyway (a receiver that never answers). */
@@ -84,8 +85,9 @@ async function sendAll<T extends SentCase>(plan: Array<{ c: SignatureCase; send:
     const handle = host.target.endUserHandle ?? freshHandle();
     const plan = eps.flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'facts').map((c) => ({
       c, send: async (now?: number): Promise<SentCase> => {
-        const sentAtMs = Date.now();
-        return { mode: ep.mode, kind: 'facts GET', c, o: await fetchFactsCase(host, ep, handle, c, now ?? unixNow()), sentAtMs };
+        const tBaseS = now ?? unixNow();
+        const o = await fetchFactsCase(host, ep, handle, c, tBaseS);
+        return { mode: ep.mode, kind: 'facts GET', c, o, tBaseS, answeredAtMs: Date.now() };
       },
     })));
     const sent = await sendAll(plan);

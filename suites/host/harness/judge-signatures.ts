@@ -21,20 +21,25 @@ export interface SentCase {
   kind: string;
   c: SignatureCase;
   o: SendOutcome;
-  /** Wall-clock ms when it was sent: a window edge depends on the second the receiver reads it in. */
-  sentAtMs: number;
+  /**
+   * The second t was computed from (the sender's whole-second clock) and the wall-clock ms when the
+   * answer came: a window edge depends on the second the receiver reads it in, and signing many cases
+   * on a loaded machine can take most of a second before the request leaves.
+   */
+  tBaseS: number;
+  answeredAtMs: number;
 }
 
 /**
- * An edge whose verdict depends on the receiver's clock reading: t at now + 1 - 300 is inside the
- * window only until the next second begins, t at now + 302 outside it only for the next second (a
- * receiver on a fractional clock). An answer that came after that is not evidence either way.
+ * An edge whose verdict depends on the receiver's clock reading: t at base + 1 - 300 is inside the
+ * window only until the second after base begins, t at base + 302 outside it only until base + 2 s
+ * (a receiver on a fractional clock). An answer that came after that is not evidence either way.
  */
 export function edgeInconclusive(s: SentCase): boolean {
   if (s.o.status === undefined) return false;
-  const answeredAt = s.sentAtMs + s.o.elapsedMs;
-  if (s.c.id === 'sig.t-past-300s-accepted') return !isAck(s.o) && Math.floor(answeredAt / 1000) > Math.floor(s.sentAtMs / 1000);
-  if (s.c.id === 'sig.t-future-301s') return isAck(s.o) && answeredAt - Math.floor(s.sentAtMs / 1000) * 1000 >= 2_000;
+  const late = s.answeredAtMs - s.tBaseS * 1000;
+  if (s.c.id === 'sig.t-past-300s-accepted') return !isAck(s.o) && late >= 1_000;
+  if (s.c.id === 'sig.t-future-301s') return isAck(s.o) && late >= 2_000;
   return false;
 }
 
