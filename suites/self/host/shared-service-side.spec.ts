@@ -60,8 +60,9 @@ test('the control path needs its token, and a service side without one has no co
   }
 });
 
-test('a read hold scripted over the control path holds that many reads of the key, each journalled on arrival', async () => {
-  const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' });
+test('a read hold scripted over the control path holds that many reads of the key, journalled on arrival', async () => {
+  const options = { workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' };
+  const s = await startServiceSide(options);
   try {
     const a = await connectServiceSide(s.controlUrl ?? '');
     await a.announce('u-h', ['k']);
