@@ -7,7 +7,7 @@ import { SIGNATURE_CASES, factsCheckId } from './harness/signature-cases.ts';
 
 /** The checks written out in the spec files (the signature cases' ids come from their table). */
 export const HOST_WRITTEN_CHECK_IDS = [
-  'ack.2xx-within-10s', 'ack.within-1s',
+  'ack.2xx-within-10s', 'ack.within-1s', 'ack.answered', 'ack.within-1s-slow-reads', 'ack.within-1s-during-reads',
   'sig.every-event', 'sig.refusal-401', 'sig.valid-accepted',
   'payload.raw-bytes-verified', 'payload.generated-acked', 'payload.whitespace-acked',
   'hmac.previous-secret-accepted', 'jwks.refetch-on-new-kid', 'jwks.cached',

@@ -6,10 +6,23 @@
 import { test, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle, freshKey } from './harness/payloads.ts';
-import { describe, isAck } from './harness/send.ts';
-import { byKey, complete, encodedHandle, encodedKeys, readOk, readsInWords, summary } from './harness/reads.ts';
-import { check, precondition } from '../shared/index.ts';
-import { clauseTags } from '../../spec/index.ts';
+import {
+  byKey, complete, encodedHandle, encodedKeys, readOk, readsInWords, summary, type Completion,
+} from './harness/reads.ts';
+import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
+import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
+import { check } from '../shared/index.ts';
+import { clauseTags, type ClauseId } from '../../spec/index.ts';
+
+/** The tags of a test: its clause, and the acknowledgement duties every onComplete it sends is judged on. */
+const tags = (clause: ClauseId): string[] => clauseTags(clause, ...ackClauses(true));
+const cite = (clause: ClauseId): string => [clause, ...ackClauses(true)].join(', ');
+
+/** HOST-1 and HOST-2 on the onCompletes a test then watches the reads of (harness/ack.ts). */
+function acknowledged(host: HostHarness, ep: ModeEndpoint, cs: readonly Completion[]): void {
+  const sent = cs.map((c) => ({ mode: ep.mode, kind: 'onComplete', o: c.outcome }));
+  acknowledgedOrStop(sent, { deadlineMs: host.target.timeouts.requestMs });
+}
 
 /**
  * HOST-21 reading: this many retries within LOOP_WINDOW_MS of the first read are a loop, not a back-off.
@@ -22,7 +35,8 @@ const LOOP_WINDOW_MS = 1_000;
 
 // First in the first file of the host project (data-reads sorts first): its quiet window is the
 // longest wait of the host run, so it starts on the first worker, while the others still load.
-test('a data API read answered 401 or 400 is not retried (HOST-22)', { tag: clauseTags('HOST-22') }, async ({ host }, testInfo) => {
+const NO_RETRY_TITLE = `a data API read answered 401 or 400 is not retried (${cite('HOST-22')})`;
+test(NO_RETRY_TITLE, { tag: tags('HOST-22') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   const quiet = host.target.timeouts.noRetryWindowMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + quiet + 20_000);
@@ -33,7 +47,7 @@ test('a data API read answered 401 or 400 is not retried (HOST-22)', { tag: clau
   await host.service.script(handle, k401, [401, 401, 401, 401, 401, 401]);
   await host.service.script(handle, k400, [400, 400, 400, 400, 400, 400]);
   const c = await complete(host, ep, [k401, k400], { handle });
-  precondition(isAck(c.outcome), 'the onComplete is acknowledged (HOST-1)', { expected: 'a 2xx', seen: describe(c.outcome) });
+  acknowledged(host, ep, [c]);
   const firsts = await Promise.all([k401, k400].map((k) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline)));
   test.skip(firsts.some((f) => f === undefined), 'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)');
   // No contract window for a host's retries: the target's noRetryWindowMs (default dataReadMs + 1 s,
@@ -47,13 +61,15 @@ test('a data API read answered 401 or 400 is not retried (HOST-22)', { tag: clau
   });
 });
 
-test('after onComplete the host reads every key in serviceKeys over the data API, keys and handles that need percent-encoding too (HOST-13)', { tag: clauseTags('HOST-13') }, async ({ host }, testInfo) => {
+const EVERY_KEY_TITLE = 'after onComplete the host reads every key in serviceKeys over the data API, keys and '
+  + `handles that need percent-encoding too (${cite('HOST-13')})`;
+test(EVERY_KEY_TITLE, { tag: tags('HOST-13') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + 20_000);
   const ep = firstEndpoint(host);
   const plain = await complete(host, ep, [freshKey(), freshKey(), freshKey()]);
   const encoded = await complete(host, ep, encodedKeys(), { handle: encodedHandle() });
-  for (const c of [plain, encoded]) precondition(isAck(c.outcome), 'the onComplete is acknowledged (HOST-1)', { expected: 'a 2xx', seen: describe(c.outcome) });
+  acknowledged(host, ep, [plain, encoded]);
   const until = performance.now() + deadline;
   const results = await Promise.all([plain, encoded].flatMap((c) => c.keys.map(async (k) => ({ c, k, read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()) }))));
   await attachEvidence(testInfo, `every key of serviceKeys must be read over the data API within ${deadline} ms of the acknowledgement`, [plain.outcome, encoded.outcome],
@@ -65,7 +81,8 @@ test('after onComplete the host reads every key in serviceKeys over the data API
   }
 });
 
-test('a data API read answered 409 or 503 is retried, spaced out by a back-off (HOST-21)', { tag: clauseTags('HOST-21') }, async ({ host }, testInfo) => {
+const RETRY_TITLE = `a data API read answered 409 or 503 is retried, spaced out by a back-off (${cite('HOST-21')})`;
+test(RETRY_TITLE, { tag: tags('HOST-21') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + 2 * deadline + 20_000);
   const ep = firstEndpoint(host);
@@ -75,7 +92,7 @@ test('a data API read answered 409 or 503 is retried, spaced out by a back-off (
   await host.service.script(handle, k503, [503]);
   await host.service.script(handle, kLoop, Array.from({ length: 12 }, () => 409));
   const c = await complete(host, ep, [k409, k503, kLoop], { handle });
-  precondition(isAck(c.outcome), 'the onComplete is acknowledged (HOST-1)', { expected: 'a 2xx', seen: describe(c.outcome) });
+  acknowledged(host, ep, [c]);
   const firsts = await Promise.all([k409, k503, kLoop].map((k) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline)));
   test.skip(firsts.some((f) => f === undefined), 'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)');
   const retries = await Promise.all([k409, k503].map((k, i) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.seq > firsts[i]!.seq, deadline)));

@@ -9,13 +9,12 @@ import { LIFECYCLE_EVENTS, unixNow, type LifecycleEvent } from '../../protocol/i
 import { test, allEndpoints } from './fixtures.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { casesFor, type SignatureCase } from './harness/signature-cases.ts';
-import { signingModesUnderTest } from './harness/modes.ts';
+import { signedModeClauses, signingModesUnderTest } from './harness/modes.ts';
 import { deliverCase, fetchFactsCase } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { judgeCallbackCases, judgeFactsCases, edgeInconclusive, type SentCase } from './harness/judge-signatures.ts';
 import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
 import { atStartOfSecond } from './harness/clock.ts';
-import type { SendOutcome } from './harness/send.ts';
 import type { ClauseId } from '../../spec/index.ts';
 
 const MODES = signingModesUnderTest();
@@ -44,23 +43,14 @@ async function prepareCallback(
   const payload = lifecyclePayload(event, { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
   if (event === 'onComplete') await host.service.announce(String(payload.endUserHandle), payload.serviceKeys as string[]);
   return async (now) => {
-    const o = await deliverCase(host, ep, payload, c, now ?? unixNow());
-    return { mode: ep.mode, kind: event, c, o, sentAtMs: sentAt(o, now) };
+    const tBaseS = now ?? unixNow();
+    const o = await deliverCase(host, ep, payload, c, tBaseS);
+    return { mode: ep.mode, kind: event, c, o, tBaseS, answeredAtMs: Date.now() };
   };
 }
 
 /** A prepared case: sends it, t from `now` when given. */
 type Send<T> = (now?: number) => Promise<T>;
-
-/**
- * When the exchange began (after the signing, which a loaded machine can make slow), kept within
- * the second t was taken from: edgeInconclusive reads that second and the answer's time from it,
- * so an answer is never placed earlier than it came.
- */
-function sentAt(o: SendOutcome, now: number | undefined): number {
-  const began = Date.now() - o.elapsedMs;
-  return now === undefined ? began : Math.min(began, now * 1000 + 999);
-}
 
 /** How long the other cases wait for the edges to be answered before they go out anyway (a receiver that never answers). */
 const EDGES_HEAD_START_MS = 1_000;
@@ -90,7 +80,8 @@ async function sendAll<T extends SentCase>(
 }
 
 {
-  const clauses = callbackClauses(['HOST-3', 'HOST-25']);
+  // The controls are correctly signed callbacks: judged on HOST-1 and the verifier (harness/ack.ts).
+  const clauses = callbackClauses(['HOST-1', 'HOST-3', 'HOST-25', ...signedModeClauses()]);
   test(`every event with each bad signature of the fault model is refused with 401, and the window's edges are accepted, in every signing mode (${clauses.join(', ')})`, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
     test.setTimeout(3 * host.target.timeouts.requestMs + 30_000);
     const plan = signedEndpoints(host).flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'callback').flatMap((c) =>
@@ -98,7 +89,7 @@ async function sendAll<T extends SentCase>(
         .map((event) => ({ c, prepare: () => prepareCallback(host, ep, event, c) }))));
     const sent = await sendAll(plan);
     await attachEvidence(testInfo, 'every event with a bad signature must be refused with 401; t at now - 300 s and now + 300 s accepted (HOST-3, HOST-25 and the clause of each case)', sent.map((s) => s.o));
-    judgeCallbackCases(sent);
+    judgeCallbackCases(sent, host.target.timeouts.requestMs);
   });
 }
 
@@ -111,12 +102,13 @@ async function sendAll<T extends SentCase>(
     const handle = host.target.endUserHandle ?? freshHandle();
     const plan = eps.flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'facts').map((c) => ({
       c, prepare: async (): Promise<Send<SentCase>> => async (now) => {
-        const o = await fetchFactsCase(host, ep, handle, c, now ?? unixNow());
-        return { mode: ep.mode, kind: 'facts GET', c, o, sentAtMs: sentAt(o, now) };
+        const tBaseS = now ?? unixNow();
+        const o = await fetchFactsCase(host, ep, handle, c, tBaseS);
+        return { mode: ep.mode, kind: 'facts GET', c, o, tBaseS, answeredAtMs: Date.now() };
       },
     })));
     const sent = await sendAll(plan);
     await attachEvidence(testInfo, 'a facts GET with a bad signature should be refused with a 4xx (HOST-18); the window\'s edges answered (HOST-16)', sent.map((s) => s.o));
-    judgeFactsCases(sent);
+    judgeFactsCases(sent, host.target.timeouts.requestMs);
   });
 }

@@ -13,7 +13,7 @@ import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle } from './harness/payloads.ts';
 import { encodedHandle } from './harness/reads.ts';
 import { judgeLanguageName } from './harness/languages.ts';
-import { describe, isAck, type SendOutcome } from './harness/send.ts';
+import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './harness/send.ts';
 import { check, precondition, show, warnCheck } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
@@ -49,7 +49,11 @@ test('the facts endpoint answers the signed GET with a 2xx within the 10 s fetch
   await attachEvidence(testInfo, `the facts GET must be answered with a 2xx within ${host.target.timeouts.requestMs} ms`, sent.map((s) => s.o));
   for (const { ep, encoded, o } of sent) {
     check.soft('HOST-16', `${ep.mode} facts GET${encoded ? ' for an endUserHandle that needs percent-encoding' : ''} is answered with a 2xx within ${host.target.timeouts.requestMs} ms`, { id: encoded ? 'facts.encoded-handle-answered' : 'facts.answered-within-10s' })
-      .that(isAck(o), { expected: `a 2xx within ${host.target.timeouts.requestMs} ms`, seen: describe(o) });
+      // No answer fails the facts duty too, with the transport as its hint (never a library's).
+      .that(isAck(o), {
+        expected: `a 2xx within ${host.target.timeouts.requestMs} ms`, seen: describe(o),
+        ...(answered(o) ? {} : { hint: noAnswerHint(o, 'hostBaseUrl + factsPath') }),
+      });
   }
 });
 

@@ -5,11 +5,13 @@
 import { test as base } from '@playwright/test';
 import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from './harness/harness.ts';
 import { attachChecks } from '../shared/index.ts';
+import { settleAnswers } from './harness/ack.ts';
 
 export const test = base.extend<{ ccsChecks: void }, { host: HostHarness }>({
   // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts).
   ccsChecks: [async ({}, use, testInfo) => {
     await use();
+    settleAnswers(testInfo);
     await attachChecks(testInfo);
   }, { auto: true }],
   host: [

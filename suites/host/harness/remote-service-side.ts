@@ -69,7 +69,9 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     reads,
     jwksFetches,
     announce: (endUserHandle, serviceKeys) => change('/announce', { endUserHandle, serviceKeys }),
-    script: (endUserHandle, serviceKey, statuses) => change('/script', { endUserHandle, serviceKey, statuses }),
+    script: (endUserHandle, serviceKey, statuses, hold) => {
+      return change('/script', { endUserHandle, serviceKey, statuses, hold });
+    },
     setJwks: (keys) => change('/jwks', { keys, replace: true }),
     // The position the server journalled at publication, not the worker's: fetches in between count (HOST-8).
     addJwk: async (key) => {

@@ -70,8 +70,53 @@ export function send(r: SendRequest): Promise<SendOutcome> {
   });
 }
 
+/**
+ * Sends the requests, at most `limit` at a time: a burst of a hundred callbacks at once would time the
+ * harness's own queue, not the receiver's answer (HOST-2 is timed per request). After a request gets
+ * no answer the rest are not sent (undefined), so a hanging receiver costs one deadline, not one a lane.
+ */
+export async function inLanes<T>(
+  items: readonly T[], limit: number, fn: (item: T) => Promise<SendOutcome>,
+): Promise<Array<SendOutcome | undefined>> {
+  const out: Array<SendOutcome | undefined> = new Array(items.length).fill(undefined);
+  let next = 0;
+  let stopped = false;
+  const lane = async (): Promise<void> => {
+    while (!stopped && next < items.length) {
+      const i = next++;
+      const o = await fn(items[i]!);
+      out[i] = o;
+      if (!answered(o)) stopped = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
 export function isAck(o: SendOutcome): boolean {
   return o.status !== undefined && o.status >= 200 && o.status < 300;
+}
+
+/**
+ * An HTTP answer came. A refused, reset or timed-out connection is no answer: never a refusal,
+ * never "answered in time" (PITFALLS "Evidence").
+ */
+export function answered(o: SendOutcome): boolean {
+  return o.status !== undefined;
+}
+
+/**
+ * The hint of a check whose request got no answer: the transport explains it, so no library hint
+ * of the fault models is shown (the check's own hint replaces its row's).
+ */
+export function noAnswerHint(o: SendOutcome, field: string): string {
+  const origin = new URL(o.url).origin;
+  if (o.failure === 'timeout') {
+    return `${origin} accepted the connection but sent no answer within the deadline: answer first (a 2xx), `
+      + 'then do the work (a data API read can take seconds).';
+  }
+  return `No HTTP answer from ${origin} (${o.error ?? 'connection failed'}): check that the receiver is running and `
+    + `that ${field} of the host target names where it listens.`;
 }
 
 /**

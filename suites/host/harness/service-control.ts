@@ -8,7 +8,7 @@
 import type { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
-import type { DataRead, JwksFetch } from './service-side.ts';
+import type { DataRead, JwksFetch, ReadHold } from './service-side.ts';
 import type { RunKeysJson } from './run-keys.ts';
 
 /** What the control routes drive: the in-process state of the service side. */
@@ -17,7 +17,7 @@ export interface ControlledState {
   jwksFetches: readonly JwksFetch[];
   events: EventEmitter;
   announce(endUserHandle: string, serviceKeys: readonly string[]): void;
-  script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): void;
+  script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): void;
   setJwks(keys: readonly JWK[]): void;
   /** Returns the journal position at publication (service-side.ts). */
   addJwk(key: JWK): number;
@@ -44,8 +44,13 @@ export function registerControl(app: FastifyInstance, token: string, state: () =
     return { ok: true };
   });
   app.post(`${prefix}/script`, async (req) => {
-    const b = req.body as { endUserHandle: string; serviceKey: string; statuses: number[] };
-    state().script(b.endUserHandle, b.serviceKey, b.statuses);
+    const b = req.body as {
+      endUserHandle: string; serviceKey: string; statuses: number[]; hold?: { ms: number; reads?: number | null };
+    };
+    // JSON has no Infinity: an absent or null count holds every read.
+    const reads = typeof b.hold?.reads === 'number' ? { reads: b.hold.reads } : {};
+    const hold = b.hold === undefined ? undefined : { ms: b.hold.ms, ...reads };
+    state().script(b.endUserHandle, b.serviceKey, b.statuses, hold);
     return { ok: true };
   });
   app.post(`${prefix}/jwks`, async (req) => {

@@ -23,6 +23,9 @@ export interface DataRead {
   status: number;
 }
 
+/** A slow data API: the next `reads` reads of a key (all by default) answered `ms` after they arrive. */
+export interface ReadHold { ms: number; reads?: number }
+
 export interface JwksFetch {
   seq: number;
   atMs: number;
@@ -49,8 +52,12 @@ export interface ServiceSide {
    * once the data API serves them (at once in-process, after a round trip when shared).
    */
   announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<void>;
-  /** Answers the next reads of one key with these statuses, in order, before the envelope. */
-  script(endUserHandle: string, serviceKey: string, statuses: readonly number[]): Promise<void>;
+  /**
+   * Answers the next reads of one key with these statuses, in order, before the envelope; with a
+   * hold, the next `reads` reads of the key (every one by default) are answered only `ms` after they
+   * arrived (a slow data API).
+   */
+  script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): Promise<void>;
   setJwks(keys: readonly JWK[]): Promise<void>;
   /**
    * Publishes a key (a rotation) and resolves with the journal position at publication: every
@@ -92,6 +99,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   const jwksFetches: JwksFetch[] = [];
   const records = new Map<string, Set<string>>();
   const scripts = new Map<string, number[]>();
+  const holds = new Map<string, { ms: number; left: number }>();
+  const closing = new AbortController();
   let jwks: JWK[] = [];
   let seq = 0;
 
@@ -117,13 +126,17 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       const [wsText, endText, handleText, keyText] = decoded.map((d, i) => d ?? [ws, end, handle, key ?? ''][i]!) as [string, string, string, string];
       const endUserHandle = handleText;
       const serviceKey = key === undefined ? null : keyText;
-      const answer = (status: number, body: unknown) => {
+      const holding = serviceKey === null ? undefined : holds.get(`${endUserHandle}\u0000${serviceKey}`);
+      const hold = holding !== undefined && holding.left-- > 0 ? holding.ms : undefined;
+      // Journalled on arrival (PITFALLS), answered after the key's hold, if any.
+      const answer = async (status: number, body: unknown) => {
         const entry: DataRead = {
           seq: ++seq, atMs: performance.now(), workspaceKey: wsText,
           configEnd: '/' + endText.replace(/^\/+/, ''), endUserHandle, serviceKey, status,
         };
         reads.push(entry);
         events.emit('read', entry);
+        if (hold !== undefined) await held(hold, closing.signal);
         return reply.code(status).send(body);
       };
       if (req.method === 'PUT') return answer(405, errorBody(405, 'Method Not Allowed', path));
@@ -150,8 +163,10 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       for (const k of serviceKeys) set.add(k);
       records.set(endUserHandle, set);
     },
-    script(endUserHandle: string, serviceKey: string, statuses: readonly number[]) {
+    script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold) {
       scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
+      const left = hold?.reads ?? Infinity;
+      if (hold !== undefined) holds.set(`${endUserHandle}\u0000${serviceKey}`, { ms: hold.ms, left });
     },
     setJwks(keys: readonly JWK[]) { jwks = [...keys]; },
     // Synchronous with the fetch route's answer: a fetch journalled later serves the new document.
@@ -188,15 +203,28 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     jwksFetches,
     ...(o.controlToken !== undefined ? { controlUrl: url + controlPrefix(o.controlToken) } : {}),
     announce: async (endUserHandle, serviceKeys) => state.announce(endUserHandle, serviceKeys),
-    script: async (endUserHandle, serviceKey, statuses) => state.script(endUserHandle, serviceKey, statuses),
+    script: async (endUserHandle, serviceKey, statuses, hold) => {
+      state.script(endUserHandle, serviceKey, statuses, hold);
+    },
     setJwks: async (keys) => state.setJwks(keys),
     addJwk: async (key) => state.addJwk(key),
     runKeys: async () => runKeys,
     waitForRead: (pred, deadlineMs) => waitFor('read', reads, pred, deadlineMs),
     waitForJwksFetch: (afterSeq, deadlineMs) => waitFor('jwks', jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
     sync: async () => undefined,
-    close: () => app.close(),
+    close: () => {
+      closing.abort();
+      return app.close();
+    },
   };
+}
+
+/** A slow data API's wait before it answers; cut short when the service side closes. */
+function held(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
 }
 
 /** Section 2.3 envelope; the values are placeholders (a callback never carries them, EVT-2). */

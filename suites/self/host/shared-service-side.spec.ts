@@ -63,3 +63,25 @@ test('the control path needs its token, and a service side without one has no co
     await Promise.all([shared.close(), plain.close()]);
   }
 });
+
+test('a read hold scripted over the control path holds that many reads of the key, journalled on arrival', async () => {
+  const options = { workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' };
+  const s = await startServiceSide(options);
+  try {
+    const a = await connectServiceSide(s.controlUrl ?? '');
+    await a.announce('u-h', ['k']);
+    await a.script('u-h', 'k', [409], { ms: 1_500, reads: 1 });
+    const url = `${s.url}/api/ws-1/endpoints/settings/data/u-h/k`;
+    const started = performance.now();
+    const first = fetch(url, { headers: auth });
+    // Journalled when it arrives, before its answer (PITFALLS: record on arrival).
+    expect((await a.waitForRead((r) => r.endUserHandle === 'u-h', 5_000))?.status).toBe(409);
+    expect((await first).status).toBe(409);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_490);
+    const again = performance.now();
+    expect((await fetch(url, { headers: auth })).status).toBe(200);
+    expect(performance.now() - again).toBeLessThan(1_490);
+  } finally {
+    await s.close();
+  }
+});
