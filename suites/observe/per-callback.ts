@@ -14,6 +14,8 @@ export type DeclaredSigning = 'none' | 'hmac' | 'jwks' | 'unknown';
 /** SIGN-4 reading: t is within 5 s of the arrival; past the receiver's 300 s window it is broken. */
 const T_NEAR_ARRIVAL_S = 5;
 
+/** SIGN-11's form alone: v1 of any hex case and length (its case and length are SIGN-12's). */
+const HMAC_FORM = /^t=[0-9]+,v1=[0-9a-fA-F]+$/;
 const BODY_HEADER_RULES = new Set(['HDR-2', 'HDR-3', 'HDR-4', 'HDR-5']);
 const SESSION_EVENTS = new Set(['onStart', 'onSessionInterrupted', 'onSessionTimeout']);
 const EVENTS = new Set<string>(LIFECYCLE_EVENTS);
@@ -161,15 +163,18 @@ function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning):
   const s = e.signature;
   const seen = `${s.verdict}: ${s.reason}${where}`;
   if (signing === 'hmac') {
+    // SIGN-11 reading: the form is t first, v1 second; that v1 is 64 lowercase hex digits is SIGN-12's
     const form = v.that('SIGN-11', 'in HMAC mode the header is t=<unix_seconds>,v1=<hex>',
-      HMAC_HEADER_PATTERN.test(sig!.trim()),
+      HMAC_FORM.test(sig!.trim()),
       { id: 'sign.hmac-header-form', expected: 't=<unix_seconds>,v1=<hex>',
         seen: `${show(sig!.slice(0, 40))}${where}` });
     if (!form) return;
-    if (s.verdict === 'invalid' || s.verdict === 'valid') {
+    const lowerHex = HMAC_HEADER_PATTERN.test(sig!.trim());
+    if (!lowerHex || s.verdict === 'invalid' || s.verdict === 'valid') {
       v.that('SIGN-12', 'v1 is the lowercase hex HMAC-SHA256, with the workspace secret, of t, a dot and the raw body',
-        s.verdict === 'valid', { id: 'sign.hmac-v1',
-          expected: 'v1 = HMAC-SHA256(secret, t + "." + raw body), lowercase hex', seen });
+        lowerHex && s.verdict === 'valid',
+        { id: 'sign.hmac-v1', expected: 'v1 = HMAC-SHA256(secret, t + "." + raw body), 64 lowercase hex digits',
+          seen: lowerHex ? seen : `v1 ${show(v1Of(sig!))}... is not 64 lowercase hex${where}` });
     }
   } else {
     const form = v.that('SIGN-7', 'in JWKS mode the header is a compact JWS with alg ES256 and a kid',
@@ -188,6 +193,10 @@ function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning):
     }
   }
   judgeT(e, v, seen);
+}
+
+function v1Of(sig: string): string {
+  return sig.replace(/^.*v1=/, '').slice(0, 16);
 }
 
 function judgeT(e: JournalEntry, v: Verdicts, seen: string): void {

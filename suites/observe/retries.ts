@@ -117,9 +117,17 @@ function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void
       const dueMs = timing.scaled(backoff) + timing.tolerance(backoff) + HARNESS_SLACK_MS;
       const deadline = end + BigInt(Math.round(dueMs)) * 1_000_000n;
       if (next === undefined && ctx.endNs < deadline) return; // the observation ended before a retry was due
-      v.that('DELIV-4', 'onComplete is retried after a 5xx answer (or a reset)', next !== undefined,
-        { id: 'delivery.retry-after-5xx', expected: `attempt ${i + 2} within ${ms(deadline - end)} ms`,
-          seen: next ? at(next) : `none after ${at(e)}` });
+      const expected = `attempt ${i + 2} within ${ms(deadline - end)} ms`;
+      const seen = next ? at(next) : `none after ${at(e)}`;
+      // A first retry missing is DELIV-4's (no retry after a 5xx); a retry made and the count stopped
+      // short of 3 is DELIV-7's "1 initial plus 2 retries" (fault model row DELIV-7/two-attempts).
+      if (i === 0) {
+        v.that('DELIV-4', 'onComplete is retried after a 5xx answer (or a reset)', next !== undefined,
+          { id: 'delivery.retry-after-5xx', expected, seen });
+      } else {
+        v.that('DELIV-7', 'onComplete makes 3 attempts when every one fails (1 initial plus 2 retries)',
+          next !== undefined, { id: 'delivery.three-attempts', expected, seen });
+      }
       if (next) {
         const gap = ms(BigInt(next.arrival.monoNs) - end);
         const want = timing.scaled(backoff);
