@@ -17,6 +17,8 @@ const T_NEAR_ARRIVAL_S = 5;
 /** SIGN-11's form alone: v1 of any hex case and length (its case and length are SIGN-12's). */
 const HMAC_FORM = /^t=[0-9]+,v1=[0-9a-fA-F]+$/;
 const BODY_HEADER_RULES = new Set(['HDR-2', 'HDR-3', 'HDR-4', 'HDR-5']);
+const OWN_RULE_MEMBERS = new Set(['eventType', 'data', 'values']);
+const OWN_RULE_MEMBERS_DELETED = new Set([...OWN_RULE_MEMBERS, 'serviceKeys']);
 const SESSION_EVENTS = new Set(['onStart', 'onSessionInterrupted', 'onSessionTimeout']);
 const EVENTS = new Set<string>(LIFECYCLE_EVENTS);
 
@@ -104,7 +106,10 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
     { id: 'model.unknown-event', expected: [...EVENTS].join(', '), seen: show(event) + where });
   if (known) {
     const allowed = new Set<string>([...COMMON_FIELDS, ...(EVENT_FIELDS[event] ?? [])]);
-    const extra = Object.keys(p).filter((k) => !allowed.has(k) && k !== 'eventType' && k !== 'data' && k !== 'values');
+    // eventType, data and values, and serviceKeys on config.deleted, are the rules of EVT-3, EVT-2's
+    // first check and EVT-9: left to them so this check names only the unlisted members
+    const own = event === 'config.deleted' ? OWN_RULE_MEMBERS_DELETED : OWN_RULE_MEMBERS;
+    const extra = Object.keys(p).filter((k) => !allowed.has(k) && !own.has(k));
     v.that('EVT-2', `${event} carries only the members section 2.2 lists for it`, extra.length === 0,
       { id: 'payload.closed-members', expected: `members among ${[...allowed].join(', ')}`,
         seen: `also ${extra.join(', ')}${where}` });

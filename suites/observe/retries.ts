@@ -93,6 +93,8 @@ function judgeResigned(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void
   // SIGN-5 reading: when attempt 1 does not verify, the signing clauses speak, not SIGN-5
   if (first.signature.verdict !== 'valid' || first.signature.t === undefined) return;
   for (const e of s.slice(1)) {
+    // an unsigned retry is HDR-6's and SIGN-3's (presence); SIGN-5 judges the signatures sent
+    if (e.signature.verdict === 'absent') continue;
     const t = e.signature.t;
     const moved = (e.arrival.wallMs - first.arrival.wallMs) / 1000;
     // t is whole seconds: 1 s of rounding on each side, and the loaded machine's jitter
