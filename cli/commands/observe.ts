@@ -30,6 +30,8 @@ Options:
   --time-scale X           the service's time scale (0 < X <= 1; default 1): back-off is judged scaled
   --inject EVENT=A,B,...   answer the attempts of EVENT in turn: a status (503), reset, close, or
                            hold:MS (repeatable), e.g. --inject onComplete=503,503 to see both retries
+  --forward-to URL         in front of a real host: relay each request not answered by --inject to it and
+                           answer what it answers
   --duration S             stop after S seconds
   --idle S                 stop after S seconds without a request
   --from FILE              judge a journal saved earlier (journal.jsonl) instead of listening
@@ -48,7 +50,9 @@ const OWN_FLAGS: FlagSpec[] = [
   { name: 'from', kind: 'string', value: 'FILE', help: 'judge a saved journal' },
   { name: 'report-dir', kind: 'string', value: 'D', help: 'report folder' },
 ];
-const SHARED = new Set(['port', 'host', 'hook-path', 'hmac-secret-file', 'jwks-url', 'time-scale', 'quiet', 'help']);
+const SHARED = new Set([
+  'port', 'host', 'hook-path', 'hmac-secret-file', 'jwks-url', 'time-scale', 'forward-to', 'quiet', 'help',
+]);
 const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAGS];
 
 function seconds(name: string, v: unknown): number | undefined {

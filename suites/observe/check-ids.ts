@@ -1,7 +1,7 @@
 /**
  * The check ids the traffic judge gives its checks: the ids the service suites give the same rules
  * (suites/service/check-ids.ts), so a fault-model row names one check whichever way it was decided.
- * A row marked `traffic: true` in spec/faults/service.yaml names one of these (suites/self/observe/).
+ * A row marked `traffic: --inject ...` in spec/faults/service.yaml names one of these (suites/self/observe/).
  */
 export const TRAFFIC_CHECK_IDS = [
   'delivery.attempt-numbering', 'delivery.backoff', 'delivery.no-retry-after-2xx-4xx', 'delivery.no-retry-other-events',

@@ -4,7 +4,7 @@
  * checks and the signature verdict of each entry (mock-host/checks.ts, settle.ts): they are reused
  * here, each named by the check id the service suites give the same rule.
  */
-import { HMAC_HEADER_PATTERN, LIFECYCLE_EVENTS, SIGNATURE_HEADER } from '../../protocol/index.ts';
+import { CONTRACT, HMAC_HEADER_PATTERN, LIFECYCLE_EVENTS, SIGNATURE_HEADER } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header } from '../service/areas/journal.ts';
 import type { Verdicts } from './verdicts.ts';
@@ -70,6 +70,8 @@ export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSig
   for (const c of e.checks) {
     // the header rules read body.event and conversationId: without them the payload clauses decide
     if (BODY_HEADER_RULES.has(c.clause) && !event) continue;
+    // an attempt past the third is DELIV-7's (the count), judged over the series (retries.ts)
+    if (c.clause === 'HDR-4' && (e.attempt ?? 0) > CONTRACT.maxAttempts) continue;
     if (c.clause === 'HDR-3' && body?.conversationId === undefined) continue;
     v.that(c.clause, ruleOf(c.name), c.ok, { id: ENTRY_CHECK_IDS[c.name],
       expected: c.detail.replace(/^.*; expected /, ''), seen: `${c.detail} (${at(e)})` });

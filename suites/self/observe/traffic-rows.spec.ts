@@ -6,8 +6,9 @@ import { test, expect } from '@playwright/test';
 import { loadFaultModel } from '../../../spec/index.ts';
 import { TRAFFIC_CHECK_IDS } from '../../observe/index.ts';
 
-test('every fault-model row marked traffic names a check of the traffic judge and a seeded fault', () => {
-  const rows = loadFaultModel('service').rows.filter((r) => r.traffic === true);
+test('every fault-model row marked traffic names a check of the traffic judge, a seeded fault and its --inject flags',
+  () => {
+  const rows = loadFaultModel('service').rows.filter((r) => r.traffic !== undefined);
   expect(rows.length).toBeGreaterThan(0);
   const judged = new Set<string>(TRAFFIC_CHECK_IDS);
   const problems = rows.filter((r) => !r.check || !judged.has(r.check) || !r.fault)
