@@ -25,6 +25,7 @@ Options:
   --port N                 port to listen on (default 0: any free port; the URL is printed)
   --host ADDR              address to listen on (default 127.0.0.1)
   --hook-path PATH         the workspace's hookPath (repeatable; default /hooks)
+  --facts-path PATH        the FACTS class's callback path: its user-facts GETs are judged too (repeatable)
   --hmac-secret-file F     HMAC mode: file holding the workspace's secret (signatures are judged)
   --jwks-url URL           JWKS mode: the service's /.well-known/service/jwks.json
   --time-scale X           the service's time scale (0 < X <= 1; default 1): back-off is judged scaled
@@ -51,7 +52,8 @@ const OWN_FLAGS: FlagSpec[] = [
   { name: 'report-dir', kind: 'string', value: 'D', help: 'report folder' },
 ];
 const SHARED = new Set([
-  'port', 'host', 'hook-path', 'hmac-secret-file', 'jwks-url', 'time-scale', 'forward-to', 'quiet', 'help',
+  'port', 'host', 'hook-path', 'facts-path', 'hmac-secret-file', 'jwks-url', 'time-scale', 'forward-to', 'quiet',
+  'help',
 ]);
 const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAGS];
 

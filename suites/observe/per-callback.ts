@@ -193,6 +193,9 @@ function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning):
         { id: 'sign.jwks-document', expected: 'a kid of the document', seen });
       return;
     }
+    // a valid JWS verified with the document's key under its kid: the document holds that kid's key
+    if (s.verdict === 'valid') v.that('SIGN-9', 'the kid a callback is signed with is in the JWKS document', true,
+      { id: 'sign.jwks-document' });
     if (s.verdict === 'invalid' || s.verdict === 'valid') {
       v.that('SIGN-8', 'the JWS payload is "<unix_seconds>." followed by the raw body and verifies',
         s.verdict === 'valid',

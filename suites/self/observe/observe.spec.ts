@@ -36,7 +36,7 @@ async function observeTeamRun(dir: string, faults: string[] = []): Promise<TeamR
       '--inject', 'onComplete=503,503', '--idle', String(IDLE_S), '--duration', String(RUN_DEADLINE_MS / 1000),
       '--report-dir', join(dir, 'live'),
     ]);
-    await playTeamTests(`${ref.url}/__driver`, obs.url, SECRET);
+    await playTeamTests(`${ref.url}/__driver`, obs.url, { mode: 'hmac', secret: SECRET });
     const code = await obs.exited;
     const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
     return { code, report, out: obs.out() };

@@ -17,9 +17,11 @@ async function call(driverUrl: string, method: string, path: string, body?: unkn
   return text ? JSON.parse(text) : undefined;
 }
 
-/** Points the demo workspace at hostBaseUrl with HMAC signing, then plays a user's two sessions. */
-export async function playTeamTests(driverUrl: string, hostBaseUrl: string, secret: string): Promise<TeamRun> {
-  await call(driverUrl, 'PATCH', '/workspaces/demo', { hostBaseUrl, signing: { mode: 'hmac', secret } });
+export type TeamSigning = { mode: 'hmac'; secret: string } | { mode: 'jwks' };
+
+/** Points the demo workspace at hostBaseUrl with the signing mode given, then plays a user's two sessions. */
+export async function playTeamTests(driverUrl: string, hostBaseUrl: string, signing: TeamSigning): Promise<TeamRun> {
+  await call(driverUrl, 'PATCH', '/workspaces/demo', { hostBaseUrl, signing });
   const endUserHandle = `u-team-${Date.now()}`;
   const open = async (configEnd: string): Promise<number> => {
     const opened = await call(driverUrl, 'POST', '/workspaces/demo/conversations', { endUserHandle, configEnd });

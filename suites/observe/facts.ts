@@ -1,0 +1,31 @@
+/**
+ * The user-facts GET as traffic shows it (4.1, 5.2): the mock host's checks of its request form,
+ * headers, delivery id and signature presence (FACTS-1..4, mock-host/checks.ts), and its signature
+ * over the request line in the declared mode (SIGN-6).
+ */
+import type { JournalEntry } from '../../mock-host/index.ts';
+import { at } from './per-callback.ts';
+import type { DeclaredSigning } from './per-callback.ts';
+import type { Verdicts } from './verdicts.ts';
+
+const FACTS_CHECK_IDS: Record<string, string> = {
+  'FACTS-1': 'facts.request-form',
+  'FACTS-2': 'facts.headers',
+  'FACTS-3': 'facts.delivery-id',
+  'FACTS-4': 'facts.signature-exactly-when-on',
+};
+
+export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSigning): void {
+  for (const c of e.checks) {
+    v.that(c.clause, `the user-facts GET: ${c.name}`, c.ok,
+      { id: FACTS_CHECK_IDS[c.clause], seen: `${c.detail} (${at(e)})` });
+  }
+  if (signing !== 'hmac' && signing !== 'jwks') return;
+  const s = e.signature;
+  // an absent signature is FACTS-4's; a malformed one is the header form's of the mode
+  if (s.verdict !== 'valid' && s.verdict !== 'invalid') return;
+  v.that('SIGN-6', 'the facts GET is signed over "GET " + path and query with the same construction',
+    s.verdict === 'valid',
+    { id: 'sign.facts-request-line', expected: `a valid signature over "GET ${e.url}"`,
+      seen: `${s.verdict}: ${s.reason} (${at(e)})` });
+}
