@@ -34,7 +34,8 @@ export interface FaultModelRow {
   /**
    * The row's check is decided from callback traffic alone (`ccs-conformance observe`): the judge
    * (suites/observe/) makes that check, and the row's fault, met by a team's own traffic (open, save,
-   * complete, delete, bulk delete) with these `--inject` flags, fails it on the row's clause.
+   * complete, delete, bulk delete) with these flags of observe (`--inject`, `--facts-path`), fails it on
+   * the row's clause.
    */
   traffic?: string;
 }
@@ -59,7 +60,7 @@ const ROW_SCHEMA = {
     hint: { type: 'string', minLength: 1 },
     recipe: { type: 'string', pattern: '^docs/recipes/' },
     vector: { type: 'boolean' },
-    traffic: { type: 'string', pattern: '^--inject [A-Za-z._]+=' },
+    traffic: { type: 'string', pattern: '^--[a-z-]+ ' },
   },
   // A row is checked (check and the fault that proves it) or says why not: never neither, never both.
   oneOf: [{ required: ['check', 'fault'], not: { required: ['notChecked'] } }, { required: ['notChecked'], not: { anyOf: [{ required: ['check'] }, { required: ['fault'] }] } }],

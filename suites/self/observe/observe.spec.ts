@@ -32,7 +32,8 @@ async function observeTeamRun(dir: string, faults: string[] = []): Promise<TeamR
   try {
     ref = await startReference(TIME_SCALE, faults);
     obs = await startObserve([
-      '--hook-path', '/hooks/service', '--hmac-secret-file', secretFile, '--time-scale', String(TIME_SCALE),
+      '--hook-path', '/hooks/service', '--facts-path', '/user-facts',
+      '--hmac-secret-file', secretFile, '--time-scale', String(TIME_SCALE),
       '--inject', 'onComplete=503,503', '--idle', String(IDLE_S), '--duration', String(RUN_DEADLINE_MS / 1000),
       '--report-dir', join(dir, 'live'),
     ]);
@@ -55,6 +56,7 @@ const CLEAN_TITLE = 'observe passes the clean reference service on its own traff
   + 'agrees (HDR-3 HDR-4 DELIV-4 DELIV-8 DELIV-11 SIGN-5 SIGN-12 PAGE-5)';
 const DECIDED = [
   'EVT-1', 'EVT-4', 'HDR-2', 'HDR-3', 'HDR-4', 'DELIV-4', 'DELIV-8', 'DELIV-11', 'SIGN-5', 'SIGN-12', 'PAGE-5',
+  'FACTS-3', 'SIGN-6',
 ];
 
 test(CLEAN_TITLE,
