@@ -125,8 +125,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
   const judgement = judgeJournal(entries, { signing, timeScale: options.timeScale ?? 1, hookPaths, endNs });
+  const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
+  // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
+  const rerun = `ccs-conformance observe --from ${journal} --time-scale ${options.timeScale ?? 1}`;
   const report = await observeReport({
-    judgement, runId: randomUUID(), startedAt, endedAt: new Date().toISOString(),
+    judgement, runId: randomUUID(), startedAt, endedAt: new Date().toISOString(), rerun,
     description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,
   });
   writeReports(report, reportDir, new Redactor([...loadSecrets(), ...secrets]));

@@ -35,7 +35,9 @@ const ENTRY_CHECK_IDS: Record<string, string> = {
 
 export function at(e: JournalEntry): string {
   const ev = e.event ?? header(e, 'x-service-event') ?? '(no event)';
-  const attempt = e.attempt !== undefined ? ` attempt ${e.attempt}` : '';
+  // the attempt header as sent (an attempt counted by the mock host for other events is not shown)
+  const sent = header(e, 'x-service-delivery-attempt');
+  const attempt = sent !== undefined ? ` attempt ${sent}` : '';
   return `#${e.seq} ${ev} ${e.deliveryId ?? '(no delivery id)'}${attempt}`;
 }
 
@@ -73,8 +75,10 @@ export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSig
     // an attempt past the third is DELIV-7's (the count), judged over the series (retries.ts)
     if (c.clause === 'HDR-4' && (e.attempt ?? 0) > CONTRACT.maxAttempts) continue;
     if (c.clause === 'HDR-3' && body?.conversationId === undefined) continue;
-    v.that(c.clause, ruleOf(c.name), c.ok, { id: ENTRY_CHECK_IDS[c.name],
-      expected: c.detail.replace(/^.*; expected /, ''), seen: `${c.detail} (${at(e)})` });
+    // the mock host's detail reads "<what was seen>; expected <what the rule wants>" (mock-host/checks.ts)
+    const [seen, expected] = c.detail.split('; expected ') as [string, string | undefined];
+    v.that(c.clause, ruleOf(c.name), c.ok,
+      { id: ENTRY_CHECK_IDS[c.name], expected: expected ?? ruleOf(c.name), seen: `${seen} (${at(e)})` });
   }
   if (body) judgePayload(e, body, v);
   judgeSignature(e, v, signing);

@@ -19,6 +19,8 @@ export interface ObserveReportInput {
   startedAt: string;
   endedAt: string;
   description: string;
+  /** The command that judges the same traffic again (observe --from the saved journal): each failure's rerun line. */
+  rerun?: string;
 }
 
 export async function observeReport(input: ObserveReportInput): Promise<ConformanceReport> {
@@ -44,6 +46,8 @@ export async function observeReport(input: ObserveReportInput): Promise<Conforma
     versions: { harness: harnessVersion(), clauses: clauseCatalogueVersion() },
   });
   for (const r of report.clauses) {
+    // `run --grep` would need a driver: the saved journal reproduces an observed verdict
+    if (r.reproduction && input.rerun) r.reproduction.command = input.rerun;
     if (r.status !== 'not-exercised' || r.tests.length > 0) continue;
     const unobservable = (r.notExercisedReasons ?? []).filter((x) => x.startsWith('unobservable'));
     r.notExercisedReasons = [NOT_FROM_TRAFFIC, ...unobservable];

@@ -90,6 +90,10 @@ test('observe fails a service whose delivery id has another form on HDR-3 alone,
     expect(code, out).toBe(1);
     expect(failedOf(report)).toEqual(['HDR-3']);
     expect(out).toContain('FAIL HDR-3');
+    // the rerun line judges the saved journal again, never `run --grep` (which needs a driver)
+    const summary = readFileSync(join(dir, 'live', 'summary.md'), 'utf8');
+    const journal = join(dir, 'live', 'journal.jsonl');
+    expect(summary).toContain(`rerun: \`ccs-conformance observe --from ${journal} --time-scale ${TIME_SCALE}\``);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
