@@ -4,13 +4,13 @@
  * (--from). Writes the reports of `run`; exit 0 pass, 1 a MUST clause failed, 2 usage or no traffic.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
 import { judgeJournal, observeReport, type DeclaredSigning } from '../../suites/observe/index.ts';
-import { Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
+import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
 import { isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
 import { readJournalFile, JOURNAL_FILE, endLine } from './observe-journal.ts';
@@ -62,6 +62,22 @@ function seconds(name: string, v: unknown): number | undefined {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a number of seconds > 0, got "${String(v)}"`);
   return n;
+}
+
+/**
+ * No callback, no verdict: one line (stderr and summary.md), exit 2, and no earlier run's report left
+ * for a gate to read (as a failed preflight of `run` does).
+ */
+function noVerdict(line: string, reportDir: string): number {
+  for (const f of [...REPORT_FILES, JOURNAL_FILE]) rmSync(join(reportDir, f), { force: true });
+  try {
+    mkdirSync(reportDir, { recursive: true });
+    const text = `# Conformance: no verdict (nothing observed)\n\nccs-conformance observe: ${line}\n`;
+    writeFileSync(join(reportDir, 'summary.md'), text);
+  } catch {
+    // an unwritable report folder must not hide the line: it is on stderr either way
+  }
+  return fail(line);
 }
 
 function fail(message: string): number {
@@ -117,7 +133,8 @@ export async function run(argv: string[]): Promise<number> {
     const seconds = Math.round(live.elapsedMs / 1000);
     if (!entries.some((e) => e.kind === 'lifecycle')) {
       const others = entries.length ? ` (${entries.length} other request(s): check the hookPath)` : '';
-      return fail(`no callback arrived at ${where} in ${seconds} s${others}: check the service's hostBaseUrl/hookPath`);
+      const line = `no callback arrived at ${where} in ${seconds} s${others}: check the service's hostBaseUrl/hookPath`;
+      return noVerdict(line, reportDir);
     }
     mkdirSync(reportDir, { recursive: true });
     const lines = entries.map((e) => JSON.stringify(e) + '\n').join('');

@@ -5,7 +5,7 @@
  * traffic at all is no verdict (exit 2 in one line).
  */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clauseTags } from '../../../spec/index.ts';
@@ -103,7 +103,11 @@ test('observe with no callback at all gives no verdict: exit 2 in one line namin
   { tag: clauseTags('HOOK-1') }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-'));
   try {
+    // an earlier run's verdict must not stay for a gate to read
+    writeFileSync(join(dir, 'conformance.json'), '{"verdict":"pass"}');
     const r = await runObserve(['--port', '0', '--idle', '1', '--quiet', '--report-dir', dir]);
+    expect(existsSync(join(dir, 'conformance.json'))).toBe(false);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('no callback arrived at');
     expect(r.code, r.out).toBe(2);
     expect(r.out).toMatch(/no callback arrived at http:\/\/127\.0\.0\.1:\d+\/hooks in 1 s: /);
     expect(r.out).toContain("check the service's hostBaseUrl/hookPath");
