@@ -141,10 +141,14 @@ export async function run(argv: string[]): Promise<number> {
     writeFileSync(join(reportDir, JOURNAL_FILE), lines + endLine(endNs));
   }
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
-  const judgement = judgeJournal(entries, { signing, timeScale: options.timeScale ?? 1, hookPaths, endNs });
+  const timeScale = options.timeScale ?? 1;
+  const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets });
   const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
-  const rerun = `ccs-conformance observe --from ${journal} --time-scale ${options.timeScale ?? 1}`;
+  // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
+  const secretFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
+  const rerun = [`ccs-conformance observe --from ${journal} --time-scale ${timeScale}`,
+    ...secretFiles.map((f) => `--hmac-secret-file ${f}`)].join(' ');
   const report = await observeReport({
     judgement, runId: randomUUID(), startedAt, endedAt: new Date().toISOString(), rerun,
     description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,

@@ -3,7 +3,10 @@
  * headers, delivery id and signature presence (FACTS-1..4, mock-host/checks.ts), and its signature
  * over the request line in the declared mode (SIGN-6).
  */
+import { SIGNATURE_HEADER } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
+import { header } from '../service/areas/journal.ts';
+import { judgeHmac } from './hmac-variants.ts';
 import { at } from './per-callback.ts';
 import type { DeclaredSigning } from './per-callback.ts';
 import type { Verdicts } from './verdicts.ts';
@@ -15,7 +18,7 @@ const FACTS_CHECK_IDS: Record<string, string> = {
   'FACTS-4': 'facts.signature-exactly-when-on',
 };
 
-export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSigning): void {
+export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[] = []): void {
   const handle = e.query.endUserHandle;
   const noHandle = typeof handle !== 'string' || handle === '';
   for (const c of e.checks) {
@@ -27,10 +30,18 @@ export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSignin
   }
   if (signing !== 'hmac' && signing !== 'jwks') return;
   const s = e.signature;
-  // an absent signature is FACTS-4's; a malformed one is the header form's of the mode
+  const where = ` (${at(e)})`;
+  const rule = 'the facts GET is signed over "GET " + path and query';
+  const bytes = { clause: 'SIGN-6', id: 'sign.facts-request-line', rule };
+  const sig = header(e, SIGNATURE_HEADER);
+  // an absent signature is FACTS-4's; another header form is the mode's own rule
+  if (sig === undefined) return;
+  if (signing === 'hmac') {
+    if (!/^t=[0-9]+,v1=[0-9a-fA-F]+$/.test(sig.trim())) return;
+    judgeHmac(v, { secrets, header: sig, payload: `GET ${e.url}`, valid: s.verdict === 'valid', bytes, where });
+    return;
+  }
   if (s.verdict !== 'valid' && s.verdict !== 'invalid') return;
-  v.that('SIGN-6', 'the facts GET is signed over "GET " + path and query with the same construction',
-    s.verdict === 'valid',
-    { id: 'sign.facts-request-line', expected: `a valid signature over "GET ${e.url}"`,
-      seen: `${s.verdict}: ${s.reason} (${at(e)})` });
+  v.that('SIGN-6', bytes.rule, s.verdict === 'valid',
+    { id: bytes.id, expected: `a valid signature over "GET ${e.url}"`, seen: `${s.verdict}: ${s.reason}${where}` });
 }

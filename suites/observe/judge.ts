@@ -17,6 +17,8 @@ export interface JudgeOptions {
   /** The service's time scale (0 < X <= 1): every contract duration is multiplied by it. */
   timeScale: number;
   hookPaths: string[];
+  /** HMAC mode: the workspace's secrets, to tell the secret and the bytes (SIGN-3, SIGN-6) from SIGN-12. */
+  hmacSecrets?: string[];
   /** The end of the observation on the mock host's monotonic clock (ns); default: the last entry's end. */
   endNs?: bigint;
 }
@@ -36,8 +38,8 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
   const entries = [...all].sort((a, b) => a.seq - b.seq);
   const callbacks = entries.filter((e) => e.kind === 'lifecycle');
   for (const e of entries) {
-    if (e.kind === 'lifecycle') judgeCallback(e, v, o.signing);
-    else if (e.kind === 'facts') judgeFacts(e, v, o.signing);
+    if (e.kind === 'lifecycle') judgeCallback(e, v, o.signing, o.hmacSecrets);
+    else if (e.kind === 'facts') judgeFacts(e, v, o.signing, o.hmacSecrets);
     else if (e.kind === 'unrouted') judgeUnrouted(e, v, o.hookPaths);
   }
   const lastEnd = entries.reduce((m, e) => {

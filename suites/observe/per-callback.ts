@@ -4,9 +4,10 @@
  * checks and the signature verdict of each entry (mock-host/checks.ts, settle.ts): they are reused
  * here, each named by the check id the service suites give the same rule.
  */
-import { CONTRACT, HMAC_HEADER_PATTERN, LIFECYCLE_EVENTS, SIGNATURE_HEADER } from '../../protocol/index.ts';
+import { CONTRACT, LIFECYCLE_EVENTS, SIGNATURE_HEADER } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header } from '../service/areas/journal.ts';
+import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header, rawBody } from '../service/areas/journal.ts';
+import { judgeHmac } from './hmac-variants.ts';
 import type { Verdicts } from './verdicts.ts';
 
 export type DeclaredSigning = 'none' | 'hmac' | 'jwks' | 'unknown';
@@ -16,6 +17,7 @@ const T_NEAR_ARRIVAL_S = 5;
 
 /** SIGN-11's form alone: v1 of any hex case and length (its case and length are SIGN-12's). */
 const HMAC_FORM = /^t=[0-9]+,v1=[0-9a-fA-F]+$/;
+const SIGN_3_BYTES = "v1 is made with the workspace secret over the callback's bytes";
 const BODY_HEADER_RULES = new Set(['HDR-2', 'HDR-3', 'HDR-4', 'HDR-5']);
 const OWN_RULE_MEMBERS = new Set(['eventType', 'data', 'values']);
 const OWN_RULE_MEMBERS_DELETED = new Set([...OWN_RULE_MEMBERS, 'serviceKeys']);
@@ -63,7 +65,7 @@ export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[])
   });
 }
 
-export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSigning): void {
+export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[] = []): void {
   const body = bodyOf(e);
   v.that('EVT-1', 'a lifecycle callback body is a JSON object', body !== undefined, {
     id: 'model.json-object', expected: 'a JSON object', seen: `${e.parseError ?? show(e.json)} (${at(e)})`,
@@ -81,7 +83,7 @@ export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSig
       { id: ENTRY_CHECK_IDS[c.name], expected: expected ?? ruleOf(c.name), seen: `${seen} (${at(e)})` });
   }
   if (body) judgePayload(e, body, v);
-  judgeSignature(e, v, signing);
+  judgeSignature(e, v, signing, secrets);
 }
 
 function ruleOf(name: string): string {
@@ -163,7 +165,7 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
 }
 
 /** SIGN-3, SIGN-4, SIGN-7..9, SIGN-11, SIGN-12 from the entry's verdict in the declared mode. */
-function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning): void {
+function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[]): void {
   if (signing !== 'hmac' && signing !== 'jwks') return;
   const sig = header(e, SIGNATURE_HEADER);
   const where = ` (${at(e)})`;
@@ -180,13 +182,10 @@ function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning):
       { id: 'sign.hmac-header-form', expected: 't=<unix_seconds>,v1=<hex>',
         seen: `${show(sig!.slice(0, 40))}${where}` });
     if (!form) return;
-    const lowerHex = HMAC_HEADER_PATTERN.test(sig!.trim());
-    if (!lowerHex || s.verdict === 'invalid' || s.verdict === 'valid') {
-      v.that('SIGN-12', 'v1 is the lowercase hex HMAC-SHA256, with the workspace secret, of t, a dot and the raw body',
-        lowerHex && s.verdict === 'valid',
-        { id: 'sign.hmac-v1', expected: 'v1 = HMAC-SHA256(secret, t + "." + raw body), 64 lowercase hex digits',
-          seen: lowerHex ? seen : `v1 ${show(v1Of(sig!))}... is not 64 lowercase hex${where}` });
-    }
+    judgeHmac(v, {
+      secrets, header: sig!, payload: rawBody(e), valid: s.verdict === 'valid', where,
+      bytes: { clause: 'SIGN-3', id: 'sign.every-event', rule: SIGN_3_BYTES },
+    });
   } else {
     const form = v.that('SIGN-7', 'in JWKS mode the header is a compact JWS with alg ES256 and a kid',
       s.verdict !== 'malformed',
@@ -207,10 +206,6 @@ function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning):
     }
   }
   judgeT(e, v, seen);
-}
-
-function v1Of(sig: string): string {
-  return sig.replace(/^.*v1=/, '').slice(0, 16);
 }
 
 function judgeT(e: JournalEntry, v: Verdicts, seen: string): void {

@@ -93,7 +93,8 @@ test('observe fails a service whose delivery id has another form on HDR-3 alone,
     // the rerun line judges the saved journal again, never `run --grep` (which needs a driver)
     const summary = readFileSync(join(dir, 'live', 'summary.md'), 'utf8');
     const journal = join(dir, 'live', 'journal.jsonl');
-    expect(summary).toContain(`rerun: \`ccs-conformance observe --from ${journal} --time-scale ${TIME_SCALE}\``);
+    const rerun = `rerun: \`ccs-conformance observe --from ${journal} --time-scale ${TIME_SCALE} --hmac-secret-file `;
+    expect(summary).toContain(rerun);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
