@@ -31,6 +31,13 @@ export interface FaultModelRow {
   recipe?: string;
   /** A signature row that a known-answer vector can express offline (`ccs-conformance vectors`). */
   vector?: boolean;
+  /**
+   * The row's check is decided from callback traffic alone (`ccs-conformance observe`): the judge
+   * (suites/observe/) makes that check, and the row's fault, met by a team's own traffic (open, save,
+   * complete, delete, bulk delete) with these flags of observe (`--inject`, `--facts-path`), fails it on
+   * the row's clause.
+   */
+  traffic?: string;
 }
 
 export interface FaultModel {
@@ -53,6 +60,7 @@ const ROW_SCHEMA = {
     hint: { type: 'string', minLength: 1 },
     recipe: { type: 'string', pattern: '^docs/recipes/' },
     vector: { type: 'boolean' },
+    traffic: { type: 'string', pattern: '^--[a-z-]+ ' },
   },
   // A row is checked (check and the fault that proves it) or says why not: never neither, never both.
   oneOf: [{ required: ['check', 'fault'], not: { required: ['notChecked'] } }, { required: ['notChecked'], not: { anyOf: [{ required: ['check'] }, { required: ['fault'] }] } }],

@@ -42,7 +42,7 @@ function int(name: string, v: string | undefined, min: number): number | undefin
   return n;
 }
 
-const MOCK_HOST_FLAGS: FlagSpec[] = [
+export const MOCK_HOST_FLAGS: FlagSpec[] = [
   { name: 'port', kind: 'string', value: 'N', help: 'port to listen on' },
   { name: 'host', kind: 'string', value: 'H', help: 'address to bind' },
   { name: 'hook-path', kind: 'list', value: 'PATH', help: 'a lifecycle callback route' },
@@ -60,6 +60,72 @@ const MOCK_HOST_FLAGS: FlagSpec[] = [
   { name: 'help', kind: 'boolean', short: 'h', help: 'this text' },
 ];
 
+/**
+ * The mock host's options from its flags (shared with `observe`, which starts the same host).
+ * Throws an Error whose message is the usage problem; reads the secret and script files named.
+ */
+export function mockHostOptions(values: Parsed['flags']): MockHostOptions {
+  const secretsFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
+  if (secretsFiles.length && values['jwks-url']) {
+    throw new Error('--hmac-secret-file and --jwks-url are exclusive: a workspace signs in one mode (SIGN-2)');
+  }
+  // no signing option: the workspace's mode is unknown, so presence of the header is not judged
+  let signing: SigningConfig | undefined;
+  if (secretsFiles.length) {
+    const secrets = secretsFiles.map((f) => {
+      let text: string;
+      try {
+        text = readFileSync(f, 'utf8');
+      } catch (error) {
+        throw new Error(`--hmac-secret-file ${f}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+      const secret = text.replace(/\r?\n$/, '');
+      if (!secret) throw new Error(`--hmac-secret-file ${f}: the file is empty`);
+      return secret;
+    });
+    signing = { mode: 'hmac', secrets };
+  } else if (typeof values['jwks-url'] === 'string') signing = { mode: 'jwks', jwksUrl: values['jwks-url'] };
+  const routes: RouteConfig[] = [];
+  for (const p of (values['hook-path'] as string[] | undefined) ?? []) routes.push({ kind: 'lifecycle', path: p });
+  for (const p of (values['tool-path'] as string[] | undefined) ?? []) routes.push({ kind: 'tool', path: p });
+  for (const p of (values['facts-path'] as string[] | undefined) ?? []) routes.push({ kind: 'facts', path: p });
+  if (routes.length === 0) routes.push({ kind: 'lifecycle', path: '/hooks' });
+  const options: MockHostOptions = { routes, enforce: values.enforce === true, ...(signing ? { signing } : {}) };
+  const port = int('port', values.port as string | undefined, 0);
+  if (port !== undefined) {
+    if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
+    options.port = port;
+  }
+  if (typeof values.host === 'string') options.host = values.host;
+  const maxEntries = int('max-entries', values['max-entries'] as string | undefined, 1);
+  if (maxEntries !== undefined) options.maxEntries = maxEntries;
+  if (typeof values['time-scale'] === 'string') {
+    const scale = Number(values['time-scale']);
+    if (!Number.isFinite(scale) || scale <= 0) {
+      throw new Error(`--time-scale must be a number > 0, got "${values['time-scale']}"`);
+    }
+    options.timeScale = scale;
+  }
+  const bodyLimit = int('body-limit', values['body-limit'] as string | undefined, 1);
+  if (bodyLimit !== undefined) options.bodyLimit = bodyLimit;
+  if (typeof values['forward-to'] === 'string') {
+    if (!/^https?:\/\/[^/]+/.test(values['forward-to'])) {
+      throw new Error(`--forward-to must be an absolute http URL, got "${values['forward-to']}"`);
+    }
+    options.forwardTo = values['forward-to'];
+  }
+  if (typeof values.script === 'string') {
+    let text: string;
+    try {
+      text = readFileSync(values.script, 'utf8');
+    } catch (error) {
+      throw new Error(`--script ${values.script}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    options.scripts = parseScripts(text);
+  }
+  return options;
+}
+
 export async function run(argv: string[]): Promise<number> {
   let values: Parsed['flags'];
   try {
@@ -74,58 +140,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let options: MockHostOptions;
   try {
-    const secretsFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
-    if (secretsFiles.length && values['jwks-url']) throw new Error('--hmac-secret-file and --jwks-url are exclusive: a workspace signs in one mode (SIGN-2)');
-    // no signing option: the workspace's mode is unknown, so presence of the header is not judged
-    let signing: SigningConfig | undefined;
-    if (secretsFiles.length) {
-      const secrets = secretsFiles.map((f) => {
-        let text: string;
-        try {
-          text = readFileSync(f, 'utf8');
-        } catch (error) {
-          throw new Error(`--hmac-secret-file ${f}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-        }
-        const secret = text.replace(/\r?\n$/, '');
-        if (!secret) throw new Error(`--hmac-secret-file ${f}: the file is empty`);
-        return secret;
-      });
-      signing = { mode: 'hmac', secrets };
-    } else if (typeof values['jwks-url'] === 'string') signing = { mode: 'jwks', jwksUrl: values['jwks-url'] };
-    const routes: RouteConfig[] = [];
-    for (const p of (values['hook-path'] as string[] | undefined) ?? []) routes.push({ kind: 'lifecycle', path: p });
-    for (const p of (values['tool-path'] as string[] | undefined) ?? []) routes.push({ kind: 'tool', path: p });
-    for (const p of (values['facts-path'] as string[] | undefined) ?? []) routes.push({ kind: 'facts', path: p });
-    if (routes.length === 0) routes.push({ kind: 'lifecycle', path: '/hooks' });
-    options = { routes, enforce: values.enforce === true, ...(signing ? { signing } : {}) };
-    const port = int('port', values.port as string | undefined, 0);
-    if (port !== undefined) {
-      if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
-      options.port = port;
-    }
-    if (typeof values.host === 'string') options.host = values.host;
-    const maxEntries = int('max-entries', values['max-entries'] as string | undefined, 1);
-    if (maxEntries !== undefined) options.maxEntries = maxEntries;
-    if (typeof values['time-scale'] === 'string') {
-      const scale = Number(values['time-scale']);
-      if (!Number.isFinite(scale) || scale <= 0) throw new Error(`--time-scale must be a number > 0, got "${values['time-scale']}"`);
-      options.timeScale = scale;
-    }
-    const bodyLimit = int('body-limit', values['body-limit'] as string | undefined, 1);
-    if (bodyLimit !== undefined) options.bodyLimit = bodyLimit;
-    if (typeof values['forward-to'] === 'string') {
-      if (!/^https?:\/\/[^/]+/.test(values['forward-to'])) throw new Error(`--forward-to must be an absolute http URL, got "${values['forward-to']}"`);
-      options.forwardTo = values['forward-to'];
-    }
-    if (typeof values.script === 'string') {
-      let text: string;
-      try {
-        text = readFileSync(values.script, 'utf8');
-      } catch (error) {
-        throw new Error(`--script ${values.script}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-      }
-      options.scripts = parseScripts(text);
-    }
+    options = mockHostOptions(values);
   } catch (error) {
     const msg = isCcsError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
     process.stderr.write(`ccs-conformance mock-host: ${msg}\n`);

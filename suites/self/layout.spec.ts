@@ -78,3 +78,17 @@ test('every room imports only the rooms below it, through their index.ts (layout
   }
   expect(problems, problems.join('\n')).toEqual([]);
 });
+
+/** Sub-rooms of a room with a rule of their own (CONTRIBUTING.md's table). */
+const NO_PLAYWRIGHT = [join('suites', 'observe')];
+
+test('suites/observe, the traffic judge the CLI loads without a runner, imports no Playwright (layout)', () => {
+  const problems: string[] = [];
+  for (const dir of NO_PLAYWRIGHT) {
+    for (const file of sourceFiles(join(ROOT, dir))) {
+      const bad = imports(readFileSync(file, 'utf8')).filter((s) => s.startsWith('@playwright/') || s === 'playwright');
+      for (const spec of bad) problems.push(`${relative(ROOT, file)} imports ${spec}`);
+    }
+  }
+  expect(problems, problems.join('\n')).toEqual([]);
+});

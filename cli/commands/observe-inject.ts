@@ -1,0 +1,38 @@
+/**
+ * `--inject EVENT=A,B,...`: the observer's answers per event and attempt, as mock-host response
+ * scripts (mock-host/scripts/): the k-th item answers attempt k of every delivery of EVENT (the
+ * attempt header on onComplete, else the count of identical sends, HDR-4 reading); later attempts
+ * get the default answer. Items: a status (503), reset, close, or hold:MS (an answer held MS ms).
+ */
+import { LIFECYCLE_EVENTS } from '../../protocol/index.ts';
+import { validateScripts, type ResponseScript, type Step } from '../../mock-host/index.ts';
+
+const EVENTS = new Set<string>(LIFECYCLE_EVENTS);
+
+function step(item: string, where: string): Step {
+  if (/^[1-5][0-9]{2}$/.test(item)) return { action: 'respond', status: Number(item) };
+  if (item === 'reset' || item === 'close') return { action: item };
+  const hold = /^hold:([0-9]+)$/.exec(item);
+  if (hold) return { action: 'hold', ms: Number(hold[1]) };
+  throw new Error(`--inject ${where}: "${item}" is not a status (100-599), reset, close or hold:MS`);
+}
+
+export function parseInjections(items: string[]): ResponseScript[] {
+  const scripts: ResponseScript[] = [];
+  for (const raw of items) {
+    const m = /^([A-Za-z._]+)=(.+)$/.exec(raw);
+    if (!m) throw new Error(`--inject must be EVENT=A,B,... (e.g. onComplete=503,503), got "${raw}"`);
+    const [, event, list] = m as unknown as [string, string, string];
+    if (!EVENTS.has(event)) {
+      throw new Error(`--inject ${raw}: ${event} is not a lifecycle event (${[...EVENTS].join(', ')})`);
+    }
+    list.split(',').forEach((item, i) => {
+      scripts.push({
+        id: `inject-${event}-attempt-${i + 1}`, match: { kind: 'lifecycle', event, attempt: i + 1 },
+        steps: [step(item.trim(), raw)], then: 'repeat-last',
+      });
+    });
+  }
+  validateScripts(scripts);
+  return scripts;
+}

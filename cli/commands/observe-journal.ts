@@ -1,0 +1,56 @@
+/**
+ * The journal `observe` saves beside its reports and reads back with --from: the mock host's
+ * /__admin/journal.jsonl lines (one entry a line), then one line saying when the observation ended on
+ * the same monotonic clock, so a saved journal decides the quiet windows as the live run did. A
+ * journal exported from a mock host (no end line) ends at its last entry. /__admin/journal's JSON
+ * ({ entries: [...] }) is read too.
+ */
+import { readFileSync } from 'node:fs';
+import type { JournalEntry } from '../../mock-host/index.ts';
+
+export const JOURNAL_FILE = 'journal.jsonl';
+
+export function endLine(endNs: bigint): string {
+  return JSON.stringify({ observeEnd: { monoNs: endNs.toString() } }) + '\n';
+}
+
+function isEntry(v: unknown): v is JournalEntry {
+  const e = v as JournalEntry;
+  return !!e && typeof e === 'object' && typeof e.seq === 'number' && typeof e.arrival?.monoNs === 'string'
+    && typeof e.kind === 'string' && typeof e.signature === 'object' && Array.isArray(e.checks);
+}
+
+export function readJournalFile(file: string): { entries: JournalEntry[]; endNs?: bigint } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`--from ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') && !trimmed.includes('\n{')) {
+    const doc = JSON.parse(trimmed) as { entries?: unknown[] };
+    if (Array.isArray(doc.entries)) return { entries: checked(doc.entries, file) };
+  }
+  const entries: unknown[] = [];
+  let endNs: bigint | undefined;
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch (error) {
+      throw new Error(`--from ${file}: line ${i + 1} is not JSON (${(error as Error).message})`);
+    }
+    const end = (v as { observeEnd?: { monoNs?: unknown } }).observeEnd;
+    if (end && typeof end.monoNs === 'string' && /^[0-9]+$/.test(end.monoNs)) endNs = BigInt(end.monoNs);
+    else entries.push(v);
+  });
+  return { entries: checked(entries, file), ...(endNs !== undefined ? { endNs } : {}) };
+}
+
+function checked(list: unknown[], file: string): JournalEntry[] {
+  const bad = list.findIndex((e) => !isEntry(e));
+  if (bad >= 0) throw new Error(`--from ${file}: entry ${bad + 1} is not a mock host journal entry (journal.jsonl)`);
+  return list as JournalEntry[];
+}

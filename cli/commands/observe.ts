@@ -1,0 +1,225 @@
+/**
+ * `ccs-conformance observe`: the mock host where the service sends its callbacks, judging the traffic
+ * that the team's own tests or a staging environment cause (issue 31), or a journal saved earlier
+ * (--from). Writes the reports of `run`; exit 0 pass, 1 a MUST clause failed, 2 usage or no traffic.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
+import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
+import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
+import { judgeJournal, observeReport, type DeclaredSigning } from '../../suites/observe/index.ts';
+import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
+import { isCcsError, reportDirFrom } from '../../spec/index.ts';
+import { parseInjections } from './observe-inject.ts';
+import { readJournalFile, JOURNAL_FILE, endLine } from './observe-journal.ts';
+
+const HELP = `Usage: ccs-conformance observe [options]
+
+Judges a service from its callbacks alone, without a driver: listens where the service sends them
+(point the workspace's hostBaseUrl here) while your own tests or a staging environment drive it, then
+writes the reports of \`run\` (conformance.json, summary.md, junit.xml, clauses.html) and the journal.
+
+Options:
+  --port N                 port to listen on (default 0: any free port; the URL is printed)
+  --host ADDR              address to listen on (default 127.0.0.1)
+  --hook-path PATH         the workspace's hookPath (repeatable; default /hooks)
+  --facts-path PATH        the FACTS class's callback path: its user-facts GETs are judged too (repeatable)
+  --hmac-secret-file F     HMAC mode: file holding the workspace's secret (signatures are judged)
+  --jwks-url URL           JWKS mode: the service's /.well-known/service/jwks.json
+  --time-scale X           the service's time scale (0 < X <= 1; default 1): back-off is judged scaled
+  --inject EVENT=A,B,...   answer the attempts of EVENT in turn: a status (503), reset, close, or
+                           hold:MS (repeatable), e.g. --inject onComplete=503,503 to see both retries
+  --forward-to URL         in front of a real host: relay each request not answered by --inject to it and
+                           answer what it answers
+  --duration S             stop after S seconds
+  --idle S                 stop after S seconds without a request
+  --from FILE              judge a journal saved earlier (journal.jsonl) instead of listening
+  --report-dir D           where the reports go (default reports/out)
+  --quiet                  no line per request
+  -h, --help               this text
+
+Stops on SIGINT or SIGTERM too. Exit codes: 0 every decided MUST clause held, 1 a MUST clause
+failed, 2 a usage error or no callback arrived (no verdict exists then).
+`;
+
+const OWN_FLAGS: FlagSpec[] = [
+  { name: 'inject', kind: 'list', value: 'EVENT=A,B', help: 'scripted answers per attempt' },
+  { name: 'duration', kind: 'string', value: 'S', help: 'stop after S seconds' },
+  { name: 'idle', kind: 'string', value: 'S', help: 'stop after S seconds of no traffic' },
+  { name: 'from', kind: 'string', value: 'FILE', help: 'judge a saved journal' },
+  { name: 'report-dir', kind: 'string', value: 'D', help: 'report folder' },
+];
+const SHARED = new Set([
+  'port', 'host', 'hook-path', 'facts-path', 'hmac-secret-file', 'jwks-url', 'time-scale', 'forward-to', 'quiet',
+  'help',
+]);
+const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAGS];
+
+function seconds(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a number of seconds > 0, got "${String(v)}"`);
+  return n;
+}
+
+/**
+ * No callback, no verdict: one line (stderr and summary.md), exit 2, and no earlier run's report left
+ * for a gate to read (as a failed preflight of `run` does).
+ */
+function noVerdict(line: string, reportDir: string): number {
+  for (const f of [...REPORT_FILES, JOURNAL_FILE]) rmSync(join(reportDir, f), { force: true });
+  try {
+    mkdirSync(reportDir, { recursive: true });
+    const text = `# Conformance: no verdict (nothing observed)\n\nccs-conformance observe: ${line}\n`;
+    writeFileSync(join(reportDir, 'summary.md'), text);
+  } catch {
+    // an unwritable report folder must not hide the line: it is on stderr either way
+  }
+  return fail(line);
+}
+
+function fail(message: string): number {
+  process.stderr.write(`ccs-conformance observe: ${message}\n`);
+  return 2;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let values: Parsed['flags'];
+  try {
+    ({ flags: values } = parseArgs(argv, FLAGS));
+  } catch (error) {
+    process.stderr.write(`ccs-conformance observe: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  let options: MockHostOptions;
+  let duration: number | undefined;
+  let idle: number | undefined;
+  try {
+    options = mockHostOptions(values);
+    duration = seconds('duration', values.duration);
+    idle = seconds('idle', values.idle);
+    const scripts = parseInjections((values.inject as string[] | undefined) ?? []);
+    if (scripts.length) options.scripts = scripts;
+    if (options.timeScale !== undefined && options.timeScale > 1) throw new Error('--time-scale must be at most 1');
+  } catch (error) {
+    return fail(isCcsError(error) ? `${error.code}: ${error.message}` : (error as Error).message);
+  }
+  const reportDir = reportDirFrom(typeof values['report-dir'] === 'string' ? values['report-dir'] : undefined);
+  const hookPaths = (options.routes ?? []).filter((r) => r.kind === 'lifecycle').map((r) => r.path);
+  const secrets = options.signing?.mode === 'hmac' ? options.signing.secrets : [];
+  const startedAt = new Date().toISOString();
+  let entries: JournalEntry[];
+  let endNs: bigint | undefined;
+  let where: string;
+  if (typeof values.from === 'string') {
+    try {
+      ({ entries, endNs } = readJournalFile(values.from));
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    where = values.from;
+    if (!entries.some((e) => e.kind === 'lifecycle')) return fail(`no lifecycle callback in ${values.from}`);
+  } else {
+    const live = await observeLive(options, { duration, idle, quiet: values.quiet === true });
+    if (typeof live === 'number') return live;
+    ({ entries, endNs } = live);
+    where = `${live.url}${hookPaths.join(', ')}`;
+    const seconds = Math.round(live.elapsedMs / 1000);
+    if (!entries.some((e) => e.kind === 'lifecycle')) {
+      const others = entries.length ? ` (${entries.length} other request(s): check the hookPath)` : '';
+      const line = `no callback arrived at ${where} in ${seconds} s${others}: check the service's hostBaseUrl/hookPath`;
+      return noVerdict(line, reportDir);
+    }
+    mkdirSync(reportDir, { recursive: true });
+    const lines = entries.map((e) => JSON.stringify(e) + '\n').join('');
+    writeFileSync(join(reportDir, JOURNAL_FILE), lines + endLine(endNs));
+  }
+  const signing = declaredSigning(options, entries, typeof values.from === 'string');
+  const timeScale = options.timeScale ?? 1;
+  const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets });
+  const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
+  // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
+  // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
+  const secretFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
+  const rerun = [`ccs-conformance observe --from ${journal} --time-scale ${timeScale}`,
+    ...secretFiles.map((f) => `--hmac-secret-file ${f}`)].join(' ');
+  const report = await observeReport({
+    judgement, runId: randomUUID(), startedAt, endedAt: new Date().toISOString(), rerun,
+    description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,
+  });
+  writeReports(report, reportDir, new Redactor([...loadSecrets(), ...secrets]));
+  const t = report.totals;
+  process.stdout.write(`observe: ${judgement.callbacks} callback(s) judged: ${t.passed} clause(s) passed, `
+    + `${t.failed} failed, `
+    + `${t['not-exercised']} not exercised; verdict ${report.verdict.toUpperCase()}; reports in ${reportDir}\n`);
+  for (const c of report.clauses.filter((r) => r.status === 'failed')) {
+    process.stdout.write(`  FAIL ${c.id}: ${(c.failures?.[0]?.error ?? '').split('\n')[0]!.slice(0, 300)}\n`);
+  }
+  return report.verdict === 'pass' ? 0 : 1;
+}
+
+/** The mode the judge holds the signatures to: the flags, else (for a saved journal) the mode it was recorded in. */
+function declaredSigning(options: MockHostOptions, entries: JournalEntry[], saved: boolean): DeclaredSigning {
+  if (options.signing?.mode === 'hmac' || options.signing?.mode === 'jwks') return options.signing.mode;
+  if (!saved) return 'unknown';
+  const modes = new Set(entries.filter((e) => e.kind === 'lifecycle').map((e) => e.signature.mode));
+  const [only] = [...modes];
+  return modes.size === 1 && (only === 'hmac' || only === 'jwks') ? only : 'unknown';
+}
+
+interface Live { entries: JournalEntry[]; endNs: bigint; url: string; elapsedMs: number }
+
+interface Stops { duration?: number; idle?: number; quiet: boolean }
+
+async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | number> {
+  let host: MockHost;
+  try {
+    host = await MockHost.start(options);
+  } catch (error) {
+    return fail(`cannot start: ${(error as Error).message}`);
+  }
+  const start = performance.now();
+  const routes = host.listRoutes().map((r) => `${r.kind} ${r.path}`).join(', ');
+  const mode = options.signing?.mode ?? 'not given';
+  process.stdout.write(`observe: listening on ${host.url} (routes: ${routes}; signing: ${mode})\n`);
+  const { printRequestLines } = await import('../../mock-host/index.ts');
+  const stopLines = o.quiet ? () => undefined : printRequestLines(host.journal, process.stdout);
+  const why = await new Promise<string>((done) => {
+    const timers: NodeJS.Timeout[] = [];
+    let idleTimer: NodeJS.Timeout | undefined;
+    const finish = (reason: string) => {
+      for (const t of timers) clearTimeout(t);
+      if (idleTimer) clearTimeout(idleTimer);
+      off();
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      done(reason);
+    };
+    const onInt = () => finish('SIGINT');
+    const onTerm = () => finish('SIGTERM');
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+    const { duration } = o;
+    if (duration !== undefined) timers.push(setTimeout(() => finish(`--duration ${duration} s`), duration * 1000));
+    const armIdle = () => {
+      if (o.idle === undefined) return;
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => finish(`--idle ${o.idle} s without a request`), o.idle * 1000);
+    };
+    // every change (arrival or completion) is traffic: a held attempt is not idle time
+    const off = host.journal.subscribe(() => armIdle());
+    armIdle();
+  });
+  const endNs = process.hrtime.bigint();
+  const entries = host.journal.entries().filter((e) => e.kind !== 'admin');
+  await host.close();
+  stopLines();
+  process.stdout.write(`observe: stopped (${why}) after ${entries.length} request(s)\n`);
+  return { entries, endNs, url: host.url, elapsedMs: performance.now() - start };
+}

@@ -1,0 +1,47 @@
+/**
+ * The user-facts GET as traffic shows it (4.1, 5.2): the mock host's checks of its request form,
+ * headers, delivery id and signature presence (FACTS-1..4, mock-host/checks.ts), and its signature
+ * over the request line in the declared mode (SIGN-6).
+ */
+import { SIGNATURE_HEADER } from '../../protocol/index.ts';
+import type { JournalEntry } from '../../mock-host/index.ts';
+import { header } from '../service/areas/journal.ts';
+import { judgeHmac } from './hmac-variants.ts';
+import { at } from './per-callback.ts';
+import type { DeclaredSigning } from './per-callback.ts';
+import type { Verdicts } from './verdicts.ts';
+
+const FACTS_CHECK_IDS: Record<string, string> = {
+  'FACTS-1': 'facts.request-form',
+  'FACTS-2': 'facts.headers',
+  'FACTS-3': 'facts.delivery-id',
+  'FACTS-4': 'facts.signature-exactly-when-on',
+};
+
+export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[] = []): void {
+  const handle = e.query.endUserHandle;
+  const noHandle = typeof handle !== 'string' || handle === '';
+  for (const c of e.checks) {
+    // the end-user header and the delivery id are compared with the query's handle: without one,
+    // FACTS-1 speaks and they are not decided
+    if (noHandle && (c.name === 'end-user-header' || c.name === 'delivery-id')) continue;
+    v.that(c.clause, `the user-facts GET: ${c.name}`, c.ok,
+      { id: FACTS_CHECK_IDS[c.clause], seen: `${c.detail} (${at(e)})` });
+  }
+  if (signing !== 'hmac' && signing !== 'jwks') return;
+  const s = e.signature;
+  const where = ` (${at(e)})`;
+  const rule = 'the facts GET is signed over "GET " + path and query';
+  const bytes = { clause: 'SIGN-6', id: 'sign.facts-request-line', rule };
+  const sig = header(e, SIGNATURE_HEADER);
+  // an absent signature is FACTS-4's; another header form is the mode's own rule
+  if (sig === undefined) return;
+  if (signing === 'hmac') {
+    if (!/^t=[0-9]+,v1=[0-9a-fA-F]+$/.test(sig.trim())) return;
+    judgeHmac(v, { secrets, header: sig, payload: `GET ${e.url}`, valid: s.verdict === 'valid', bytes, where });
+    return;
+  }
+  if (s.verdict !== 'valid' && s.verdict !== 'invalid') return;
+  v.that('SIGN-6', bytes.rule, s.verdict === 'valid',
+    { id: bytes.id, expected: `a valid signature over "GET ${e.url}"`, seen: `${s.verdict}: ${s.reason}${where}` });
+}

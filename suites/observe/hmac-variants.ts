@@ -1,0 +1,67 @@
+/**
+ * Which bytes an HMAC v1 was made over, as the SIGN-12 reading tells the clauses apart: the clauses of
+ * which secret signs which bytes (SIGN-3, SIGN-6) compare v1 without regard to case, over t and the
+ * bytes with or without the dot; the hex case and the dot are SIGN-12's alone. Needs the secret.
+ */
+import { createHmac } from 'node:crypto';
+import { hmacHex } from '../../protocol/index.ts';
+
+type MadeOver = 'contract' | 'no-dot';
+
+const FORM = /^t=([0-9]+),v1=([0-9a-fA-F]+)$/;
+
+/** 'contract': t + "." + payload; 'no-dot': t + payload; undefined: neither, with any secret given. */
+export function hmacMadeOver(secrets: string[], header: string, payload: Uint8Array | string): MadeOver | undefined {
+  const m = FORM.exec(header.trim());
+  if (!m) return undefined;
+  const [, t, v1] = m as unknown as [string, string, string];
+  const got = v1.toLowerCase();
+  for (const secret of secrets) {
+    if (hmacHex(secret, t, payload) === got) return 'contract';
+    const noDot = createHmac('sha256', Buffer.from(secret, 'utf8')).update(t).update(payload).digest('hex');
+    if (noDot === got) return 'no-dot';
+  }
+  return undefined;
+}
+
+/** The clause that says which secret signs which bytes for this request (SIGN-3 callbacks, SIGN-6 facts GET). */
+export interface BytesRule { clause: string; id: string; rule: string }
+
+export const V1_RULE = 'v1 is the lowercase hex HMAC-SHA256, with the workspace secret, of t, a dot and the raw bytes';
+const SIGN_12 = { id: 'sign.hmac-v1', expected: 'v1 = HMAC-SHA256(secret, t + "." + bytes), 64 lowercase hex digits' };
+
+interface Judge {
+  that(clause: string, rule: string, ok: boolean, words?: { id?: string; expected?: string; seen?: string }): boolean;
+  warn(clause: string, rule: string, reason: string): void;
+}
+
+/**
+ * An HMAC signature of the declared form, judged on the clause each condition is: SIGN-12 for the hex
+ * case and the dot, `bytes` for the secret and the signed bytes (SIGN-12 reading).
+ */
+export function judgeHmac(v: Judge, o: {
+  secrets: string[]; header: string; payload: Uint8Array | string; valid: boolean; bytes: BytesRule; where: string;
+}): void {
+  const lowerHex = /^t=[0-9]+,v1=[0-9a-f]{64}$/.test(o.header.trim());
+  if (o.valid && lowerHex) {
+    v.that(o.bytes.clause, o.bytes.rule, true, { id: o.bytes.id });
+    v.that('SIGN-12', V1_RULE, true, { id: SIGN_12.id });
+    return;
+  }
+  if (o.secrets.length === 0) {
+    v.warn(o.bytes.clause, o.bytes.rule, `the signature does not verify${o.where}; without --hmac-secret-file the `
+      + 'judge cannot tell the secret or the bytes (this clause) from the hex case or the dot (SIGN-12)');
+    return;
+  }
+  const over = hmacMadeOver(o.secrets, o.header, o.payload);
+  if (over === undefined) {
+    v.that(o.bytes.clause, o.bytes.rule, false,
+      { id: o.bytes.id, expected: 'v1 made with the workspace secret over t and these bytes',
+        seen: `no secret given makes it${o.where}` });
+    if (!lowerHex) v.that('SIGN-12', V1_RULE, false, { ...SIGN_12, seen: `v1 is not 64 lowercase hex${o.where}` });
+    return;
+  }
+  v.that(o.bytes.clause, o.bytes.rule, true, { id: o.bytes.id });
+  const seen = over === 'no-dot' ? 'v1 made over t and the bytes with no dot between' : 'v1 in another hex case';
+  v.that('SIGN-12', V1_RULE, false, { ...SIGN_12, seen: `${seen}${o.where}` });
+}

@@ -1,0 +1,86 @@
+/**
+ * The traffic judge: a journal of the mock host (live, or exported as journal.jsonl) in, per-clause
+ * checks out. Each callback is judged by itself (per-callback.ts), then each series of callbacks
+ * (retries.ts, pages.ts); the clauses traffic never exercised say what would exercise them.
+ */
+import type { JournalEntry } from '../../mock-host/index.ts';
+import { makeTiming } from '../service/target-config/timing.ts';
+import { DEFAULT_TOLERANCES } from '../service/target-config/resolve.ts';
+import { judgeCallback, judgeUnrouted, type DeclaredSigning } from './per-callback.ts';
+import { judgeFacts } from './facts.ts';
+import { judgePages } from './pages.ts';
+import { judgeSeries } from './retries.ts';
+import { Verdicts } from './verdicts.ts';
+
+export interface JudgeOptions {
+  signing: DeclaredSigning;
+  /** The service's time scale (0 < X <= 1): every contract duration is multiplied by it. */
+  timeScale: number;
+  hookPaths: string[];
+  /** HMAC mode: the workspace's secrets, to tell the secret and the bytes (SIGN-3, SIGN-6) from SIGN-12. */
+  hmacSecrets?: string[];
+  /** The end of the observation on the mock host's monotonic clock (ns); default: the last entry's end. */
+  endNs?: bigint;
+}
+
+export interface Judgement {
+  verdicts: Verdicts;
+  callbacks: number;
+  /** Requests that were not lifecycle callbacks (admin, tool, facts, other paths). */
+  others: number;
+}
+
+/** The clauses whose signing the judge decides only with a declared mode. */
+const SIGNING_CLAUSES = ['SIGN-3', 'SIGN-4', 'SIGN-12', 'SIGN-11'];
+
+export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
+  const v = new Verdicts();
+  const entries = [...all].sort((a, b) => a.seq - b.seq);
+  const callbacks = entries.filter((e) => e.kind === 'lifecycle');
+  for (const e of entries) {
+    if (e.kind === 'lifecycle') judgeCallback(e, v, o.signing, o.hmacSecrets);
+    else if (e.kind === 'facts') judgeFacts(e, v, o.signing, o.hmacSecrets);
+    else if (e.kind === 'unrouted') judgeUnrouted(e, v, o.hookPaths);
+  }
+  const lastEnd = entries.reduce((m, e) => {
+    const t = BigInt(e.finished?.monoNs ?? e.arrival.monoNs);
+    return t > m ? t : m;
+  }, 0n);
+  const timing = makeTiming(o.timeScale, DEFAULT_TOLERANCES);
+  judgeSeries(callbacks, v, { timing, signing: o.signing, endNs: o.endNs ?? lastEnd });
+  judgePages(callbacks, v);
+  notExercisedByEvent(callbacks, v);
+  notExercisedByMode(o.signing, v);
+  if (o.signing === 'unknown') {
+    for (const c of SIGNING_CLAUSES) v.notExercised(c,
+      'no signing mode given: --hmac-secret-file F or --jwks-url U decides it');
+  }
+  return { verdicts: v, callbacks: callbacks.length, others: entries.length - callbacks.length };
+}
+
+/** Per-event clauses no callback of their event spoke of: which event would exercise them. */
+const EVENT_CLAUSES: Array<[string, string[], string]> = [
+  ['EVT-5', ['onStart', 'onSessionInterrupted', 'onSessionTimeout'], 'open a conversation (onStart)'],
+  ['EVT-9', ['config.deleted'], 'delete one instance through the chat (config.deleted)'],
+  ['EVT-10', ['config.bulk_deleted'], 'delete a whole scope (config.bulk_deleted)'],
+  ['HDR-5', ['onStart', 'config.saved', 'config.deleted'], 'any event other than onComplete'],
+];
+
+function notExercisedByEvent(callbacks: JournalEntry[], v: Verdicts): void {
+  const seen = new Set(callbacks.map((e) => e.event));
+  for (const [clause, events, what] of EVENT_CLAUSES) {
+    if (v.decided(clause) || events.some((e) => seen.has(e))) continue;
+    v.notExercised(clause, `no ${events.join(' or ')} arrived: ${what}`);
+  }
+}
+
+/** The signing clauses of the mode the workspace does not use: the other mode would exercise them. */
+function notExercisedByMode(signing: DeclaredSigning, v: Verdicts): void {
+  const hmacOnly = ['SIGN-11', 'SIGN-12'];
+  const jwksOnly = ['SIGN-7', 'SIGN-8', 'SIGN-9'];
+  const other = signing === 'hmac'
+    ? { clauses: jwksOnly, why: 'the workspace signs with HMAC: a JWKS workspace with --jwks-url' }
+    : { clauses: hmacOnly, why: 'the workspace signs with JWKS: an HMAC workspace with --hmac-secret-file' };
+  if (signing === 'hmac' || signing === 'jwks') for (const c of other.clauses) v.notExercised(c, other.why);
+  if (signing === 'hmac' || signing === 'jwks') v.notExercised('SIGN-1', 'signing is on: a workspace with signing off');
+}

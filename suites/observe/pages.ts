@@ -1,0 +1,77 @@
+/**
+ * PAGE-1, PAGE-2, PAGE-4, PAGE-5 over the config.bulk_deleted pages of each conversation (one
+ * manifest per conversation: its delivery id lc-<conversationId>-config.bulk_deleted is shared by its
+ * pages, HDR-3 reading). The union of keys is judged only once every page 1..totalPages arrived.
+ */
+import { CONTRACT } from '../../protocol/index.ts';
+import type { JournalEntry } from '../../mock-host/index.ts';
+import { at, bodyOf } from './per-callback.ts';
+import type { Verdicts } from './verdicts.ts';
+
+interface Page { e: JournalEntry; page: unknown; totalPages: unknown; count: unknown; keys: unknown }
+
+export function judgePages(entries: JournalEntry[], v: Verdicts): void {
+  const by = new Map<string, Page[]>();
+  for (const e of entries) {
+    const b = bodyOf(e);
+    if (b?.event !== 'config.bulk_deleted') continue;
+    const key = JSON.stringify(b.conversationId ?? null);
+    by.set(key, [...(by.get(key) ?? []), { e, page: b.page, totalPages: b.totalPages, count: b.count, keys: b.keys }]);
+  }
+  if (by.size === 0) {
+    for (const c of ['PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5']) v.notExercised(c,
+      'no config.bulk_deleted arrived: delete a whole scope');
+    return;
+  }
+  for (const pages of by.values()) judgeManifest(pages, v);
+}
+
+function judgeManifest(pages: Page[], v: Verdicts): void {
+  for (const p of pages) {
+    const n = Array.isArray(p.keys) ? p.keys.length : 0;
+    v.that('PAGE-1', 'a config.bulk_deleted page holds at most 500 keys', n <= CONTRACT.bulkPageSize,
+      { id: 'page.at-most-500', expected: `at most ${CONTRACT.bulkPageSize} keys`, seen: `${n} keys (${at(p.e)})` });
+  }
+  const first = pages[0]!;
+  const count = first.count;
+  for (const p of pages) {
+    v.that('PAGE-4', 'count is on every page, the same on each', Number.isInteger(p.count) && p.count === count,
+      { id: 'page.count-every-page', expected: `count ${JSON.stringify(count)}`,
+        seen: `count ${JSON.stringify(p.count) ?? 'absent'} (${at(p.e)})` });
+  }
+  const total = first.totalPages;
+  const numbering: string[] = [];
+  for (const p of pages) {
+    const ok = Number.isInteger(p.page) && Number.isInteger(total) && (p.page as number) >= 1
+      && (p.page as number) <= (total as number) && p.totalPages === total;
+    if (!ok) numbering.push(`page ${JSON.stringify(p.page)} of ${JSON.stringify(p.totalPages)} (${at(p.e)})`);
+  }
+  if (Number.isInteger(count) && Number.isInteger(total) && (count as number) > 0
+    && total !== Math.ceil((count as number) / CONTRACT.bulkPageSize)) {
+    numbering.push(`totalPages ${String(total)} for count ${String(count)}`);
+  }
+  v.that('PAGE-2', 'pages are numbered 1..totalPages, totalPages = ceil(count / 500)', numbering.length === 0,
+    { id: 'page.numbering', expected: `pages 1..${String(total)}`, seen: numbering.join('; ') });
+  if (numbering.length > 0 || !Number.isInteger(total)) return;
+  const got = new Set(pages.map((p) => p.page as number));
+  if (got.size < (total as number)) {
+    v.notExercised('PAGE-5',
+      `only ${got.size} of ${String(total)} pages of ${first.e.deliveryId ?? 'a manifest'} arrived`);
+    return;
+  }
+  const union = new Set<string>();
+  let dup = 0;
+  const seenPage = new Set<number>();
+  for (const p of pages) {
+    if (seenPage.has(p.page as number)) continue; // a page sent twice is PAGE-3's, not the union's
+    seenPage.add(p.page as number);
+    for (const k of Array.isArray(p.keys) ? p.keys : []) {
+      if (union.has(String(k))) dup++;
+      union.add(String(k));
+    }
+  }
+  v.that('PAGE-5', 'the union of the pages holds no key twice and its size equals count',
+    dup === 0 && union.size === count,
+    { id: 'page.union-exact', expected: `${String(count)} distinct keys, none twice`,
+      seen: `${union.size} distinct keys, ${dup} repeated (${first.e.deliveryId ?? ''})` });
+}

@@ -1,0 +1,190 @@
+/**
+ * The clauses only a series of callbacks decides (section 6, 5.2): the attempts of one onComplete
+ * (grouped by conversationId: its delivery is fixed per conversation, DELIV-13 reading) keep one
+ * delivery id and the same bytes, are numbered 1, 2, 3, are re-signed with a fresh t, follow a 5xx or
+ * a timeout and nothing else, and keep the back-off; a best-effort event is never sent again after a
+ * non-2xx. Gaps run from the end of an attempt to the arrival of the next on the mock host's monotonic
+ * clock (DELIV-8 reading); tolerances are the suites' own (suites/service/target-config/timing.ts).
+ */
+import { CONTRACT } from '../../protocol/index.ts';
+import type { JournalEntry } from '../../mock-host/index.ts';
+import { HARNESS_SLACK_MS, type Timing } from '../service/target-config/timing.ts';
+import { at, bodyOf } from './per-callback.ts';
+import type { DeclaredSigning } from './per-callback.ts';
+import type { Verdicts } from './verdicts.ts';
+
+export interface SeriesContext {
+  timing: Timing;
+  signing: DeclaredSigning;
+  /** The end of the observation on the mock host's monotonic clock (ns). */
+  endNs: bigint;
+}
+
+const NO_RETRY_SEEN = 'no onComplete was retried: `--inject onComplete=503,503` answers 503 to the first two attempts';
+const ms = (ns: bigint): number => Number(ns / 1_000_000n);
+const endOf = (e: JournalEntry): bigint | undefined => (e.finished ? BigInt(e.finished.monoNs) : undefined);
+const failed = (e: JournalEntry): boolean => e.response?.fault !== undefined || (e.response?.status ?? 0) >= 500;
+
+/** The onComplete attempts of each conversation, in arrival order. */
+function onCompleteSeries(entries: JournalEntry[]): JournalEntry[][] {
+  const by = new Map<string, JournalEntry[]>();
+  for (const e of entries) {
+    const b = bodyOf(e);
+    if (b?.event !== 'onComplete' || b.conversationId === undefined) continue;
+    const key = JSON.stringify(b.conversationId);
+    by.set(key, [...(by.get(key) ?? []), e]);
+  }
+  return [...by.values()];
+}
+
+export function judgeSeries(entries: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
+  const series = onCompleteSeries(entries);
+  const retried = series.filter((s) => s.length > 1);
+  for (const s of series) judgeOne(s, v, ctx);
+  if (series.length === 0) {
+    for (const c of ['DELIV-4', 'DELIV-7', 'DELIV-8', 'DELIV-10', 'DELIV-11', 'SIGN-5', 'HDR-4']) {
+      v.notExercised(c, 'no onComplete arrived: complete a conversation while observing');
+    }
+  } else if (retried.length === 0) {
+    for (const c of ['DELIV-8', 'DELIV-11', 'SIGN-5']) v.notExercised(c, NO_RETRY_SEEN);
+  }
+  if (!v.decided('DELIV-4')) v.notExercised('DELIV-4', 'no onComplete was answered 5xx: `--inject onComplete=503`');
+  if (!v.decided('DELIV-10')) v.notExercised('DELIV-10',
+    'no onComplete attempt was answered 2xx or 4xx with time left to see a retry');
+  judgeBestEffort(entries, v, ctx);
+}
+
+function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
+  const first = s[0]!;
+  const words = s.map(at).join(', ');
+  v.that('DELIV-7', 'onComplete makes at most 3 attempts', s.length <= CONTRACT.maxAttempts,
+    { id: 'delivery.three-attempts', expected: `at most ${CONTRACT.maxAttempts} attempts`,
+      seen: `${s.length}: ${words}` });
+  s.forEach((e, i) => {
+    const a = e.headers['x-service-delivery-attempt'];
+    if (i === 0) {
+      v.that('HDR-4', 'the first attempt of onComplete carries X-Service-Delivery-Attempt 1', a === '1',
+        { id: 'header.first-attempt-1', expected: '1', seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})` });
+    } else if (i < CONTRACT.maxAttempts) {
+      v.that('HDR-4', 'X-Service-Delivery-Attempt counts the attempts of the delivery', a === String(i + 1),
+        { id: 'delivery.attempt-numbering', expected: String(i + 1),
+          seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})` });
+    }
+  });
+  for (const e of s.slice(1)) {
+    v.that('DELIV-11', 'every attempt carries the same X-Service-Delivery-Id and the same body bytes',
+      e.deliveryId === first.deliveryId && e.bodySha256 === first.bodySha256,
+      { id: 'delivery.same-id-same-body',
+        expected: `${first.deliveryId ?? '(none)'}, body sha256 ${first.bodySha256.slice(0, 12)}`,
+        seen: `${e.deliveryId ?? '(none)'}, body sha256 ${e.bodySha256.slice(0, 12)} (${at(e)})` });
+  }
+  judgeResigned(s, v, ctx);
+  judgeTriggers(s, v, ctx);
+}
+
+/** SIGN-5: t moves with the arrival (compared to attempt 1, so the clocks of two machines cancel out). */
+function judgeResigned(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
+  if (s.length < 2) return;
+  if (ctx.signing !== 'hmac' && ctx.signing !== 'jwks') {
+    v.notExercised('SIGN-5', 'no signing mode given: --hmac-secret-file F or --jwks-url U');
+    return;
+  }
+  const first = s[0]!;
+  // SIGN-5 reading: when attempt 1 does not verify, the signing clauses speak, not SIGN-5
+  if (first.signature.verdict !== 'valid' || first.signature.t === undefined) return;
+  for (const e of s.slice(1)) {
+    // an unsigned retry is HDR-6's and SIGN-3's (presence); SIGN-5 judges the signatures sent
+    if (e.signature.verdict === 'absent') continue;
+    const t = e.signature.t;
+    const moved = (e.arrival.wallMs - first.arrival.wallMs) / 1000;
+    // t is whole seconds: 1 s of rounding on each side, and the loaded machine's jitter
+    const fresh = e.signature.verdict === 'valid' && t !== undefined && Math.abs(t - first.signature.t - moved) <= 2;
+    v.that('SIGN-5', 'each retry re-signs the unchanged body with a fresh t', fresh,
+      { id: 'sign.resigned-each-attempt',
+        expected: `a valid signature with t about ${first.signature.t} + ${moved.toFixed(1)} s`,
+        seen: `${e.signature.verdict}, t ${t ?? 'unread'} (${at(e)})` });
+  }
+}
+
+/** DELIV-4, DELIV-8, DELIV-10: what followed each attempt, against what the mock host answered. */
+function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
+  const { timing } = ctx;
+  s.forEach((e, i) => {
+    const next = s[i + 1];
+    const end = endOf(e);
+    if (end === undefined) return;
+    if (failed(e)) {
+      if (i + 1 >= CONTRACT.maxAttempts) return;
+      const backoff = CONTRACT.backoffMs[i]!;
+      const dueMs = timing.scaled(backoff) + timing.tolerance(backoff) + HARNESS_SLACK_MS;
+      const deadline = end + BigInt(Math.round(dueMs)) * 1_000_000n;
+      if (next === undefined && ctx.endNs < deadline) return; // the observation ended before a retry was due
+      const expected = `attempt ${i + 2} within ${ms(deadline - end)} ms`;
+      const seen = next ? at(next) : `none after ${at(e)}`;
+      // A first retry missing is DELIV-4's (no retry after a 5xx); a retry made and the count stopped
+      // short of 3 is DELIV-7's "1 initial plus 2 retries" (fault model row DELIV-7/two-attempts).
+      if (i === 0) {
+        v.that('DELIV-4', 'onComplete is retried after a 5xx answer (or a reset)', next !== undefined,
+          { id: 'delivery.retry-after-5xx', expected, seen });
+      } else {
+        v.that('DELIV-7', 'onComplete makes 3 attempts when every one fails (1 initial plus 2 retries)',
+          next !== undefined, { id: 'delivery.three-attempts', expected, seen });
+      }
+      if (next) {
+        const gap = ms(BigInt(next.arrival.monoNs) - end);
+        const want = timing.scaled(backoff);
+        const tol = timing.tolerance(backoff);
+        v.that('DELIV-8', `the back-off before attempt ${i + 2} is about ${backoff / 1000} s`,
+          Math.abs(gap - want) <= tol,
+          { id: 'delivery.backoff',
+            expected: `${Math.round(want)} ± ${Math.round(tol)} ms from the end of attempt ${i + 1}`,
+            seen: `${gap} ms (${at(next)})` });
+      }
+      return;
+    }
+    const status = e.response?.status;
+    if (status === undefined) return;
+    const answeredAfterMs = ms(end - BigInt(e.arrival.monoNs));
+    // DELIV-12: a 2xx given after the whole-request timeout may still be retried
+    const timeout = CONTRACT.requestTimeoutMs;
+    if (answeredAfterMs >= timing.scaled(timeout) - timing.tolerance(timeout)) return;
+    const window = end + BigInt(Math.round(timing.quietWindowMs())) * 1_000_000n;
+    if (next === undefined && ctx.endNs < window) return;
+    v.that('DELIV-10', 'onComplete is not retried after a 2xx or a 4xx answer', next === undefined,
+      { id: 'delivery.no-retry-after-2xx-4xx', expected: `no attempt after ${at(e)} answered ${status}`,
+        seen: next ? at(next) : 'none' });
+  });
+}
+
+/** DELIV-1: a best-effort event answered non-2xx (or reset) is never sent again with the same bytes. */
+function judgeBestEffort(entries: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
+  const seen = new Map<string, JournalEntry>();
+  let refused = 0;
+  for (const e of entries) {
+    const b = bodyOf(e);
+    if (!b || typeof b.event !== 'string' || b.event === 'onComplete') continue;
+    const key = `${e.deliveryId ?? ''}\u0000${e.bodySha256}`;
+    const before = seen.get(key);
+    if (before && (failed(before) || (before.response?.status ?? 200) >= 300)) {
+      v.that('DELIV-1', 'an event other than onComplete is not redelivered after a non-2xx answer or a network error',
+        false,
+        { id: 'delivery.no-retry-other-events',
+          expected: `no second ${before.event ?? 'event'} with the bytes of ${at(before)}`, seen: at(e) });
+    }
+    if (!before) seen.set(key, e);
+    if (failed(e) || (e.response?.status ?? 200) >= 300) {
+      const end = endOf(e);
+      const quiet = BigInt(Math.round(ctx.timing.quietWindowMs())) * 1_000_000n;
+      if (end !== undefined && ctx.endNs >= end + quiet) refused++;
+    }
+  }
+  if (v.decided('DELIV-1')) return;
+  if (refused > 0) {
+    v.that('DELIV-1', 'an event other than onComplete is not redelivered after a non-2xx answer or a network error',
+      true,
+      { id: 'delivery.no-retry-other-events' });
+  } else {
+    v.notExercised('DELIV-1',
+      'no best-effort event was refused with a quiet window after it: `--inject config.saved=503`');
+  }
+}

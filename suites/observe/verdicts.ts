@@ -1,0 +1,85 @@
+/**
+ * The judge's checks, gathered per clause as the clause reporter reads them (spec/checks.ts
+ * CheckRecord): every condition names the clause it decides and the check id of the fault model
+ * (spec/faults/service.yaml) that the suites give the same rule. Passing records of one rule are kept
+ * once with a count; failures are kept one by one up to a bound, so a stream of 100,000 callbacks
+ * makes a report of bounded size.
+ */
+import type { CheckRecord } from '../../spec/index.ts';
+
+const MAX_FAILURES_PER_RULE = 20;
+
+export interface CheckWords { id?: string; expected?: string; seen?: string }
+
+export class Verdicts {
+  private readonly byClause = new Map<string, CheckRecord[]>();
+  private readonly passes = new Map<string, CheckRecord>();
+  private readonly failures = new Map<string, number>();
+
+  /** One condition of a rule of `clause`, held or not. */
+  that(clause: string, rule: string, ok: boolean, words: CheckWords = {}): boolean {
+    const key = `${clause}\u0000${words.id ?? ''}\u0000${rule}`;
+    if (ok) {
+      const known = this.passes.get(key);
+      if (known) known.count = (known.count ?? 1) + 1;
+      else {
+        const record: CheckRecord = {
+          clauses: [clause], rule, outcome: 'passed', count: 1, ...(words.id ? { id: words.id } : {}),
+        };
+        this.passes.set(key, record);
+        this.list(clause).push(record);
+      }
+      return true;
+    }
+    const n = (this.failures.get(key) ?? 0) + 1;
+    this.failures.set(key, n);
+    if (n <= MAX_FAILURES_PER_RULE) {
+      this.list(clause).push({
+        clauses: [clause], rule, outcome: 'failed',
+        ...(words.id ? { id: words.id } : {}),
+        ...(words.expected !== undefined ? { expected: words.expected } : {}),
+        ...(words.seen !== undefined ? { seen: words.seen } : {}),
+      });
+    }
+    return false;
+  }
+
+  /** The traffic could not decide `clause`: why, and what would exercise it. */
+  notExercised(clause: string, reason: string): void {
+    const rule = 'decided from the observed traffic';
+    this.list(clause).push({ clauses: [clause], rule, outcome: 'not-exercised', reason });
+  }
+
+  /** The judge cannot tell whether the rule holds (never a failure, always shown). */
+  warn(clause: string, rule: string, reason: string): void {
+    this.list(clause).push({ clauses: [clause], rule, outcome: 'warning', reason });
+  }
+
+  /** Failures of a rule past the bound, by clause: said in the report so none is hidden. */
+  overflow(): Array<{ clause: string; rule: string; more: number }> {
+    return [...this.failures]
+      .filter(([, n]) => n > MAX_FAILURES_PER_RULE)
+      .map(([key, n]) => {
+        const [clause, , rule] = key.split('\u0000') as [string, string, string];
+        return { clause, rule, more: n - MAX_FAILURES_PER_RULE };
+      });
+  }
+
+  clauses(): Map<string, CheckRecord[]> {
+    return this.byClause;
+  }
+
+  /** Whether any check of `clause` passed or failed (a decision, not a note). */
+  decided(clause: string): boolean {
+    return (this.byClause.get(clause) ?? []).some((c) => c.outcome === 'passed' || c.outcome === 'failed');
+  }
+
+  private list(clause: string): CheckRecord[] {
+    let l = this.byClause.get(clause);
+    if (!l) {
+      l = [];
+      this.byClause.set(clause, l);
+    }
+    return l;
+  }
+}

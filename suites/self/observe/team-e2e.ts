@@ -1,0 +1,43 @@
+/**
+ * A service team's own end-to-end tests, as `observe` meets them: they drive the service through
+ * whatever it offers (here the reference service's driver API, called over plain HTTP as any client
+ * would), never through the harness. Opens, saves, completes, deletes and bulk deletes; the callbacks
+ * go to hostBaseUrl, where `observe` listens.
+ */
+
+export interface TeamRun { conversations: number[]; keys: string[] }
+
+async function call(driverUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(driverUrl + path, {
+    method, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000),
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export type TeamSigning = { mode: 'hmac'; secret: string } | { mode: 'jwks' };
+
+/** Points the demo workspace at hostBaseUrl with the signing mode given, then plays a user's two sessions. */
+export async function playTeamTests(driverUrl: string, hostBaseUrl: string, signing: TeamSigning): Promise<TeamRun> {
+  await call(driverUrl, 'PATCH', '/workspaces/demo', { hostBaseUrl, signing });
+  const endUserHandle = `u-team-${Date.now()}`;
+  const open = async (configEnd: string): Promise<number> => {
+    const opened = await call(driverUrl, 'POST', '/workspaces/demo/conversations', { endUserHandle, configEnd });
+    return (opened as { conversationId: number }).conversationId;
+  };
+  const c1 = await open('/contacts');
+  const saved = (await call(driverUrl, 'POST', `/conversations/${c1}/turns`, {
+    saves: [
+      { configEnd: '/contacts', fields: { email: 'a@example.test', name: 'Ann' } },
+      { configEnd: '/contacts', fields: { email: 'b@example.test', name: 'Bob' } },
+    ],
+  })) as { serviceKeys: string[] };
+  await call(driverUrl, 'POST', `/conversations/${c1}/complete`, {});
+  const c2 = await open('/contacts');
+  await call(driverUrl, 'POST', `/conversations/${c2}/delete`, { serviceKey: saved.serviceKeys[0] });
+  await call(driverUrl, 'POST', `/conversations/${c2}/bulk-delete`, { configEnd: '/contacts' });
+  await call(driverUrl, 'POST', `/conversations/${c2}/interrupt`, {});
+  return { conversations: [c1, c2], keys: saved.serviceKeys };
+}

@@ -1,0 +1,40 @@
+/** `ccs-conformance observe` refuses what it cannot judge with exit 2 and one line naming the problem. */
+import { test, expect } from '@playwright/test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runObserve } from './children.ts';
+
+test('observe --help exits 0 and lists --inject, --from, --idle and --duration', async () => {
+  const r = await runObserve(['--help']);
+  expect(r.code).toBe(0);
+  for (const flag of ['--inject', '--from', '--idle', '--duration', '--hmac-secret-file', '--jwks-url']) {
+    expect(r.out).toContain(flag);
+  }
+});
+
+test('observe refuses a bad --inject, a missing or non-journal --from file, and two signing modes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-usage-'));
+  try {
+    const notJournal = join(dir, 'not-journal.jsonl');
+    writeFileSync(notJournal, '{"hello":1}\n');
+    const secret = join(dir, 'secret');
+    writeFileSync(secret, 'test-only');
+    const cases: Array<[string[], RegExp]> = [
+      [['--inject', 'onComplete:503'], /--inject must be EVENT=A,B/],
+      [['--inject', 'onFinish=503'], /onFinish is not a lifecycle event/],
+      [['--inject', 'onComplete=teapot'], /"teapot" is not a status/],
+      [['--from', join(dir, 'missing.jsonl')], /cannot read \(ENOENT\)/],
+      [['--from', notJournal], /entry 1 is not a mock host journal entry/],
+      [['--hmac-secret-file', secret, '--jwks-url', 'http://127.0.0.1:1/jwks.json', '--idle', '1'], /exclusive/],
+      [['--idle', '0'], /--idle must be a number of seconds > 0/],
+    ];
+    for (const [args, words] of cases) {
+      const r = await runObserve(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.out, args.join(' ')).toMatch(words);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
