@@ -14,7 +14,8 @@ export const HOST_WRITTEN_CHECK_IDS = [
   'data.every-key-read', 'data.encoded-key-read',
   'data.every-key-read-after-404', 'data.every-key-read-after-409', 'data.every-key-read-after-held', 'data.retry-409', 'data.retry-503', 'data.retry-backoff', 'data.no-retry-401', 'data.no-retry-400',
   'delivery.redelivery-acked', 'delivery.redelivery-deduped',
-  'delivery.same-conversation-handled', 'delivery.genuine-after-forged-handled', 'delivery.retry-acked', 'delivery.unseen-retry-handled',
+  'delivery.same-conversation-handled', 'delivery.genuine-after-forged-handled', 'delivery.retry-verified',
+  'delivery.retry-acked', 'delivery.unseen-retry-handled',
   'delivery.repeat-complete-acked', 'delivery.repeat-complete-read', 'delivery.every-page-acked',
   'facts.answered-within-10s', 'facts.encoded-handle-answered', 'facts.flat-object', 'facts.no-envelope', 'facts.matches-class', 'facts.languages-english',
 ] as const;
