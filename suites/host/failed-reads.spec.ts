@@ -1,7 +1,8 @@
 /**
  * HOST-13 when a read fails (section 6 rule 8: "reads every key in serviceKeys"): one key of several
- * answers 404, answers 409 before its 200, or is held past the read deadline, and every other key of
- * the same onComplete must still be read (PITFALLS: "read every key" shows only when one read fails).
+ * answers 404, answers 409 before its 200, is held past the read deadline, or answers 200 with a
+ * record at section 2.3's edges (data null), and every other key of the same onComplete must still be
+ * read (PITFALLS: "read every key" shows only when one read fails).
  * The failing key comes first in serviceKeys, so a reader that stops at its first failure reads no
  * other key. Each case has its own endUserHandle, so the reads of parallel tests never mix.
  */
@@ -20,10 +21,14 @@ const FAILURES = [
   { id: 'data.every-key-read-after-404', words: 'answers 404', statuses: [404, 404, 404, 404, 404, 404] },
   { id: 'data.every-key-read-after-409', words: 'answers 409, then 200', statuses: [409] },
   { id: 'data.every-key-read-after-held', words: 'is held past the read deadline', statuses: [], held: true },
+  // Section 2.3: data is "object or null"; empty maps and a field beyond those listed are allowed too.
+  { id: 'data.every-key-read-after-null-data', words: 'answers 200 with data null, empty errors and warnings maps and'
+    + ' a field beyond those listed', statuses: [200] },
 ] as const;
 
 const TITLE = 'after onComplete the host reads every other key of serviceKeys when the read of one key answers 404, '
-  + `answers 409 before its 200, or is held past the read deadline (${cite})`;
+  + 'answers 409 before its 200, is held past the read deadline, or answers a record whose data is null '
+  + `(${cite})`;
 test(TITLE, { tag: clauseTags('HOST-13', ...ackClauses(true)) }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   // HOST-13 reading: the held read is answered only after the deadline the other keys are judged by.
