@@ -20,6 +20,7 @@ export const HOST_WRITTEN_CHECK_IDS = [
   'delivery.retry-acked', 'delivery.unseen-retry-handled',
   'delivery.repeat-complete-acked', 'delivery.repeat-complete-read', 'delivery.every-page-acked',
   'facts.answered-within-10s', 'facts.encoded-handle-answered', 'facts.flat-object', 'facts.no-envelope', 'facts.matches-class', 'facts.languages-english',
+  'facts.languages-english-many-users',
 ] as const;
 
 export const HOST_CHECK_IDS: readonly string[] = [
