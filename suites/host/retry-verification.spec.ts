@@ -44,9 +44,14 @@ test(TITLE, { tag: clauseTags('HOST-12', ...ackClauses()) }, async ({ host }, te
   }));
   await attachEvidence(testInfo, 'a forged onComplete is refused whatever its X-Service-Delivery-Attempt',
     sent.flatMap((s) => [s.control, s.first, ...s.retries]));
-  // The correctly signed attempt 2 is judged as every callback is (harness/ack.ts).
-  judgeAcks(sent.map((s) => ({ mode: s.ep.mode, kind: 'onComplete at attempt 2', o: s.control })),
-    { deadlineMs: requestMs });
+  // The correctly signed attempt 2 is judged as every callback is (harness/ack.ts); its 2xx is HOST-12's
+  // own rule (a retry acknowledged like attempt 1), as in delivery.spec.ts.
+  judgeAcks(sent.map((s) => ({ mode: s.ep.mode, kind: 'onComplete at attempt 2', o: s.control })), {
+    deadlineMs: requestMs,
+    twoXx: {
+      clause: 'HOST-12', id: 'delivery.retry-acked', rule: 'an onComplete at attempt 2 is acknowledged like attempt 1',
+    },
+  });
   const forgeries = sent.flatMap((s) => [s.first, ...s.retries].map((o, i) => ({ mode: s.ep.mode, i, o })));
   for (const f of forgeries.filter((x) => !answered(x.o))) {
     failNoAnswer({ mode: f.mode, kind: `forged onComplete at attempt ${f.i + 1}`, o: f.o }, requestMs, 'ack.answered');
