@@ -9,7 +9,7 @@ import { test, allEndpoints, firstEndpoint } from './fixtures.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type Payload } from './harness/payloads.ts';
-import type { SendOutcome } from './harness/send.ts';
+import { answered, type SendOutcome } from './harness/send.ts';
 import { complete, readOk, readsInWords } from './harness/reads.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { ackClauses, judgeAcks, acknowledgedOrStop } from './harness/ack.ts';
@@ -74,11 +74,13 @@ test(TITLE_2, { tag: tags }, async ({ host }, testInfo) => {
   const done = await announced(host, ep!);
   // The forged copy: the same bytes and headers, signed over other bytes (a signature that fails verification).
   const forged = await deliver(host, ep!, done, { signedBody: Buffer.from(`${JSON.stringify(done)} `) });
-  // Refusing it is the verifier's duty, judged on every signature case (signature.spec.ts): here a step.
+  // Refusing it is the verifier's duty, judged on every signature case (every-signed-request.spec.ts): here a step.
   // Any refusal (a 4xx) makes the genuine delivery the first one received; 401 itself is HOST-3's.
   const refused = forged.status !== undefined && forged.status >= 400 && forged.status < 500 && forged.status !== 404;
-  precondition(refused, 'the forged copy is refused (HOST-3 and the verifier\'s clause, judged by the signature tests)',
-    { expected: 'a 4xx (401)', seen: forged.status === undefined ? `no answer (${forged.failure})` : `${forged.status}` });
+  precondition(
+    refused, 'the forged copy is refused (HOST-3 and the verifier\'s clause, judged by the signature tests)',
+    { expected: 'a 4xx (401)', seen: answered(forged) ? `${forged.status}` : `no answer (${forged.failure})` },
+  );
   const genuine = await deliver(host, ep!, done);
   await attachEvidence(testInfo, 'a delivery refused for its signature was never received: the genuine delivery with'
     + ' the same delivery id is its first', [control.outcome, forged, genuine]);

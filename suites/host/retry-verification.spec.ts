@@ -38,7 +38,8 @@ test(TITLE, { tag: clauseTags('HOST-12', ...ackClauses()) }, async ({ host }, te
   test.skip(eps.length === 0, 'capability signing not offered by the target (signing.mode none)');
   const sent = await Promise.all(eps.map(async (ep) => {
     const [control, first, second, third] = await Promise.all([
-      deliver(host, ep, onComplete(host, ep), { attempt: 2 }), forged(host, ep, 1), forged(host, ep, 2), forged(host, ep, 3),
+      deliver(host, ep, onComplete(host, ep), { attempt: 2 }),
+      forged(host, ep, 1), forged(host, ep, 2), forged(host, ep, 3),
     ]);
     return { ep, control: control!, first: first!, retries: [second!, third!] };
   }));
