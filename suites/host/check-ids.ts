@@ -11,10 +11,16 @@ export const HOST_WRITTEN_CHECK_IDS = [
   'sig.every-event', 'sig.refusal-401', 'sig.valid-accepted',
   'payload.raw-bytes-verified', 'payload.generated-acked', 'payload.whitespace-acked',
   'hmac.previous-secret-accepted', 'jwks.refetch-on-new-kid', 'jwks.cached',
-  'data.every-key-read', 'data.encoded-key-read', 'data.retry-409', 'data.retry-503', 'data.retry-backoff', 'data.no-retry-401', 'data.no-retry-400',
-  'delivery.redelivery-acked', 'delivery.redelivery-deduped', 'delivery.retry-acked', 'delivery.unseen-retry-handled',
+  'data.every-key-read', 'data.encoded-key-read',
+  'data.every-key-read-after-404', 'data.every-key-read-after-409', 'data.every-key-read-after-held',
+  'data.every-key-read-after-null-data',
+  'data.retry-409', 'data.retry-503', 'data.retry-backoff', 'data.no-retry-401', 'data.no-retry-400',
+  'delivery.redelivery-acked', 'delivery.redelivery-deduped',
+  'delivery.same-conversation-handled', 'delivery.genuine-after-forged-handled', 'delivery.retry-verified',
+  'delivery.retry-acked', 'delivery.unseen-retry-handled',
   'delivery.repeat-complete-acked', 'delivery.repeat-complete-read', 'delivery.every-page-acked',
   'facts.answered-within-10s', 'facts.encoded-handle-answered', 'facts.flat-object', 'facts.no-envelope', 'facts.matches-class', 'facts.languages-english',
+  'facts.languages-english-many-users',
 ] as const;
 
 export const HOST_CHECK_IDS: readonly string[] = [

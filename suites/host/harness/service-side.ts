@@ -147,6 +147,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       const queue = serviceKey === null ? undefined : scripts.get(`${endUserHandle}\u0000${serviceKey}`);
       const scripted = queue?.shift();
       if (scripted === 409) return answer(409, { status: 'migrating', message: 'record held mid-migration; retry shortly' });
+      // A 200 scripted: the record with the values section 2.3 allows at their edges (data null...).
+      if (scripted === 200) return answer(200, edgeEnvelope());
       if (scripted !== undefined) return answer(scripted, errorBody(scripted, scripted === 401 ? 'Unauthorized' : 'Error', path));
       const known = records.get(endUserHandle);
       if (known === undefined) return answer(404, errorBody(404, 'Not Found', path));
@@ -225,6 +227,12 @@ function held(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
   });
+}
+
+/** Section 2.3's edges: data null, empty errors and warnings maps, a field beyond those listed. */
+function edgeEnvelope(): RecordEnvelope & { revision: number } {
+  const now = new Date().toISOString().replace('Z', '');
+  return { data: null, errors: {}, warnings: {}, callbackStatus: 'PENDING', completedAt: now, revision: 1 };
 }
 
 /** Section 2.3 envelope; the values are placeholders (a callback never carries them, EVT-2). */
