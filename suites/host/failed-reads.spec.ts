@@ -33,7 +33,7 @@ test(TITLE, { tag: clauseTags('HOST-13', ...ackClauses(true)) }, async ({ host }
   const deadline = host.target.timeouts.dataReadMs;
   // HOST-13 reading: the held read is answered only after the deadline the other keys are judged by.
   const holdMs = deadline + 1_000;
-  test.setTimeout(host.target.timeouts.requestMs + holdMs + 20_000);
+  test.setTimeout(host.target.timeouts.requestMs + holdMs + deadline + 20_000);
   const ep = firstEndpoint(host);
   const cases = await Promise.all(FAILURES.map(async (f) => {
     const handle = freshHandle();
@@ -44,17 +44,21 @@ test(TITLE, { tag: clauseTags('HOST-13', ...ackClauses(true)) }, async ({ host }
   }));
   const sent = cases.map(({ c }) => ({ mode: ep.mode, kind: 'onComplete', o: c.outcome }));
   acknowledgedOrStop(sent, { deadlineMs: host.target.timeouts.requestMs });
-  const until = performance.now() + deadline;
+  // HOST-13 reading: the other keys within the deadline, or, after the held read, within the deadline
+  // from its answer (the contract sets no time limit on a read, so awaiting it is no fault).
+  const acked = performance.now();
+  const until = (f: (typeof FAILURES)[number]) => acked + deadline + ('held' in f ? holdMs : 0);
   const results = await Promise.all(cases.flatMap(({ f, others, c }) => others.map(async (k) => ({
-    f, c, k, read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()),
+    f, c, k, read: await host.service.waitForRead(readOk(c.handle, k), until(f) - performance.now()),
   }))));
   const handles = new Set(cases.map(({ c }) => c.handle));
   await attachEvidence(testInfo, `with the first key's read failing, every other key must be read within ${deadline} ms`
-    + ' of the acknowledgement', cases.map(({ c }) => c.outcome),
+    + ' of the acknowledgement (of the held read\'s answer, after it)', cases.map(({ c }) => c.outcome),
   host.service.reads.filter((r) => handles.has(r.endUserHandle)).map(summary));
   for (const { f, c, k, read } of results) {
-    check.soft('HOST-13', `key ${JSON.stringify(k)} is read within ${deadline} ms although the read of the first key`
-      + ` ${f.words}`, { id: f.id })
+    const from = 'held' in f ? ' of the held read\'s answer' : '';
+    check.soft('HOST-13', `key ${JSON.stringify(k)} is read within ${deadline} ms${from} although the read of the first`
+      + ` key ${f.words}`, { id: f.id })
       .that(read !== undefined, {
         expected: 'a GET of the record (by key or the user\'s list) answered 200', seen: readsInWords(host, c.handle),
       });
