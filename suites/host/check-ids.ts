@@ -14,6 +14,8 @@ export const HOST_WRITTEN_CHECK_IDS = [
   'data.every-key-read', 'data.encoded-key-read', 'data.retry-409', 'data.retry-503', 'data.retry-backoff', 'data.no-retry-401', 'data.no-retry-400',
   'delivery.redelivery-acked', 'delivery.redelivery-deduped', 'delivery.retry-acked', 'delivery.unseen-retry-handled',
   'delivery.repeat-complete-acked', 'delivery.repeat-complete-read', 'delivery.every-page-acked',
+  // The service side as an observer of every test (harness/observer.ts).
+  'observe.read-with-token', 'observe.retry-with-token', 'observe.read-announced-key', 'observe.no-retry-4xx',
   'facts.answered-within-10s', 'facts.encoded-handle-answered', 'facts.flat-object', 'facts.no-envelope', 'facts.matches-class', 'facts.languages-english',
 ] as const;
 
