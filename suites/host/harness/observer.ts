@@ -19,9 +19,11 @@ const REFUSED = new Set([400, 401]);
 
 interface Announcement { testId: string | undefined; keys: ReadonlySet<string>; at: number }
 
-interface Violation { clause: ClauseId; id: string; rule: string; expected: string; read: DataRead; note?: string }
+export interface Violation { clause: ClauseId; id: string; rule: string; expected: string; read: DataRead; note?: string }
 
 export interface Observer {
+  /** The rules the requests journalled since the last call broke, seen from the test testId. */
+  collect(testId: string): Promise<Violation[]>;
   /** Judges the requests journalled since the last judgement, on the clauses the test is tagged with. */
   judge(info: TestInfo): Promise<void>;
 }
@@ -80,6 +82,17 @@ export function observe(service: ServiceSide): Observer {
         ...(mine ? {} : { note: 'not attributable to a test: judged in the test running when it was seen' }),
       });
     }
+    if (!r.wellFormed) {
+      // Not a read path, or a segment's percent-encoding broken: a handle or key pasted in raw (HOST-13's
+      // reading). Needs no attribution: the service side never answers such a path with a record.
+      out.push({
+        clause: 'HOST-13', id: 'observe.read-path-well-formed', read: r,
+        rule: 'every data API read path is /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}/{serviceKey}, '
+          + 'each segment percent-encoded',
+        expected: 'a read path of the data API whose segments decode',
+        ...(mine ? {} : { note: 'not attributable to a test: judged in the test running when it was seen' }),
+      });
+    }
     if (!mine) return out;
     if (r.serviceKey !== null && r.wellFormed && !owners.some((a) => a.keys.has(r.serviceKey!))) {
       out.push({
@@ -98,13 +111,18 @@ export function observe(service: ServiceSide): Observer {
     return out;
   };
 
+  const collect = async (testId: string): Promise<Violation[]> => {
+    await service.sync();
+    const fresh = service.reads.filter((r) => r.seq > judgedUpTo);
+    judgedUpTo = Math.max(judgedUpTo, ...fresh.map((r) => r.seq));
+    return fresh.flatMap((r) => violations(r, testId));
+  };
+
   return {
+    collect,
     async judge(info) {
-      await service.sync();
-      const fresh = service.reads.filter((r) => r.seq > judgedUpTo);
-      judgedUpTo = Math.max(judgedUpTo, ...fresh.map((r) => r.seq));
       const tagged = new Set(info.tags.map((t) => t.replace(/^@/, '')));
-      const found = fresh.flatMap((r) => violations(r, info.testId)).filter((v) => tagged.has(v.clause));
+      const found = (await collect(info.testId)).filter((v) => tagged.has(v.clause));
       const byCheck = new Map<string, Violation[]>();
       for (const v of found) byCheck.set(v.id, [...(byCheck.get(v.id) ?? []), v]);
       for (const [id, vs] of byCheck) {

@@ -6,7 +6,7 @@
  * unknown kid (HOST-8). Every request is journalled on arrival.
  */
 import { EventEmitter } from 'node:events';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
 import type { RecordEnvelope } from '../../../spec/index.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
@@ -111,7 +111,16 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   let jwks: JWK[] = [];
   let seq = 0;
 
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  // A read path whose percent-encoding is broken fails the router's decoding (FST_ERR_BAD_URL) before any
+  // route: it is a data API request all the same, journalled and answered 400 by the data route (HOST-13).
+  const app = Fastify({
+    logger: false, forceCloseConnections: true,
+    frameworkErrors: (error, req, reply) => {
+      const r = reply as unknown as FastifyReply;
+      if (error.code === 'FST_ERR_BAD_URL' && req.url.startsWith('/api/')) return void dataRead(req, r);
+      return void r.code(400).send(errorBody(400, 'Bad Request', req.url.split('?')[0] ?? ''));
+    },
+  });
   app.get('/.well-known/service/jwks.json', async () => {
     const entry = { seq: ++seq, atMs: performance.now() };
     jwksFetches.push(entry);
@@ -119,10 +128,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     return { keys: jwks };
   });
 
-  app.route({
-    method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'],
-    url: '/api/*',
-    handler: async (req, reply) => {
+  const dataRead = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const path = req.url.split('?')[0] ?? '';
       const auth = req.headers.authorization;
       const bearer = auth === undefined ? 'missing' : auth === `Bearer ${o.bearerToken}` ? 'sent' : 'other';
@@ -167,8 +173,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       if (serviceKey === null) return answer(200, [...known].map(envelope));
       if (!known.has(serviceKey)) return answer(404, errorBody(404, 'Not Found', path));
       return answer(200, envelope(serviceKey));
-    },
-  });
+  };
+  app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/api/*', handler: dataRead });
 
   const state = {
     reads, jwksFetches, events,
