@@ -19,7 +19,9 @@ const REFUSED = new Set([400, 401]);
 
 interface Announcement { testId: string | undefined; keys: ReadonlySet<string>; at: number }
 
-export interface Violation { clause: ClauseId; id: string; rule: string; expected: string; read: DataRead; note?: string }
+export interface Violation {
+  clause: ClauseId; id: string; rule: string; expected: string; read: DataRead; note?: string;
+}
 
 export interface Observer {
   /** The rules the requests journalled since the last call broke, seen from the test testId. */
@@ -87,8 +89,8 @@ export function observe(service: ServiceSide): Observer {
       // reading). Needs no attribution: the service side never answers such a path with a record.
       out.push({
         clause: 'HOST-13', id: 'observe.read-path-well-formed', read: r,
-        rule: 'every data API read path is /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}/{serviceKey}, '
-          + 'each segment percent-encoded',
+        rule: 'every data API read path is /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}'
+          + '/{serviceKey}, each segment percent-encoded',
         expected: 'a read path of the data API whose segments decode',
         ...(mine ? {} : { note: 'not attributable to a test: judged in the test running when it was seen' }),
       });
