@@ -8,7 +8,8 @@ import { observe, startServiceSide, type Violation } from '../../host/index.ts';
 
 const ids = (vs: readonly Violation[]): string[] => vs.map((v) => v.id).sort();
 
-const JUDGED = 'the observer judges every data API read of a test: the token, the path, the keys named, no repeat of a 401';
+const JUDGED = 'the observer judges every data API read of a test: the token, the path, the keys named, '
+  + 'no repeat of a 401';
 test(JUDGED, async () => {
   const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });
   try {
@@ -51,7 +52,8 @@ test(JUDGED, async () => {
   }
 });
 
-const OTHERS = 'a read of another test\'s handle is judged only on its token and its path, never on that test\'s keys or retries';
+const OTHERS = 'a read of another test\'s handle is judged only on its token and its path, '
+  + 'never on that test\'s keys or retries';
 test(OTHERS, async () => {
   const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });
   try {
