@@ -4,7 +4,7 @@
  * needs no attribution (its Bearer token, its path).
  */
 import { test, expect } from '@playwright/test';
-import { observe, startServiceSide, type Violation } from '../../host/index.ts';
+import { connectServiceSide, observe, startServiceSide, type Violation } from '../../host/index.ts';
 
 const ids = (vs: readonly Violation[]): string[] => vs.map((v) => v.id).sort();
 
@@ -68,6 +68,33 @@ test(OTHERS, async () => {
     const seen = await observer.collect('another-test');
     expect(ids(seen)).toEqual(['observe.read-with-token']);
     expect(seen[0]!.note).toContain('not attributable');
+  } finally {
+    await s.close();
+  }
+});
+
+const SHARED = 'through a service side shared by workers, each worker judges the reads of its own tests, '
+  + 'ordered by the server\'s journal';
+test(SHARED, async () => {
+  const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' });
+  try {
+    const [a, b] = await Promise.all([connectServiceSide(s.controlUrl ?? ''), connectServiceSide(s.controlUrl ?? '')]);
+    const [oa, ob] = [observe(a), observe(b)];
+    const me = test.info().testId;
+    const url = (h: string, k: string) => `${s.url}/api/ws-1/endpoints/settings/data/${h}/${k}`;
+    const auth = { authorization: 'Bearer tok-test-only' };
+    await a.script('u-a', 'k1', [409]);
+    await a.announce('u-a', ['k1']);
+    await b.announce('u-b', ['k2']);
+    expect((await fetch(url('u-a', 'k1'), { headers: auth })).status).toBe(409);
+    expect((await fetch(url('u-a', 'k1'))).status).toBe(401); // the retry without its token
+    expect((await fetch(url('u-b', 'k2'), { headers: auth })).status).toBe(200);
+    expect((await fetch(url('u-b', 'k9'), { headers: auth })).status).toBe(404);
+    const seenByA = await oa.collect(me);
+    expect(ids(seenByA)).toEqual(['observe.retry-with-token']);
+    // Worker b announced u-b: the key no callback named is its test's; u-a's retry's token needs no owner.
+    const seenByB = await ob.collect(me);
+    expect(ids(seenByB)).toEqual(['observe.read-announced-key', 'observe.retry-with-token']);
   } finally {
     await s.close();
   }
