@@ -76,7 +76,8 @@ test(OTHERS, async () => {
 const SHARED = 'through a service side shared by workers, each worker judges the reads of its own tests, '
   + 'ordered by the server\'s journal';
 test(SHARED, async () => {
-  const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' });
+  const shared = { workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' };
+  const s = await startServiceSide(shared);
   try {
     const [a, b] = await Promise.all([connectServiceSide(s.controlUrl ?? ''), connectServiceSide(s.controlUrl ?? '')]);
     const [oa, ob] = [observe(a), observe(b)];
