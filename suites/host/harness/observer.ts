@@ -16,6 +16,9 @@ import type { DataRead, ServiceSide } from './service-side.ts';
 /** The statuses section 7 says to retry (HOST-21) and never to retry (HOST-22). */
 const RETRIED = new Set([409, 503]);
 const REFUSED = new Set([400, 401]);
+/** HOST-21's reading: a back-off, not a loop, makes fewer than 8 retries within 1 s of the first read. */
+const LOOP_RETRIES = 8;
+const LOOP_MS = 1_000;
 
 interface Announcement { testId: string | undefined; keys: ReadonlySet<string>; at: number }
 
@@ -101,6 +104,19 @@ export function observe(service: ServiceSide): Observer {
         clause: 'HOST-13', id: 'observe.read-announced-key', read: r,
         rule: 'the host reads the keys of serviceKeys: every key it reads is one a callback named',
         expected: `a key of ${JSON.stringify([...new Set(owners.flatMap((a) => [...a.keys]))])}`,
+      });
+    }
+    // The retries since the first read of this run of 409s and 503s, walked back through the repeats.
+    const chain: DataRead[] = [];
+    for (let p = before; p !== undefined && RETRIED.has(p.status); p = repeats(p)) chain.push(p);
+    const first = chain[chain.length - 1];
+    if (chain.length === LOOP_RETRIES && first !== undefined && r.atMs - first.atMs <= LOOP_MS) {
+      out.push({
+        clause: 'HOST-21', id: 'observe.retry-backoff', read: r,
+        rule: `a read answered 409 or 503 is retried with a back-off: fewer than ${LOOP_RETRIES} retries `
+          + `within ${LOOP_MS} ms of the first read`,
+        expected: `fewer than ${LOOP_RETRIES} retries within ${LOOP_MS} ms of journal #${first.seq}`,
+        note: `retry ${LOOP_RETRIES} came ${Math.round(r.atMs - first.atMs)} ms after the first read`,
       });
     }
     if (before !== undefined && REFUSED.has(before.status)) {

@@ -100,3 +100,25 @@ test(SHARED, async () => {
     await s.close();
   }
 });
+
+const LOOP = 'retries of a read answered 409 in a loop (8 within 1 s) fail HOST-21 once, a single retry does not';
+test(LOOP, async () => {
+  const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });
+  try {
+    const observer = observe(s);
+    const me = test.info().testId;
+    const read = (key: string) => fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-3/${key}`,
+      { headers: { authorization: 'Bearer tok-test-only' } });
+    await s.announce('u-3', ['k1', 'k2']);
+    await s.script('u-3', 'k1', Array.from({ length: 12 }, () => 409));
+    for (let i = 0; i < 12; i++) await read('k1');
+    await s.script('u-3', 'k2', [503]);
+    await read('k2');
+    await read('k2');
+    const seen = await observer.collect(me);
+    expect(ids(seen)).toEqual(['observe.retry-backoff']);
+    expect(seen[0]!.clause).toBe('HOST-21');
+  } finally {
+    await s.close();
+  }
+});
