@@ -19,6 +19,9 @@ export const HOST_WRITTEN_CHECK_IDS = [
   'delivery.same-conversation-handled', 'delivery.genuine-after-forged-handled', 'delivery.retry-verified',
   'delivery.retry-acked', 'delivery.unseen-retry-handled',
   'delivery.repeat-complete-acked', 'delivery.repeat-complete-read', 'delivery.every-page-acked',
+  // The service side as an observer of every test (harness/observer.ts).
+  'observe.read-with-token', 'observe.retry-with-token', 'observe.read-announced-key', 'observe.no-retry-4xx',
+  'observe.read-path-well-formed', 'observe.retry-backoff',
   'facts.answered-within-10s', 'facts.encoded-handle-answered', 'facts.flat-object', 'facts.no-envelope', 'facts.matches-class', 'facts.languages-english',
   'facts.languages-english-many-users',
 ] as const;

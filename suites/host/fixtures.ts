@@ -8,9 +8,11 @@ import { attachChecks } from '../shared/index.ts';
 import { settleAnswers } from './harness/ack.ts';
 
 export const test = base.extend<{ ccsChecks: void }, { host: HostHarness }>({
-  // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts).
-  ccsChecks: [async ({}, use, testInfo) => {
+  // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts);
+  // first, every request the receiver made to the service side in the test is judged (observer.ts).
+  ccsChecks: [async ({ host }, use, testInfo) => {
     await use();
+    await host.observer.judge(testInfo);
     settleAnswers(testInfo);
     await attachChecks(testInfo);
   }, { auto: true }],

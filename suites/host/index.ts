@@ -5,6 +5,8 @@ export { startHostHarness, REFERENCE_FACTS_CLASS } from './harness/harness.ts';
 export type { HostHarness, ModeEndpoint, Mode, SigningKey } from './harness/harness.ts';
 export { startServiceSide } from './harness/service-side.ts';
 export { connectServiceSide } from './harness/remote-service-side.ts';
+export { observe, requestInWords } from './harness/observer.ts';
+export type { Observer, Violation } from './harness/observer.ts';
 export type { ServiceSide, ServiceSideOptions, DataRead, JwksFetch } from './harness/service-side.ts';
 export { send, isAck, curlOf } from './harness/send.ts';
 export type { SendRequest, SendOutcome } from './harness/send.ts';

@@ -13,6 +13,7 @@ import { CcsError, registerSecret } from '../../../spec/index.ts';
 import { classToSchema, DEFAULT_TIMEOUTS, defaultNoRetryWindowMs, loadHostTarget, type HostTarget } from '../target.ts';
 import { startServiceSide, type ServiceSide } from './service-side.ts';
 import { connectServiceSide } from './remote-service-side.ts';
+import { observe, type Observer } from './observer.ts';
 import { readSettings } from '../../../spec/index.ts';
 import { newRunKeys, newSigningKey, type RunKeys, type SigningKey } from './run-keys.ts';
 
@@ -43,6 +44,8 @@ export interface HostHarness {
   reference: boolean;
   fault?: string;
   service: ServiceSide;
+  /** Judges every request the receiver made to the service side, at the end of each test (observer.ts). */
+  observer: Observer;
   endpoints: Partial<Record<Mode, ModeEndpoint>>;
   sign(ep: ModeEndpoint, payload: string | Uint8Array, t?: number, signer?: SignerConfig): Promise<string | undefined>;
   newKey(): Promise<SigningKey>;
@@ -127,6 +130,7 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     reference: !file,
     ...(fault ? { fault } : {}),
     service,
+    observer: observe(service),
     endpoints,
     sign: (ep, payload, t, signer) => signatureFor({ config: signer ?? ep.signer, payload, ...(t === undefined ? {} : { t }) }),
     newKey: newSigningKey,

@@ -68,7 +68,12 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     controlUrl,
     reads,
     jwksFetches,
-    announce: (endUserHandle, serviceKeys) => change('/announce', { endUserHandle, serviceKeys }),
+    // The server's position at the announcement, not the worker's: the observer orders reads by it.
+    announce: async (endUserHandle, serviceKeys) => {
+      const { at } = (await call('/announce', { endUserHandle, serviceKeys })) as { at?: unknown };
+      await pull(0);
+      return typeof at === 'number' ? at : after;
+    },
     script: (endUserHandle, serviceKey, statuses, hold) => {
       return change('/script', { endUserHandle, serviceKey, statuses, hold });
     },

@@ -16,7 +16,8 @@ export interface ControlledState {
   reads: readonly DataRead[];
   jwksFetches: readonly JwksFetch[];
   events: EventEmitter;
-  announce(endUserHandle: string, serviceKeys: readonly string[]): void;
+  /** Returns the journal position at the announcement (service-side.ts). */
+  announce(endUserHandle: string, serviceKeys: readonly string[]): number;
   script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): void;
   setJwks(keys: readonly JWK[]): void;
   /** Returns the journal position at publication (service-side.ts). */
@@ -40,8 +41,7 @@ export function registerControl(app: FastifyInstance, token: string, state: () =
   app.get(`${prefix}/keys`, async () => runKeys);
   app.post(`${prefix}/announce`, async (req) => {
     const b = req.body as { endUserHandle: string; serviceKeys: string[] };
-    state().announce(b.endUserHandle, b.serviceKeys);
-    return { ok: true };
+    return { ok: true, at: state().announce(b.endUserHandle, b.serviceKeys) };
   });
   app.post(`${prefix}/script`, async (req) => {
     const b = req.body as {

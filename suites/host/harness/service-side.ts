@@ -6,7 +6,7 @@
  * unknown kid (HOST-8). Every request is journalled on arrival.
  */
 import { EventEmitter } from 'node:events';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
 import type { RecordEnvelope } from '../../../spec/index.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
@@ -21,6 +21,12 @@ export interface DataRead {
   endUserHandle: string;
   serviceKey: string | null;
   status: number;
+  /** The request path as sent (no query): the observer's evidence (observer.ts). */
+  path: string;
+  /** Whether the path is a data API read path with well-formed percent-encoding (HOST-13). */
+  wellFormed: boolean;
+  /** The Authorization header: the run's Bearer token, none, or another value (never recorded itself). */
+  bearer: 'sent' | 'missing' | 'other';
 }
 
 /** A slow data API: the next `reads` reads of a key (all by default) answered `ms` after they arrive. */
@@ -49,9 +55,10 @@ export interface ServiceSide {
   controlUrl?: string;
   /**
    * Records the receiver may read: the keys announced in an onComplete for this user. Resolves
-   * once the data API serves them (at once in-process, after a round trip when shared).
+   * once the data API serves them (at once in-process, after a round trip when shared), with the
+   * journal position at the announcement: a read journalled later may follow this callback.
    */
-  announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<void>;
+  announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<number>;
   /**
    * Answers the next reads of one key with these statuses, in order, before the envelope; with a
    * hold, the next `reads` reads of the key (every one by default) are answered only `ms` after they
@@ -104,7 +111,16 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   let jwks: JWK[] = [];
   let seq = 0;
 
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  // A read path whose percent-encoding is broken fails the router's decoding (FST_ERR_BAD_URL) before any
+  // route: it is a data API request all the same, journalled and answered 400 by the data route (HOST-13).
+  const app = Fastify({
+    logger: false, forceCloseConnections: true,
+    frameworkErrors: (error, req, reply) => {
+      const r = reply as unknown as FastifyReply;
+      if (error.code === 'FST_ERR_BAD_URL' && req.url.startsWith('/api/')) return void dataRead(req, r);
+      return void r.code(400).send(errorBody(400, 'Bad Request', req.url.split('?')[0] ?? ''));
+    },
+  });
   app.get('/.well-known/service/jwks.json', async () => {
     const entry = { seq: ++seq, atMs: performance.now() };
     jwksFetches.push(entry);
@@ -112,18 +128,20 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     return { keys: jwks };
   });
 
-  app.route({
-    method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'],
-    url: '/api/*',
-    handler: async (req, reply) => {
+  const dataRead = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const path = req.url.split('?')[0] ?? '';
+      const auth = req.headers.authorization;
+      const bearer = auth === undefined ? 'missing' : auth === `Bearer ${o.bearerToken}` ? 'sent' : 'other';
       const m = DATA_ROUTE.exec(path);
-      if (m === null) return reply.code(404).send(errorBody(404, 'Not Found', path));
-      const [, ws = '', end = '', handle = '', key] = m;
+      // A path that is no read path is journalled too (the observer judges it, HOST-13), then answered 404.
+      const parts = m === null ? undefined : m.slice(1, 5);
+      const [ws = '', end = '', handle = '', key] = parts ?? [];
       // A segment whose percent-encoding is broken (a '%' sent as is) is journalled as sent, and answered 400.
       const decoded = [ws, end, handle, key ?? ''].map(safeDecode);
       const malformed = decoded.some((d) => d === undefined);
-      const [wsText, endText, handleText, keyText] = decoded.map((d, i) => d ?? [ws, end, handle, key ?? ''][i]!) as [string, string, string, string];
+      const raw = [ws, end, handle, key ?? ''];
+      const texts = decoded.map((d, i) => d ?? raw[i]!);
+      const [wsText, endText, handleText, keyText] = texts as [string, string, string, string];
       const endUserHandle = handleText;
       const serviceKey = key === undefined ? null : keyText;
       const holding = serviceKey === null ? undefined : holds.get(`${endUserHandle}\u0000${serviceKey}`);
@@ -133,15 +151,17 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
         const entry: DataRead = {
           seq: ++seq, atMs: performance.now(), workspaceKey: wsText,
           configEnd: '/' + endText.replace(/^\/+/, ''), endUserHandle, serviceKey, status,
+          path, wellFormed: m !== null && !malformed, bearer,
         };
         reads.push(entry);
         events.emit('read', entry);
         if (hold !== undefined) await held(hold, closing.signal);
         return reply.code(status).send(body);
       };
+      if (m === null) return answer(404, errorBody(404, 'Not Found', path));
       if (req.method === 'PUT') return answer(405, errorBody(405, 'Method Not Allowed', path));
       if (malformed) return answer(400, errorBody(400, 'Bad Request', path));
-      if (req.headers.authorization !== `Bearer ${o.bearerToken}`) return answer(401, errorBody(401, 'Unauthorized', path));
+      if (bearer !== 'sent') return answer(401, errorBody(401, 'Unauthorized', path));
       if (wsText !== o.workspaceKey) return answer(403, errorBody(403, 'Forbidden', path));
       if (req.method !== 'GET') return answer(405, errorBody(405, 'Method Not Allowed', path));
       const queue = serviceKey === null ? undefined : scripts.get(`${endUserHandle}\u0000${serviceKey}`);
@@ -155,8 +175,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       if (serviceKey === null) return answer(200, [...known].map(envelope));
       if (!known.has(serviceKey)) return answer(404, errorBody(404, 'Not Found', path));
       return answer(200, envelope(serviceKey));
-    },
-  });
+  };
+  app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/api/*', handler: dataRead });
 
   const state = {
     reads, jwksFetches, events,
@@ -164,6 +184,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       const set = records.get(endUserHandle) ?? new Set<string>();
       for (const k of serviceKeys) set.add(k);
       records.set(endUserHandle, set);
+      return seq;
     },
     script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold) {
       scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
