@@ -67,8 +67,10 @@ test(EVERY_KEY_TITLE, { tag: tags('HOST-13') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + 20_000);
   const ep = firstEndpoint(host);
-  const plain = await complete(host, ep, [freshKey(), freshKey(), freshKey()]);
-  const encoded = await complete(host, ep, encodedKeys(), { handle: encodedHandle() });
+  const [plain, encoded] = await Promise.all([
+    complete(host, ep, [freshKey(), freshKey(), freshKey()]),
+    complete(host, ep, encodedKeys(), { handle: encodedHandle() }),
+  ]);
   acknowledged(host, ep, [plain, encoded]);
   const until = performance.now() + deadline;
   const results = await Promise.all([plain, encoded].flatMap((c) => c.keys.map(async (k) => ({ c, k, read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()) }))));

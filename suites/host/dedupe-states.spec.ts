@@ -12,7 +12,7 @@ import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type Payl
 import { answered, type SendOutcome } from './harness/send.ts';
 import { complete, readOk, readsInWords } from './harness/reads.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
-import { ackClauses, judgeAcks, acknowledgedOrStop } from './harness/ack.ts';
+import { ackClauses, answeredOrStop, judgeAcks, acknowledgedOrStop } from './harness/ack.ts';
 import { check, precondition } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
@@ -39,6 +39,7 @@ test(TITLE_1, { tag: tags }, async ({ host }, testInfo) => {
   test.setTimeout(4 * requestMs + dataReadMs + 20_000);
   const ep = firstEndpoint(host);
   const control = await complete(host, ep, [freshKey()]);
+  answeredOrStop({ mode: ep.mode, kind: 'control onComplete', o: control.outcome }, requestMs);
   const done = await announced(host, ep);
   const ctx = { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd,
     endUserHandle: done.endUserHandle as string, conversationId: done.conversationId, hookPath: ep.hookPath };
@@ -71,6 +72,7 @@ test(TITLE_2, { tag: tags }, async ({ host }, testInfo) => {
   const ep = allEndpoints(host).find((e) => e.mode !== 'none');
   test.skip(ep === undefined, 'capability a signing mode not offered by the target: no copy can be forged');
   const control = await complete(host, ep!, [freshKey()]);
+  answeredOrStop({ mode: ep!.mode, kind: 'control onComplete', o: control.outcome }, requestMs);
   const done = await announced(host, ep!);
   // The forged copy: the same bytes and headers, signed over other bytes (a signature that fails verification).
   const forged = await deliver(host, ep!, done, { signedBody: Buffer.from(`${JSON.stringify(done)} `) });

@@ -14,7 +14,9 @@ import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from './harness/payloads.ts';
 import type { SendOutcome } from './harness/send.ts';
 import { complete, journalSeq, readAfter, readOk, readsInWords } from './harness/reads.ts';
-import { AnswerJudge, ackClauses, acknowledgedOrStop, judgeAcks, type SentCallback } from './harness/ack.ts';
+import {
+  AnswerJudge, ackClauses, acknowledgedOrStop, answeredOrStop, judgeAcks, type SentCallback,
+} from './harness/ack.ts';
 import { check, precondition } from '../shared/index.ts';
 import { clauseTags, type ClauseId } from '../../spec/index.ts';
 
@@ -94,6 +96,7 @@ test(TITLE_2, { tag: tags('HOST-12') }, async ({ host }, testInfo) => {
   const ep = firstEndpoint(host);
   // Attempts 1, 2, 3 of one delivery, in order, as the service retries them.
   const retried = await complete(host, ep, [freshKey()]);
+  answeredOrStop({ mode: ep.mode, kind: 'onComplete at attempt 1', o: retried.outcome }, host.target.timeouts.requestMs);
   const outcomes = [retried.outcome, ...(await inOrder([2, 3].map((attempt) => () => deliver(host, ep, retried.payload, { attempt }))))];
   // Deliveries whose attempt 1 was lost on the way: attempt 2 alone, attempt 3 alone; a control at attempt 1.
   const [control, second, third] = await Promise.all([1, 2, 3].map((attempt) => complete(host, ep, [freshKey()], { attempt })));

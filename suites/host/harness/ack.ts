@@ -194,3 +194,14 @@ export function acknowledgedOrStop(sent: readonly SentCallback[], o: AckOptions)
     expected: 'a 2xx', seen: missed.map((s) => describe(s.o)).join('; '),
   });
 }
+
+/**
+ * A callback sent alone that the rest of a test waits on (the next step is sent only after it): no
+ * answer fails HOST-1 there and stops the test, its other clauses blocked, so a receiver that never
+ * answers costs one request deadline per test, not one per step. An answer is judged later, as usual.
+ */
+export function answeredOrStop(s: SentCallback, deadlineMs: number): void {
+  if (answered(s.o)) return;
+  failNoAnswer(s, deadlineMs, 'ack.2xx-within-10s');
+  precondition(false, `the ${s.kind} is answered (HOST-1)`, { expected: 'an HTTP answer', seen: describe(s.o) });
+}
