@@ -7,24 +7,10 @@ import fc from 'fast-check';
 import { Close, Complete, Delete, Open, ScopeDelete, Turn, type Step } from './commands-chat.ts';
 import { Hold, KeyRead, ListRead, RestWrite, Seed, type WriteMode } from './commands-host.ts';
 import { LIST, SETTING, type Model } from './model.ts';
-import { PREFIXES, type Prefix } from './prefixes.ts';
 import type { Real } from './real.ts';
 
 /** A sequence of commands as fast-check runs them. */
 export type Sequence = Iterable<fc.AsyncCommand<Model, Real, false>>;
-/**
- * What a sequence is generated as: the random commands and an optional prefix (prefixes.ts) run before
- * them, two arguments of the property, never one mapped or nested tuple: fast-check shrinks the commands
- * by the ones that ran, which it sees on the value it generated only (a nested tuple's shrink clones its
- * members, and the commands shrink no further).
- */
-export type Generated = [Sequence, Prefix | undefined];
-
-/** The commands a generated sequence runs: its prefix, then the random ones. */
-export function stepsOf([cmds, prefix]: Generated): Sequence {
-  return prefix === undefined ? cmds : [...prefix.steps(), ...cmds];
-}
-
 // Mostly one user, so that one conversation's steps meet; the second user's records share the workspace.
 const user = fc.constantFrom(0, 0, 0, 1);
 const end = fc.constantFrom(SETTING, LIST);
@@ -49,7 +35,7 @@ const TRIGGERS: Trigger[] = [
   { name: 'seed', capability: 'seed-records', weight: 1, arb: fc.tuple(user, fc.constantFrom(1, 1, 2, 501)).map(([u, n]) => new Seed(u, n)) },
 ];
 
-export interface Arbitraries { commands: fc.Arbitrary<Sequence>; prefix: fc.Arbitrary<Prefix | undefined>; leftOut: string[] }
+export interface Arbitraries { commands: fc.Arbitrary<Sequence>; leftOut: string[] }
 
 /** The sequences a target can run, and the triggers left out for a capability it lacks. */
 export function sequences(capabilities: Iterable<string>, maxCommands: number): Arbitraries {
@@ -57,13 +43,5 @@ export function sequences(capabilities: Iterable<string>, maxCommands: number): 
   const kept = TRIGGERS.filter((t) => t.capability === undefined || have.has(t.capability));
   const leftOut = TRIGGERS.filter((t) => !kept.includes(t)).map((t) => `${t.name} (capability ${t.capability})`);
   const one: fc.Arbitrary<fc.AsyncCommand<Model, Real, false>> = fc.oneof(...kept.map((t) => ({ arbitrary: t.arb, weight: t.weight })));
-  const random = fc.commands([one], { maxCommands, size: 'max' });
-  const offered = PREFIXES.filter((p) => p.capabilities.every((c) => have.has(c)));
-  if (offered.length === 0) return { commands: random, prefix: fc.constant(undefined), leftOut };
-  // A third of the sequences open with a prefix that reaches a mixed-scope row (coverage.ts), then go on
-  // at random. Shrinking drops the prefix once the commands are shrunk (cross shrink towards no prefix).
-  const prefix = fc.oneof({ withCrossShrink: true },
-    { weight: 2 * offered.length, arbitrary: fc.constant(undefined) },
-    ...offered.map((p) => ({ weight: 1, arbitrary: fc.constant(p) })));
-  return { commands: random, prefix, leftOut };
+  return { commands: fc.commands([one], { maxCommands, size: 'max' }), leftOut };
 }

@@ -6,7 +6,7 @@ export { judgeStateful, rerunLine } from './judge.ts';
 export { StepViolation } from './violation.ts';
 export { Coverage, summarize, type CoverageSummary } from './coverage.ts';
 export { TRANSITIONS, MIXED, EVENT_SEQUENCES, type TransitionRow } from './transitions.ts';
-export { sequences, stepsOf } from './arbitraries.ts';
+export { sequences } from './arbitraries.ts';
 
 /** Every clause a condition of the model decides (the test's tags: a check may name only these). */
 export const STATEFUL_CLAUSES: readonly ClauseId[] = [

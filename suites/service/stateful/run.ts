@@ -13,7 +13,7 @@ import { test } from '@playwright/test';
 import { serviceClientFor } from '../clients/for-target.ts';
 import type { ServiceResponse } from '../clients/service-client.ts';
 import type { ResolvedTarget } from '../target-config/resolve.ts';
-import { sequences, stepsOf, type Sequence } from './arbitraries.ts';
+import { sequences, type Sequence } from './arbitraries.ts';
 import { Coverage } from './coverage.ts';
 import { Ledger } from './ledger.ts';
 import { Model } from './model.ts';
@@ -94,7 +94,7 @@ interface Lane { index: number; seed: number; firstFailureAt?: number; failed?: 
 
 export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise<StatefulOutcome> {
   const { target, host, driver, timing } = env;
-  const { commands, prefix, leftOut } = sequences(target.capabilities, o.maxCommands);
+  const { commands, leftOut } = sequences(target.capabilities, o.maxCommands);
   const project = projectSettings();
   const wide = Math.max(1, Math.min(MAX_LANES, o.runs));
   const plan = project.oneRound ? { lanes: wide, perLane: Math.ceil(o.runs / wide) } : lanesFor(o, timing);
@@ -152,8 +152,7 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
 
   const results = await Promise.all(Array.from({ length: lanes }, async (_, i) => {
     const lane: Lane = { index: i, seed: (base + i) | 0 };
-    // Commands and prefix are two arguments of the property: a nested tuple would not shrink (arbitraries.ts).
-    const property = fc.asyncProperty(commands, prefix, (c, p) => runSequence(lane, stepsOf([c, p])));
+    const property = fc.asyncProperty(commands, (c) => runSequence(lane, c));
     const details = await fc.check(property, { numRuns: plan.perLane, seed: lane.seed, endOnFailure: false });
     return { lane, details };
   }));
