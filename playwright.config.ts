@@ -32,15 +32,20 @@ export default defineConfig({
   reporter: [
     // Console: CCS_REPORTER (set by `ccs-conformance run --reporter`, default there 'progress': a line per
     // clause area), else dot on CI and list elsewhere. The files below are written whatever it is.
-    ...(settings.reporter ?? (process.env.CI ? 'dot' : 'list')).split(',').map(
-      (r): [string] => [r === 'progress' ? `./reports/progress-reporter${ext}` : r],
-    ),
+    ...(settings.reporter ?? (process.env.CI ? 'dot' : 'list'))
+      .split(',')
+      .map((r): [string] => [r === 'progress' ? `./reports/progress-reporter${ext}` : r]),
     ['json', { outputFile: `${outDir}/results.json` }],
     [`./reports/clause-reporter${ext}`, { outputDir: outDir }],
     ['html', { outputFolder: `${outDir}/playwright-html`, open: 'never' }],
     // `ccs-conformance run --shard i/n` sets CCS_SHARD: each shard writes a blob for `report --merge`.
     ...(settings.shard
-      ? [['blob', { outputDir: `${outDir}/blob`, fileName: `report-${settings.shard.replace('/', '-of-')}.zip` }] as [string, unknown]]
+      ? [
+          ['blob', { outputDir: `${outDir}/blob`, fileName: `report-${settings.shard.replace('/', '-of-')}.zip` }] as [
+            string,
+            unknown,
+          ],
+        ]
       : []),
   ],
   // Under the CLI (which always sets CCS_REPORT_DIR, in the user's directory) the artefacts go beside
@@ -51,16 +56,31 @@ export default defineConfig({
     // service-realtime before service: its retry schedules are the run's longest waits, so they start
     // first and the service project's tests fill the other workers meanwhile.
     // Its share of the workers leaves the service project at least one (suites/service/target-config/realtime.ts).
-    { name: 'service-realtime', testDir: 'suites/service', grep: /@realtime/, workers: realtimeProjectWorkers(workers) },
+    {
+      name: 'service-realtime',
+      testDir: 'suites/service',
+      grep: /@realtime/,
+      workers: realtimeProjectWorkers(workers),
+    },
     { name: 'service', testDir: 'suites/service', grepInvert: /@realtime/ },
     { name: 'host', testDir: 'suites/host' },
     // After the timing-sensitive suites, like the matrix, and before it: neither child run shares
     // the machine's two cores with them or with the other.
-    { name: 'forms-run', testDir: 'suites/forms', testMatch: /run\.setup\.[jt]s$/, dependencies: ['self', 'service', 'service-realtime', 'host'] },
+    {
+      name: 'forms-run',
+      testDir: 'suites/forms',
+      testMatch: /run\.setup\.[jt]s$/,
+      dependencies: ['self', 'service', 'service-realtime', 'host'],
+    },
     { name: 'forms', testDir: 'suites/forms', testMatch: /\.spec\.[jt]s$/, dependencies: ['forms-run'] },
     // Last: the matrix's child run would otherwise share the machine's two cores with the
     // timing-sensitive suites. Its clean runs are the service and host projects themselves.
-    { name: 'mutants-run', testDir: 'suites/mutants', testMatch: /run\.setup\.[jt]s$/, dependencies: ['self', 'service', 'service-realtime', 'host', 'forms-run'] },
+    {
+      name: 'mutants-run',
+      testDir: 'suites/mutants',
+      testMatch: /run\.setup\.[jt]s$/,
+      dependencies: ['self', 'service', 'service-realtime', 'host', 'forms-run'],
+    },
     { name: 'mutants', testDir: 'suites/mutants', testMatch: /\.spec\.[jt]s$/, dependencies: ['mutants-run'] },
   ],
 });

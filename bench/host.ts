@@ -31,37 +31,70 @@ function runHost(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
 /** A receiver that accepts every connection and never answers. */
 async function silentReceiver(): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const server = createServer((s) => { sockets.add(s); s.on('error', () => undefined); s.on('close', () => sockets.delete(s)); });
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => undefined);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '2' }, only: { type: 'string', default: 'healthy,hang-all,target-hang' } } });
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '2' },
+      only: { type: 'string', default: 'healthy,hang-all,target-hang' },
+    },
+  });
   const runs = Number(values.runs);
   const only = new Set(values.only.split(','));
   const dir = mkdtempSync(join(tmpdir(), 'ccs-bench-host-'));
   const silent = await silentReceiver();
   // Test-only credentials of the silent target, random per run: it never checks them.
-  const env = { ...process.env, BENCH_HOST_SECRET: randomBytes(24).toString('hex'), BENCH_HOST_TOKEN: randomBytes(16).toString('hex') };
+  const env = {
+    ...process.env,
+    BENCH_HOST_SECRET: randomBytes(24).toString('hex'),
+    BENCH_HOST_TOKEN: randomBytes(16).toString('hex'),
+  };
   const scenarios: Array<[string, string[]]> = [
     ['healthy', []],
     ['hang-all', ['--fault', 'hang-all']],
-    ['target-hang', ['--base-url', silent.url, '--secret-env', 'BENCH_HOST_SECRET', '--bearer-token-env', 'BENCH_HOST_TOKEN', '--service-port', '0']],
+    [
+      'target-hang',
+      [
+        '--base-url',
+        silent.url,
+        '--secret-env',
+        'BENCH_HOST_SECRET',
+        '--bearer-token-env',
+        'BENCH_HOST_TOKEN',
+        '--service-port',
+        '0',
+      ],
+    ],
   ];
   try {
     process.stdout.write(`ccs-conformance host, wall time in s (load average 1/5/15 min before each run)\n`);
     for (const [name, args] of scenarios) {
       if (!only.has(name)) continue;
       for (let i = 1; i <= runs; i++) {
-        const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+        const load = loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ');
         const r = await runHost([...args, '--report-dir', join(dir, `${name}-${i}`)], env);
-        process.stdout.write(`  ${name.padEnd(12)} run ${i}  ${r.seconds.toFixed(1).padStart(6)}  exit ${r.code}  load ${load}\n`);
+        process.stdout.write(
+          `  ${name.padEnd(12)} run ${i}  ${r.seconds.toFixed(1).padStart(6)}  exit ${r.code}  load ${load}\n`,
+        );
       }
     }
   } finally {
@@ -71,6 +104,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -18,7 +18,12 @@ function get(base: string, path: string): Promise<{ ms: number; bytes: number; s
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const body = Buffer.concat(chunks);
-        resolve({ ms: performance.now() - started, bytes: body.length, status: res.statusCode ?? 0, text: body.toString('utf8') });
+        resolve({
+          ms: performance.now() - started,
+          bytes: body.length,
+          status: res.statusCode ?? 0,
+          text: body.toString('utf8'),
+        });
       });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer to ${path} within 30 s`)));
@@ -32,9 +37,29 @@ async function main(): Promise<void> {
   const total = Number(values.entries);
   const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks' }] });
   try {
-    const body = JSON.stringify({ event: 'onStart', workspaceKey: 'ws', configEnd: '/p', endUserHandle: 'u', conversationId: 1, timestamp: '2026-11-21T00:00:00.000', serviceKeys: [] });
+    const body = JSON.stringify({
+      event: 'onStart',
+      workspaceKey: 'ws',
+      configEnd: '/p',
+      endUserHandle: 'u',
+      conversationId: 1,
+      timestamp: '2026-11-21T00:00:00.000',
+      serviceKeys: [],
+    });
     await new Promise<void>((resolve, reject) => {
-      const req = request(new URL('/hooks', host.url), { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'x-service-event': 'onStart', 'x-service-delivery-id': 'lc-1-onStart' } }, (res) => res.resume().on('end', resolve));
+      const req = request(
+        new URL('/hooks', host.url),
+        {
+          method: 'POST',
+          agent: false,
+          headers: {
+            'content-type': 'application/json',
+            'x-service-event': 'onStart',
+            'x-service-delivery-id': 'lc-1-onStart',
+          },
+        },
+        (res) => res.resume().on('end', resolve),
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -45,13 +70,17 @@ async function main(): Promise<void> {
       const conv = Math.floor(i / 3);
       const complete = i % 9 < 3;
       host.journal.add({
-        ...seed!, seq, id: `${run}-${seq}`,
+        ...seed!,
+        seq,
+        id: `${run}-${seq}`,
         event: complete ? 'onComplete' : 'onStart',
         deliveryId: complete ? `lc-${conv}-onComplete` : `lc-${i}-onStart`,
         endUserHandle: `user-${i % 997}`,
       });
     }
-    process.stdout.write(`inspector over a journal of ${host.journal.entries().length} entries (ms: median / slowest of 15)\n`);
+    process.stdout.write(
+      `inspector over a journal of ${host.journal.entries().length} entries (ms: median / slowest of 15)\n`,
+    );
     const first = await get(host.url, '/__admin/groups?offset=0&limit=1');
     if (first.status !== 200) throw new Error(`/__admin/groups answered ${first.status}`);
     process.stdout.write(`  first query (builds the index)  ${first.ms.toFixed(1).padStart(7)}\n`);
@@ -74,7 +103,9 @@ async function main(): Promise<void> {
         bytes = r.bytes;
       }
       times.sort((a, b) => a - b);
-      process.stdout.write(`  ${name.padEnd(30)} ${times[7]!.toFixed(1).padStart(7)} / ${times[14]!.toFixed(1).padStart(7)}   ${bytes} bytes\n`);
+      process.stdout.write(
+        `  ${name.padEnd(30)} ${times[7]!.toFixed(1).padStart(7)} / ${times[14]!.toFixed(1).padStart(7)}   ${bytes} bytes\n`,
+      );
     }
   } finally {
     await host.close();

@@ -19,12 +19,28 @@ async function main(): Promise<void> {
   const { clauses } = await loadClauses();
   const service = clauses.filter((c) => c.side === 'service' && c.level !== 'UNSPECIFIED');
   const tests: TestRecord[] = Array.from({ length: TESTS }, (_, i) => ({
-    title: `check ${i}`, file: 'suites/service/x.spec.ts', line: i + 1, project: 'service', clauses: [service[i % service.length]!.id],
-    status: 'passed', ok: true, durationMs: 100, errors: [], skipReasons: [],
+    title: `check ${i}`,
+    file: 'suites/service/x.spec.ts',
+    line: i + 1,
+    project: 'service',
+    clauses: [service[i % service.length]!.id],
+    status: 'passed',
+    ok: true,
+    durationMs: 100,
+    errors: [],
+    skipReasons: [],
     checks: [{ clauses: [service[i % service.length]!.id], rule: 'the rule holds', outcome: 'passed' }],
     evidence: Array.from({ length: PER_TEST }, (_, j) => ({
       sentence: `evidence ${i}.${j}`,
-      entries: [0, 5_100, 25_200].map((at, k) => ({ seq: i * 30 + j * 3 + k, attempt: k + 1, event: 'onComplete', arrival: new Date(at).toISOString(), arrivalMs: at, durationMs: 40, status: 503 })),
+      entries: [0, 5_100, 25_200].map((at, k) => ({
+        seq: i * 30 + j * 3 + k,
+        attempt: k + 1,
+        event: 'onComplete',
+        arrival: new Date(at).toISOString(),
+        arrivalMs: at,
+        durationMs: 40,
+        status: 503,
+      })),
       ...(j === 0 ? { timeline: RETRY_WINDOWS } : {}),
     })),
   }));
@@ -32,7 +48,15 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     let t = performance.now();
-    const report = buildReport({ runId: 'bench', startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), targetDescription: 'bench', projects: ['service'], clauses, tests });
+    const report = buildReport({
+      runId: 'bench',
+      startedAt: new Date().toISOString(),
+      endedAt: new Date().toISOString(),
+      targetDescription: 'bench',
+      projects: ['service'],
+      clauses,
+      tests,
+    });
     const built = performance.now() - t;
     t = performance.now();
     writeReports(report, dir);
@@ -48,14 +72,16 @@ async function main(): Promise<void> {
     await page.locator(`tr.ev-row[data-for="${largest.id}"] svg.timeline`).first().waitFor();
     const expanded = performance.now() - t;
     const evidence = report.clauses.reduce((n, c) => n + c.evidence.length, 0);
-    process.stdout.write([
-      `matrix page, ${evidence} evidence entries over ${report.clauses.length} clauses (${(bytes / 1e6).toFixed(1)} MB of HTML)`,
-      `  build report   ${built.toFixed(0)} ms`,
-      `  write reports  ${written.toFixed(0)} ms`,
-      `  open page      ${opened.toFixed(0)} ms (goal < 2000 ms)`,
-      `  expand ${largest.id} (${largest.evidence.length} evidence entries)  ${expanded.toFixed(0)} ms`,
-      '',
-    ].join('\n'));
+    process.stdout.write(
+      [
+        `matrix page, ${evidence} evidence entries over ${report.clauses.length} clauses (${(bytes / 1e6).toFixed(1)} MB of HTML)`,
+        `  build report   ${built.toFixed(0)} ms`,
+        `  write reports  ${written.toFixed(0)} ms`,
+        `  open page      ${opened.toFixed(0)} ms (goal < 2000 ms)`,
+        `  expand ${largest.id} (${largest.evidence.length} evidence entries)  ${expanded.toFixed(0)} ms`,
+        '',
+      ].join('\n'),
+    );
   } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });

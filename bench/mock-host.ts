@@ -69,7 +69,11 @@ async function startServer(kind: Kind, maxEntries?: number): Promise<Server> {
     pin(s.pid, 0);
     return { url: s.url, pid: s.pid, standalone: s, stop: () => s.stop() };
   }
-  const child = childOf('server.ts', ['--child', kind, ...(maxEntries ? ['--max-entries', String(maxEntries)] : [])], ['--expose-gc', ...serverFlags]);
+  const child = childOf(
+    'server.ts',
+    ['--child', kind, ...(maxEntries ? ['--max-entries', String(maxEntries)] : [])],
+    ['--expose-gc', ...serverFlags],
+  );
   const ask = (msg: object) =>
     new Promise<unknown>((resolve) => {
       child.once('message', resolve);
@@ -128,7 +132,17 @@ const DEFAULT_CONNECTIONS = 512;
 /** the share of one core the baseline must be busy for the run to prove the generator saturates it */
 const SATURATED = 0.9;
 
-interface Totals { ok: number; errors: number; non2xx: number; ms: number; cpu: number; generatorCpu: number; idle: number[]; p50: number[]; p99: number[] }
+interface Totals {
+  ok: number;
+  errors: number;
+  non2xx: number;
+  ms: number;
+  cpu: number;
+  generatorCpu: number;
+  idle: number[];
+  p50: number[];
+  p99: number[];
+}
 
 function fmt(n: number, digits = 0): string {
   return n.toFixed(digits).padStart(8);
@@ -139,7 +153,9 @@ function fmt(n: number, digits = 0): string {
  * reports what its journal takes per entry, unread and once read, and what it dropped.
  */
 async function hold(total: number, maxEntries: number | undefined, connections: number): Promise<number> {
-  console.log(`mock-host memory: ${total} signed callbacks into one MockHost${maxEntries ? ` bounded at ${maxEntries} entries` : ''}`);
+  console.log(
+    `mock-host memory: ${total} signed callbacks into one MockHost${maxEntries ? ` bounded at ${maxEntries} entries` : ''}`,
+  );
   const s = await startServer('embedded', maxEntries);
   const base = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
   const chunk = 100_000;
@@ -154,30 +170,67 @@ async function hold(total: number, maxEntries: number | undefined, connections: 
   const kept = Math.min(total, maxEntries ?? total);
   const check = (await s.ask!({ cmd: 'check', from: total - kept, n: kept })) as JournalCheck;
   const read = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
-  const per = (m: MemoryFigure) => (m.heapBytes + m.externalBytes - base.heapBytes - base.externalBytes) / Math.max(1, m.entries);
-  const mb = (m: MemoryFigure) => ((m.heapBytes + m.externalBytes - base.heapBytes - base.externalBytes) / 2 ** 20).toFixed(0);
-  console.log(`sent ${total} in ${secs.toFixed(1)} s, ${errors} errors; journal holds ${unread.entries} entries, dropped ${check.dropped}`);
-  console.log(`journal memory: ${mb(unread)} MiB unread (${per(unread).toFixed(0)} bytes per entry), ${mb(read)} MiB once every entry was read (${per(read).toFixed(0)} bytes per entry)`);
-  const ok = errors === 0 && check.missing === 0 && check.wrongBytes === 0 && check.wrongVerdict === 0 && check.unanswered === 0 && check.dropped === total - kept;
-  console.log(`journal check of the ${kept} kept: missing ${check.missing}, wrong bytes ${check.wrongBytes}, verdict not valid ${check.wrongVerdict}, not answered ${check.unanswered} -> ${ok ? 'PASS' : 'FAIL'}`);
+  const per = (m: MemoryFigure) =>
+    (m.heapBytes + m.externalBytes - base.heapBytes - base.externalBytes) / Math.max(1, m.entries);
+  const mb = (m: MemoryFigure) =>
+    ((m.heapBytes + m.externalBytes - base.heapBytes - base.externalBytes) / 2 ** 20).toFixed(0);
+  console.log(
+    `sent ${total} in ${secs.toFixed(1)} s, ${errors} errors; journal holds ${unread.entries} entries, dropped ${check.dropped}`,
+  );
+  console.log(
+    `journal memory: ${mb(unread)} MiB unread (${per(unread).toFixed(0)} bytes per entry), ${mb(read)} MiB once every entry was read (${per(read).toFixed(0)} bytes per entry)`,
+  );
+  const ok =
+    errors === 0 &&
+    check.missing === 0 &&
+    check.wrongBytes === 0 &&
+    check.wrongVerdict === 0 &&
+    check.unanswered === 0 &&
+    check.dropped === total - kept;
+  console.log(
+    `journal check of the ${kept} kept: missing ${check.missing}, wrong bytes ${check.wrongBytes}, verdict not valid ${check.wrongVerdict}, not answered ${check.unanswered} -> ${ok ? 'PASS' : 'FAIL'}`,
+  );
   await s.stop();
   generator?.kill();
   return ok ? 0 : 1;
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { requests: { type: 'string' }, connections: { type: 'string' }, warmup: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' }, hold: { type: 'string' }, 'max-entries': { type: 'string' }, profile: { type: 'string' }, 'no-pin': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      requests: { type: 'string' },
+      connections: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      only: { type: 'string' },
+      hold: { type: 'string' },
+      'max-entries': { type: 'string' },
+      profile: { type: 'string' },
+      'no-pin': { type: 'boolean' },
+    },
+  });
   pinning = availableParallelism() >= 2 && !values['no-pin'];
   if (values.profile) serverFlags = ['--cpu-prof', `--cpu-prof-dir=${values.profile}`];
-  if (values.hold) return hold(Number(values.hold), values['max-entries'] ? Number(values['max-entries']) : undefined, Number(values.connections ?? DEFAULT_CONNECTIONS));
+  if (values.hold)
+    return hold(
+      Number(values.hold),
+      values['max-entries'] ? Number(values['max-entries']) : undefined,
+      Number(values.connections ?? DEFAULT_CONNECTIONS),
+    );
   const n = Number(values.requests ?? 200_000);
   const connections = Number(values.connections ?? DEFAULT_CONNECTIONS);
   const warmup = Number(values.warmup ?? 20_000);
   const rounds = Math.max(1, Number(values.rounds ?? 4));
   const kinds = (values.only ? values.only.split(',') : [...KINDS]) as Kind[];
   if (!kinds.includes('bare')) kinds.unshift('bare');
-  console.log(`mock-host benchmark: ${n} HMAC-signed callbacks per server over ${connections} keep-alive connections, autocannon in its own process; ${rounds} rounds alternating the servers; warm-up ${warmup}`);
-  console.log(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `mock-host benchmark: ${n} HMAC-signed callbacks per server over ${connections} keep-alive connections, autocannon in its own process; ${rounds} rounds alternating the servers; warm-up ${warmup}`,
+  );
+  console.log(
+    `load average at start: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 
   const servers = new Map<Kind, Server>();
   for (const k of kinds) servers.set(k, await startServer(k));
@@ -192,9 +245,12 @@ async function main(): Promise<number> {
     else if (k !== 'bare') await s.ask!({ cmd: 'reset' });
   }
   const memBase = new Map<Kind, MemoryFigure>();
-  for (const k of kinds) if (k.startsWith('embedded')) memBase.set(k, (await servers.get(k)!.ask!({ cmd: 'memory' })) as MemoryFigure);
+  for (const k of kinds)
+    if (k.startsWith('embedded')) memBase.set(k, (await servers.get(k)!.ask!({ cmd: 'memory' })) as MemoryFigure);
 
-  const totals = new Map<Kind, Totals>(kinds.map((k) => [k, { ok: 0, errors: 0, non2xx: 0, ms: 0, cpu: 0, generatorCpu: 0, idle: [], p50: [], p99: [] }]));
+  const totals = new Map<Kind, Totals>(
+    kinds.map((k) => [k, { ok: 0, errors: 0, non2xx: 0, ms: 0, cpu: 0, generatorCpu: 0, idle: [], p50: [], p99: [] }]),
+  );
   for (let r = 0; r < rounds; r++) {
     const from = Math.floor((r * n) / rounds);
     const count = Math.floor(((r + 1) * n) / rounds) - from;
@@ -226,7 +282,9 @@ async function main(): Promise<number> {
   const bare = totals.get('bare')!;
   const busy = bare.cpu / (bare.ms / 1000);
   const saturated = busy >= SATURATED;
-  console.log(`load generator: bare fastify was busy ${(busy * 100).toFixed(0)}% of one core while timed (the generator ${((bare.generatorCpu / (bare.ms / 1000)) * 100).toFixed(0)}%, the machine idle ${((bare.idle.reduce((a, b) => a + b, 0) / bare.idle.length) * 100).toFixed(0)}%) -> ${saturated ? 'saturated, the ratios compare the servers' : `NOT saturated (under ${SATURATED * 100}%), the req/s ratios show the generator`}`);
+  console.log(
+    `load generator: bare fastify was busy ${(busy * 100).toFixed(0)}% of one core while timed (the generator ${((bare.generatorCpu / (bare.ms / 1000)) * 100).toFixed(0)}%, the machine idle ${((bare.idle.reduce((a, b) => a + b, 0) / bare.idle.length) * 100).toFixed(0)}%) -> ${saturated ? 'saturated, the ratios compare the servers' : `NOT saturated (under ${SATURATED * 100}%), the req/s ratios show the generator`}`,
+  );
   console.log(`${'server'.padEnd(26)}   req/s  p50 ms  p99 ms  CPU us/req  ratio req/s  ratio CPU  errors non2xx`);
   for (const k of kinds) {
     const t = totals.get(k)!;
@@ -234,8 +292,14 @@ async function main(): Promise<number> {
       `${LABEL[k].padEnd(26)}${fmt(rps(k))}${fmt(median(t.p50))}${fmt(Math.max(...t.p99))}${fmt(cpuPer(k), 1).padStart(12)}${fmt(rps(k) / rps('bare'), 2).padStart(13)}${fmt(cpuPer('bare') / cpuPer(k), 2).padStart(11)}${String(t.errors).padStart(7)}${String(t.non2xx).padStart(7)}`,
     );
   }
-  console.log('(p50: median of the rounds; p99: worst round; ratio CPU: bare fastify CPU per request / this server\'s, a figure the machine\'s other load moves less)');
-  console.log(`load average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    "(p50: median of the rounds; p99: worst round; ratio CPU: bare fastify CPU per request / this server's, a figure the machine's other load moves less)",
+  );
+  console.log(
+    `load average at end: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 
   let intact = true;
   console.log('');
@@ -244,9 +308,17 @@ async function main(): Promise<number> {
     const s = servers.get(k)!;
     let mem: MemoryFigure | undefined;
     if (s.ask) mem = (await s.ask({ cmd: 'memory' })) as MemoryFigure;
-    const check = (s.standalone ? await s.standalone.check(0, n) : await s.ask!({ cmd: 'check', from: 0, n })) as JournalCheck;
+    const check = (
+      s.standalone ? await s.standalone.check(0, n) : await s.ask!({ cmd: 'check', from: 0, n })
+    ) as JournalCheck;
     const lost = check.missing + (n - Math.min(n, check.entries));
-    const ok = lost === 0 && check.wrongBytes === 0 && check.wrongVerdict === 0 && check.unanswered === 0 && check.entries === n && totals.get(k)!.errors === 0;
+    const ok =
+      lost === 0 &&
+      check.wrongBytes === 0 &&
+      check.wrongVerdict === 0 &&
+      check.unanswered === 0 &&
+      check.entries === n &&
+      totals.get(k)!.errors === 0;
     intact &&= ok;
     let extra = '';
     if (s.standalone && k === 'standalone') {
@@ -260,15 +332,25 @@ async function main(): Promise<number> {
       const b = memBase.get(k)!;
       const unread = (mem.heapBytes + mem.externalBytes - b.heapBytes - b.externalBytes) / Math.max(1, mem.entries);
       const readMem = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
-      const read = (readMem.heapBytes + readMem.externalBytes - b.heapBytes - b.externalBytes) / Math.max(1, readMem.entries);
+      const read =
+        (readMem.heapBytes + readMem.externalBytes - b.heapBytes - b.externalBytes) / Math.max(1, readMem.entries);
       extra += `; bytes per entry ${unread.toFixed(0)} unread, ${read.toFixed(0)} once read`;
     }
-    console.log(`journal ${LABEL[k]}: ${check.entries} entries, lost ${lost}, wrong bytes ${check.wrongBytes}, verdict not valid ${check.wrongVerdict}, not answered ${check.unanswered}, dropped ${check.dropped}${extra} -> ${ok ? 'PASS' : 'FAIL'}`);
+    console.log(
+      `journal ${LABEL[k]}: ${check.entries} entries, lost ${lost}, wrong bytes ${check.wrongBytes}, verdict not valid ${check.wrongVerdict}, not answered ${check.unanswered}, dropped ${check.dropped}${extra} -> ${ok ? 'PASS' : 'FAIL'}`,
+    );
   }
   for (const s of servers.values()) await s.stop();
   generator?.kill();
-  console.log(intact ? 'journal check: PASS (every callback recorded once, byte for byte, with a valid verdict)' : 'journal check: FAIL');
-  if (!saturated) console.log('benchmark: FAIL, the load generator did not saturate bare fastify, so the ratios above do not compare the servers');
+  console.log(
+    intact
+      ? 'journal check: PASS (every callback recorded once, byte for byte, with a valid verdict)'
+      : 'journal check: FAIL',
+  );
+  if (!saturated)
+    console.log(
+      'benchmark: FAIL, the load generator did not saturate bare fastify, so the ratios above do not compare the servers',
+    );
   return intact && saturated ? 0 : 1;
 }
 

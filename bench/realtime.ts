@@ -23,14 +23,33 @@ const CLI = join(ROOT, 'cli', 'bin.mjs');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** DELIV-3, DELIV-7, DELIV-8: the longest scenario the contract forces, in ms. */
-export const REALTIME_FLOOR_MS = CONTRACT.maxAttempts * CONTRACT.requestTimeoutMs + CONTRACT.backoffMs.reduce((a, b) => a + b, 0);
+export const REALTIME_FLOOR_MS =
+  CONTRACT.maxAttempts * CONTRACT.requestTimeoutMs + CONTRACT.backoffMs.reduce((a, b) => a + b, 0);
 
-interface Run { name: string; command: string; args: (reportDir: string) => string[]; floor?: boolean }
+interface Run {
+  name: string;
+  command: string;
+  args: (reportDir: string) => string[];
+  floor?: boolean;
+}
 
 const RUNS: Run[] = [
-  { name: 'realtime', command: process.execPath, args: (d) => [CLI, 'run', '--time-scale', '1', '--reporter', 'dot', '--report-dir', d], floor: true },
-  { name: 'conformance', command: NPM, args: (d) => ['run', '--silent', 'conformance', '--', '--reporter', 'dot', '--report-dir', d] },
-  { name: 'host-hang', command: process.execPath, args: (d) => [CLI, 'host', '--fault', 'hang-all', '--report-dir', d] },
+  {
+    name: 'realtime',
+    command: process.execPath,
+    args: (d) => [CLI, 'run', '--time-scale', '1', '--reporter', 'dot', '--report-dir', d],
+    floor: true,
+  },
+  {
+    name: 'conformance',
+    command: NPM,
+    args: (d) => ['run', '--silent', 'conformance', '--', '--reporter', 'dot', '--report-dir', d],
+  },
+  {
+    name: 'host-hang',
+    command: process.execPath,
+    args: (d) => [CLI, 'host', '--fault', 'hang-all', '--report-dir', d],
+  },
 ];
 
 function timed(command: string, args: string[]): Promise<{ ms: number; code: number | null; tail: string }> {
@@ -40,7 +59,9 @@ function timed(command: string, args: string[]): Promise<{ ms: number; code: num
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CCS_')));
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const keep = (c: Buffer) => { out = (out + c.toString('utf8')).slice(-4_000); };
+    const keep = (c: Buffer) => {
+      out = (out + c.toString('utf8')).slice(-4_000);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('close', (code) => resolve({ ms: performance.now() - started, code, tail: out }));
@@ -52,15 +73,23 @@ const load = () => loadavg()[0]!.toFixed(2);
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: 'string', multiple: true } } });
   const only = values.only ?? [];
-  for (const o of only) if (!RUNS.some((r) => r.name === o)) throw new Error(`--only ${o}: one of ${RUNS.map((r) => r.name).join(', ')}`);
+  for (const o of only)
+    if (!RUNS.some((r) => r.name === o)) throw new Error(`--only ${o}: one of ${RUNS.map((r) => r.name).join(', ')}`);
   const selected = RUNS.filter((r) => only.length === 0 || only.includes(r.name));
-  console.log(`bench:realtime on ${cpus().length} cores; floor ${REALTIME_FLOOR_MS / 1000} s (3 attempts each timing out: 3 x ${CONTRACT.requestTimeoutMs / 1000} s + ${CONTRACT.backoffMs.map((b) => b / 1000).join(' s + ')} s)`);
+  console.log(
+    `bench:realtime on ${cpus().length} cores; floor ${REALTIME_FLOOR_MS / 1000} s (3 attempts each timing out: 3 x ${CONTRACT.requestTimeoutMs / 1000} s + ${CONTRACT.backoffMs.map((b) => b / 1000).join(' s + ')} s)`,
+  );
   for (const r of selected) {
     const dir = mkdtempSync(join(tmpdir(), `ccs-bench-${r.name}-`));
     const before = load();
     const { ms, code, tail } = await timed(r.command, r.args(dir));
     const after = load();
-    const verdict = tail.trim().split('\n').filter((l) => /^conformance (PASS|FAIL)/.test(l)).pop() ?? `exit ${code}`;
+    const verdict =
+      tail
+        .trim()
+        .split('\n')
+        .filter((l) => /^conformance (PASS|FAIL)/.test(l))
+        .pop() ?? `exit ${code}`;
     const ratio = r.floor ? `, ${(ms / REALTIME_FLOOR_MS).toFixed(2)}x the floor` : '';
     const line = `${r.name.padEnd(12)} ${(ms / 1000).toFixed(1).padStart(6)} s wall${ratio}; exit ${code}; load ${before} -> ${after}; ${verdict}`;
     console.log(line);

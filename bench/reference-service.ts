@@ -30,39 +30,59 @@ server.listen(0, '127.0.0.1', 1024, () => process.stdout.write('http://127.0.0.1
 async function main(): Promise<void> {
   // The host runs in its own process, as a real host does: it shares no event loop with the service.
   const host = spawn(process.execPath, ['-e', HOST_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const hostUrl = await new Promise<string>((resolve) => host.stdout.once('data', (d: Buffer) => resolve(d.toString('utf8').trim())));
-  const stats = async (): Promise<{ received: number; lastAt: number; seen: Record<string, string[]> }> => (await fetch(`${hostUrl}/stats`)).json() as never;
+  const hostUrl = await new Promise<string>((resolve) =>
+    host.stdout.once('data', (d: Buffer) => resolve(d.toString('utf8').trim())),
+  );
+  const stats = async (): Promise<{ received: number; lastAt: number; seen: Record<string, string[]> }> =>
+    (await fetch(`${hostUrl}/stats`)).json() as never;
   const failures: string[] = [];
-  const svc = await startReferenceService({ timeScale: 1, log: (l) => { if (l.level !== 'info') failures.push(`${l.event} ${l.deliveryId ?? ''} ${l.message}`); } });
+  const svc = await startReferenceService({
+    timeScale: 1,
+    log: (l) => {
+      if (l.level !== 'info') failures.push(`${l.event} ${l.deliveryId ?? ''} ${l.message}`);
+    },
+  });
   // The conversations are all open at once; their driver calls share a pool of 64 keep-alive sockets.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const post = (path: string, body: unknown): Promise<any> => new Promise((resolve, reject) => {
-    const data = Buffer.from(JSON.stringify(body));
-    const req = http.request(svc.driverUrl + path, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if ((res.statusCode ?? 500) >= 300) reject(new Error(`${path}: ${res.statusCode} ${text}`));
-        else resolve(JSON.parse(text));
-      });
+  const post = (path: string, body: unknown): Promise<any> =>
+    new Promise((resolve, reject) => {
+      const data = Buffer.from(JSON.stringify(body));
+      const req = http.request(
+        svc.driverUrl + path,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if ((res.statusCode ?? 500) >= 300) reject(new Error(`${path}: ${res.statusCode} ${text}`));
+            else resolve(JSON.parse(text));
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(data);
     });
-    req.on('error', reject);
-    req.end(data);
-  });
   const ws = await post('/workspaces', {
-    hostBaseUrl: hostUrl, hookPath: '/hooks/bench', signing: { mode: 'hmac', secret: 'bench-only-secret' },
+    hostBaseUrl: hostUrl,
+    hookPath: '/hooks/bench',
+    signing: { mode: 'hmac', secret: 'bench-only-secret' },
     classes: [{ configEnd: '/profile', kind: 'SETTING', fields: [{ name: 'email', type: 'string' }] }],
   });
   const t0 = performance.now();
   const t0Wall = Date.now();
   const ids: number[] = [];
-  await Promise.all(Array.from({ length: CONVERSATIONS }, async (_, i) => {
-    const c = await post(`/workspaces/${ws.workspaceKey}/conversations`, { endUserHandle: `user-${i}`, configEnd: '/profile' });
-    ids.push(c.conversationId);
-    await post(`/conversations/${c.conversationId}/turns`, { saves: [{ fields: { email: `u${i}@example.test` } }] });
-    await post(`/conversations/${c.conversationId}/complete`, {});
-  }));
+  await Promise.all(
+    Array.from({ length: CONVERSATIONS }, async (_, i) => {
+      const c = await post(`/workspaces/${ws.workspaceKey}/conversations`, {
+        endUserHandle: `user-${i}`,
+        configEnd: '/profile',
+      });
+      ids.push(c.conversationId);
+      await post(`/conversations/${c.conversationId}/turns`, { saves: [{ fields: { email: `u${i}@example.test` } }] });
+      await post(`/conversations/${c.conversationId}/complete`, {});
+    }),
+  );
   const driverDone = performance.now();
   const expected = CONVERSATIONS * EXPECTED.length;
   const deadline = performance.now() + 120_000;
@@ -78,12 +98,14 @@ async function main(): Promise<void> {
   const outOfOrder = bad.length;
   for (const f of failures.slice(0, 5)) process.stdout.write(`  service log: ${f}\n`);
   for (const id of bad.slice(0, 3)) process.stdout.write(`  conversation ${id}: ${(seen.get(id) ?? []).join(' ')}\n`);
-  process.stdout.write([
-    `reference-service bench: ${CONVERSATIONS} concurrent conversations (open, save, complete), HMAC-signed, loopback`,
-    `  driver calls finished in ${((driverDone - t0) / 1000).toFixed(2)} s`,
-    `  deliveries: ${received}/${expected} received, lost ${expected - received}, out of order ${outOfOrder}`,
-    `  throughput: ${(received / seconds).toFixed(0)} deliveries/s (${seconds.toFixed(2)} s to the last delivery)`,
-  ].join('\n') + '\n');
+  process.stdout.write(
+    [
+      `reference-service bench: ${CONVERSATIONS} concurrent conversations (open, save, complete), HMAC-signed, loopback`,
+      `  driver calls finished in ${((driverDone - t0) / 1000).toFixed(2)} s`,
+      `  deliveries: ${received}/${expected} received, lost ${expected - received}, out of order ${outOfOrder}`,
+      `  throughput: ${(received / seconds).toFixed(0)} deliveries/s (${seconds.toFixed(2)} s to the last delivery)`,
+    ].join('\n') + '\n',
+  );
   agent.destroy();
   await svc.close();
   host.kill('SIGTERM');

@@ -42,14 +42,25 @@ function translate(error: NodeJS.ErrnoException, specs: FlagSpec[]): CcsError {
 }
 
 export function parseArgs(argv: string[], specs: FlagSpec[], opts: { positionals?: boolean } = {}): Parsed {
-  const options = Object.fromEntries(specs.map((s) => [s.name, {
-    type: s.kind === 'boolean' ? 'boolean' as const : 'string' as const,
-    ...(s.kind === 'list' ? { multiple: true } : {}),
-    ...(s.short ? { short: s.short } : {}),
-  }]));
+  const options = Object.fromEntries(
+    specs.map((s) => [
+      s.name,
+      {
+        type: s.kind === 'boolean' ? ('boolean' as const) : ('string' as const),
+        ...(s.kind === 'list' ? { multiple: true } : {}),
+        ...(s.short ? { short: s.short } : {}),
+      },
+    ]),
+  );
   let parsed: ReturnType<typeof parseNodeArgs>;
   try {
-    parsed = parseNodeArgs({ args: argv, options, strict: true, allowPositionals: opts.positionals === true, tokens: true });
+    parsed = parseNodeArgs({
+      args: argv,
+      options,
+      strict: true,
+      allowPositionals: opts.positionals === true,
+      tokens: true,
+    });
   } catch (error) {
     throw translate(error as NodeJS.ErrnoException, specs);
   }
@@ -61,7 +72,13 @@ export function parseArgs(argv: string[], specs: FlagSpec[], opts: { positionals
     seen.add(token.name);
     // A value that looks like another flag (--target --grep) is a forgotten value, as node:util
     // says for inline-less values; '--x=--y' stays allowed.
-    if (spec && spec.kind !== 'boolean' && token.inlineValue === false && typeof token.value === 'string' && token.value.startsWith('--')) {
+    if (
+      spec &&
+      spec.kind !== 'boolean' &&
+      token.inlineValue === false &&
+      typeof token.value === 'string' &&
+      token.value.startsWith('--')
+    ) {
       throw usageError(`flag '--${spec.name}' needs a value (${spec.value ?? 'VALUE'})`);
     }
   }
@@ -72,12 +89,24 @@ export function parseArgs(argv: string[], specs: FlagSpec[], opts: { positionals
 export const HELP_FLAG: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 /** Stack traces of the harness's own files only on request: the console shows a failure as its check lines. */
 export const VERBOSE_FLAG: FlagSpec = {
-  name: 'verbose', kind: 'boolean', help: 'show a failed test\'s whole errors with their stack frames',
+  name: 'verbose',
+  kind: 'boolean',
+  help: "show a failed test's whole errors with their stack frames",
 };
-export const REPORT_DIR_FLAG: FlagSpec = { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where reports go (default reports/out)' };
+export const REPORT_DIR_FLAG: FlagSpec = {
+  name: 'report-dir',
+  kind: 'string',
+  value: 'DIR',
+  help: 'where reports go (default reports/out)',
+};
 
 /** Parses a subcommand's flags; prints its help and answers undefined when --help was given. */
-export function parseOrHelp(argv: string[], specs: FlagSpec[], help: string, opts: { positionals?: boolean } = {}): Parsed | undefined {
+export function parseOrHelp(
+  argv: string[],
+  specs: FlagSpec[],
+  help: string,
+  opts: { positionals?: boolean } = {},
+): Parsed | undefined {
   const p = parseArgs(argv, specs, opts);
   if (p.flags.help === true) {
     process.stdout.write(help);
@@ -87,9 +116,20 @@ export function parseOrHelp(argv: string[], specs: FlagSpec[], help: string, opt
 }
 
 export function helpText(usage: string, description: string, specs: FlagSpec[], footer: string[] = []): string {
-  const left = specs.map((s) => `--${s.name}${s.kind === 'boolean' ? '' : ` ${s.value ?? 'VALUE'}`}${s.kind === 'list' ? '...' : ''}`);
+  const left = specs.map(
+    (s) => `--${s.name}${s.kind === 'boolean' ? '' : ` ${s.value ?? 'VALUE'}`}${s.kind === 'list' ? '...' : ''}`,
+  );
   const width = Math.max(...left.map((l) => l.length));
-  return [`Usage: ${usage}`, '', description, '', 'Options:', ...specs.map((s, i) => `  ${(left[i] as string).padEnd(width)}  ${s.help}`), ...(footer.length ? ['', ...footer] : []), ''].join('\n');
+  return [
+    `Usage: ${usage}`,
+    '',
+    description,
+    '',
+    'Options:',
+    ...specs.map((s, i) => `  ${(left[i] as string).padEnd(width)}  ${s.help}`),
+    ...(footer.length ? ['', ...footer] : []),
+    '',
+  ].join('\n');
 }
 
 export function str(p: Parsed, name: string): string | undefined {
@@ -114,14 +154,16 @@ export function positiveInt(value: string | undefined, flag: string): number | u
 
 export function integer(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw usageError(`--${flag} must be an integer, got '${value}'`);
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw usageError(`--${flag} must be an integer, got '${value}'`);
   return Number(value);
 }
 
 export function positiveNumber(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw usageError(`--${flag} must be a positive number, got '${value}'`);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw usageError(`--${flag} must be a positive number, got '${value}'`);
   return n;
 }
 
@@ -129,7 +171,8 @@ export function positiveNumber(value: string | undefined, flag: string): number 
 export function shard(value: string | undefined): { current: number; total: number } | undefined {
   if (value === undefined) return undefined;
   const m = /^([1-9]\d*)\/([1-9]\d*)$/.exec(value);
-  if (!m || Number(m[1]) > Number(m[2])) throw usageError(`--shard must be i/n with 1 <= i <= n (e.g. 2/4), got '${value}'`);
+  if (!m || Number(m[1]) > Number(m[2]))
+    throw usageError(`--shard must be i/n with 1 <= i <= n (e.g. 2/4), got '${value}'`);
   return { current: Number(m[1]), total: Number(m[2]) };
 }
 
@@ -144,7 +187,8 @@ export const CLAUSE_ID_SHAPE = /^[A-Z]+-\d+$/;
 export function grepPattern(greps: string[], knownIds: ReadonlySet<string>, example: string): string | undefined {
   for (const g of greps) {
     if (g.trim() === '') throw usageError('--grep needs a clause id or a text');
-    if (CLAUSE_ID_SHAPE.test(g) && !knownIds.has(g)) throw usageError(`--grep ${g}: not a clause id of spec/clauses.yaml (e.g. ${example})`);
+    if (CLAUSE_ID_SHAPE.test(g) && !knownIds.has(g))
+      throw usageError(`--grep ${g}: not a clause id of spec/clauses.yaml (e.g. ${example})`);
   }
   if (greps.length === 0) return undefined;
   return greps.map((g) => (CLAUSE_ID_SHAPE.test(g) ? `@${g}\\b` : g)).join('|');

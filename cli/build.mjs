@@ -38,7 +38,9 @@ function walk(dir) {
 }
 
 rmSync(DIST, { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+});
 
 let copied = 0;
 for (const room of ROOMS) {
@@ -69,7 +71,9 @@ for (const entry of ['protocol', 'mock-host']) {
     // Bundle only what Node 22 before 22.12 cannot require (jose is ESM-only); the rest stay dependencies.
     external: ['ajv', 'ajv/*', 'ajv-formats', 'fastify', '@fastify/*', 'yaml', 'openapi-types'],
     define: { 'import.meta.url': '__ccsSpecModuleUrl' },
-    banner: { js: `const __ccsSpecModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', 'spec', 'paths.js')).href;` },
+    banner: {
+      js: `const __ccsSpecModuleUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', '..', 'spec', 'paths.js')).href;`,
+    },
   });
 }
 // Types for `require`: the same declarations, read as CommonJS (dist/cjs is a CommonJS scope).

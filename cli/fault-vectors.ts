@@ -10,15 +10,24 @@
 import { importJWK } from 'jose';
 import { loadFaultModel, type FaultModelRow } from '../spec/index.ts';
 import { testHmacSecrets, testJwks, testPrivateJwk, testPublicJwk, type TestKeyName } from '../fixtures/keys/index.ts';
-import { SIGNATURE_CASES, factsCheckId, type CaseKey, type Keyring, type SignatureCase, type SignedKind, type SigningMode } from '../suites/host/index.ts';
+import {
+  SIGNATURE_CASES,
+  factsCheckId,
+  type CaseKey,
+  type Keyring,
+  type SignatureCase,
+  type SignedKind,
+  type SigningMode,
+} from '../suites/host/index.ts';
 import type { Vector, Verdict } from './vectors.ts';
 
 /** The verifier's clock of every fault-model vector, unix seconds (2026-01-01T00:00:00Z). */
 export const VECTOR_NOW = 1_767_225_600;
 
 /** A body with dots of its own (step 4 splits at the first one) and a non-ASCII character. */
-const BODY = '{"event":"onComplete","workspaceKey":"ws-vectors","configEnd":"/settings","endUserHandle":"u-vector-\u00fc","conversationId":4242,'
-  + '"timestamp":"2026-01-01T00:00:00.000","serviceKeys":["sk-1.a","sk-2"],"path":"/hooks/ccs"}';
+const BODY =
+  '{"event":"onComplete","workspaceKey":"ws-vectors","configEnd":"/settings","endUserHandle":"u-vector-\u00fc","conversationId":4242,' +
+  '"timestamp":"2026-01-01T00:00:00.000","serviceKeys":["sk-1.a","sk-2"],"path":"/hooks/ccs"}';
 /** The facts GET's request target, its query percent-encoded as sent (5.2 item 6). */
 const FACTS_TARGET = '/facts?endUserHandle=u-vector-%C3%BC%2Fa';
 
@@ -30,21 +39,48 @@ const CONTROL_CHECK = 'sig.valid-accepted';
  * unknown-kid, invalid, then the window). Declared here, never read from the verifier.
  */
 const VERDICT_OF_CASE: Record<string, Verdict> = {
-  'sig.control': 'valid', 'sig.t-past-300s-accepted': 'valid', 'sig.t-future-300s-accepted': 'valid',
-  'sig.t-past-301s': 'stale', 'sig.t-future-301s': 'future',
-  'sig.header-absent': 'absent', 'sig.jws-header-absent': 'absent',
-  'sig.kid-unknown': 'unknown-kid', 'sig.kid-unknown-published-key': 'unknown-kid',
-  'sig.hmac-v1-truncated': 'malformed', 'sig.hmac-v1-extended': 'malformed', 'sig.hmac-v1-empty': 'malformed', 'sig.hmac-v1-not-hex': 'malformed',
-  'sig.hmac-t-only': 'malformed', 'sig.hmac-v1-only': 'malformed', 'sig.hmac-t-not-digits': 'malformed', 'sig.hmac-garbage': 'malformed',
-  'sig.jws-no-kid': 'malformed', 'sig.jws-alg-none': 'malformed', 'sig.jws-payload-without-t': 'malformed', 'sig.jws-t-not-digits': 'malformed',
-  'sig.jws-not-compact': 'malformed', 'sig.jws-two-parts': 'malformed', 'sig.jws-empty-header': 'malformed',
-  'sig.body-byte-changed': 'invalid', 'sig.reserialized-body': 'invalid', 'sig.request-line-changed': 'invalid',
-  'sig.hmac-wrong-secret': 'invalid', 'sig.hmac-t-changed': 'invalid', 'sig.hmac-no-dot': 'invalid',
-  'sig.jws-wrong-key': 'invalid', 'sig.jws-kid-of-other-key': 'invalid', 'sig.jws-alg-hs256': 'invalid', 'sig.jws-der-signature': 'invalid',
-  'sig.jws-body-byte-changed': 'invalid', 'sig.jws-reserialized-body': 'invalid',
+  'sig.control': 'valid',
+  'sig.t-past-300s-accepted': 'valid',
+  'sig.t-future-300s-accepted': 'valid',
+  'sig.t-past-301s': 'stale',
+  'sig.t-future-301s': 'future',
+  'sig.header-absent': 'absent',
+  'sig.jws-header-absent': 'absent',
+  'sig.kid-unknown': 'unknown-kid',
+  'sig.kid-unknown-published-key': 'unknown-kid',
+  'sig.hmac-v1-truncated': 'malformed',
+  'sig.hmac-v1-extended': 'malformed',
+  'sig.hmac-v1-empty': 'malformed',
+  'sig.hmac-v1-not-hex': 'malformed',
+  'sig.hmac-t-only': 'malformed',
+  'sig.hmac-v1-only': 'malformed',
+  'sig.hmac-t-not-digits': 'malformed',
+  'sig.hmac-garbage': 'malformed',
+  'sig.jws-no-kid': 'malformed',
+  'sig.jws-alg-none': 'malformed',
+  'sig.jws-payload-without-t': 'malformed',
+  'sig.jws-t-not-digits': 'malformed',
+  'sig.jws-not-compact': 'malformed',
+  'sig.jws-two-parts': 'malformed',
+  'sig.jws-empty-header': 'malformed',
+  'sig.body-byte-changed': 'invalid',
+  'sig.reserialized-body': 'invalid',
+  'sig.request-line-changed': 'invalid',
+  'sig.hmac-wrong-secret': 'invalid',
+  'sig.hmac-t-changed': 'invalid',
+  'sig.hmac-no-dot': 'invalid',
+  'sig.jws-wrong-key': 'invalid',
+  'sig.jws-kid-of-other-key': 'invalid',
+  'sig.jws-alg-hs256': 'invalid',
+  'sig.jws-der-signature': 'invalid',
+  'sig.jws-body-byte-changed': 'invalid',
+  'sig.jws-reserialized-body': 'invalid',
 };
 
-export interface FaultVector extends Vector { row: string; check: string }
+export interface FaultVector extends Vector {
+  row: string;
+  check: string;
+}
 
 /** The case of a row, and the kind of request its check is about (a facts-sig.* check: the facts GET). */
 export function caseOfRow(row: FaultModelRow): { c: SignatureCase; kind: SignedKind } | undefined {
@@ -58,7 +94,11 @@ export function caseOfRow(row: FaultModelRow): { c: SignatureCase; kind: SignedK
 
 async function caseKey(name: TestKeyName): Promise<CaseKey> {
   const jwk = testPrivateJwk(name);
-  return { kid: jwk.kid, privateKey: await importJWK(jwk, 'ES256', { extractable: true }) as CaseKey['privateKey'], publicJwk: testPublicJwk(name) };
+  return {
+    kid: jwk.kid,
+    privateKey: (await importJWK(jwk, 'ES256', { extractable: true })) as CaseKey['privateKey'],
+    publicJwk: testPublicJwk(name),
+  };
 }
 
 /** The fixture keyring: the document publishes production (the key) and sandbox (the decoy); rotated is the stranger. */
@@ -89,7 +129,10 @@ export async function faultModelVectors(mode: SigningMode): Promise<FaultVector[
   for (const row of loadFaultModel('host').rows) {
     if (!row.vector) continue;
     const found = caseOfRow(row);
-    if (found === undefined) throw new Error(`spec/faults/host.yaml row ${row.row} is a vector row, but no signature case has its check ${row.check}`);
+    if (found === undefined)
+      throw new Error(
+        `spec/faults/host.yaml row ${row.row} is a vector row, but no signature case has its check ${row.check}`,
+      );
     const { c, kind } = found;
     if (!c.modes.includes(mode) || !(rowModes(row) ?? c.modes).includes(mode)) continue;
     const verdict = VERDICT_OF_CASE[c.id];
@@ -97,10 +140,25 @@ export async function faultModelVectors(mode: SigningMode): Promise<FaultVector[
     const t = c.t ? c.t(VECTOR_NOW) : VECTOR_NOW;
     const payload = Buffer.from(kind === 'facts' ? `GET ${FACTS_TARGET}` : BODY, 'utf8');
     const built = await c.build({ payload, t, ...(kind === 'facts' ? { requestTarget: FACTS_TARGET } : {}) }, k);
-    const base = { name: `${row.row}: ${c.name} (t at ${offset(t)})`, row: row.row, check: row.check!, header: built.signature, now: VECTOR_NOW, verdict, clauses: [row.clause] };
-    out.push(kind === 'facts'
-      ? { ...base, kind: 'facts', requestTarget: FACTS_TARGET, ...(mode === 'hmac' ? { secrets: ['current'] } : {}) }
-      : { ...base, kind: 'callback', body: (built.body ?? payload).toString('utf8'), ...(mode === 'hmac' ? { secrets: ['current'] } : {}) });
+    const base = {
+      name: `${row.row}: ${c.name} (t at ${offset(t)})`,
+      row: row.row,
+      check: row.check!,
+      header: built.signature,
+      now: VECTOR_NOW,
+      verdict,
+      clauses: [row.clause],
+    };
+    out.push(
+      kind === 'facts'
+        ? { ...base, kind: 'facts', requestTarget: FACTS_TARGET, ...(mode === 'hmac' ? { secrets: ['current'] } : {}) }
+        : {
+            ...base,
+            kind: 'callback',
+            body: (built.body ?? payload).toString('utf8'),
+            ...(mode === 'hmac' ? { secrets: ['current'] } : {}),
+          },
+    );
   }
   return out;
 }

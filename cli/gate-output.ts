@@ -13,7 +13,11 @@ function recipePath(recipe: string): string {
 function seenLines(line: string, report: ConformanceReport): string {
   const id = /^(?:MUST|SHOULD|MAY) (\S+) failed: /.exec(line)?.[1];
   const c = id === undefined ? undefined : report.clauses.find((r) => r.id === id && r.status === 'failed');
-  return c === undefined ? '' : clauseCheckLines(c).map((l) => `  ${l}\n`).join('');
+  return c === undefined
+    ? ''
+    : clauseCheckLines(c)
+        .map((l) => `  ${l}\n`)
+        .join('');
 }
 
 export function printGate(report: ConformanceReport, reportDir: string, options: GateOptions): 0 | 1 | 2 {
@@ -25,18 +29,20 @@ export function printGate(report: ConformanceReport, reportDir: string, options:
   // then the run's other hints (a target field to check, from a stopped precondition), each once.
   for (const c of report.clauses) {
     if (c.status !== 'failed') continue;
-    for (const h of c.hints ?? []) process.stderr.write(`hint: ${c.id}: ${h.hint}${h.recipe ? ` (see ${recipePath(h.recipe)})` : ''}\n`);
+    for (const h of c.hints ?? [])
+      process.stderr.write(`hint: ${c.id}: ${h.hint}${h.recipe ? ` (see ${recipePath(h.recipe)})` : ''}\n`);
   }
   for (const h of runOnlyHints(report)) process.stderr.write(`hint: ${h.hint} (${h.clauses.join(', ')})\n`);
   const t = report.totals;
   // A defect of the harness's own tests is never a PASS, nor the target's failure: FAIL with no verdict, exit 2.
-  const verdict = gate.exitCode === 0 ? 'PASS'
-    : gate.exitCode === 2 ? 'FAIL (harness defect, no verdict on the target)' : 'FAIL';
-  const counts = `${t.passed} passed, ${t.failed} failed, ${t.blocked ?? 0} blocked, `
-    + `${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses`;
+  const verdict =
+    gate.exitCode === 0 ? 'PASS' : gate.exitCode === 2 ? 'FAIL (harness defect, no verdict on the target)' : 'FAIL';
+  const counts =
+    `${t.passed} passed, ${t.failed} failed, ${t.blocked ?? 0} blocked, ` +
+    `${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses`;
   process.stdout.write(
-    `conformance ${verdict}: ${counts}\n`
-    + `report: ${join(reportDir, 'summary.md')} · ${join(reportDir, 'clauses.html')} · ${join(reportDir, 'conformance.json')}\n`,
+    `conformance ${verdict}: ${counts}\n` +
+      `report: ${join(reportDir, 'summary.md')} · ${join(reportDir, 'clauses.html')} · ${join(reportDir, 'conformance.json')}\n`,
   );
   return gate.exitCode;
 }

@@ -11,17 +11,38 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  run: { text: 'run the service conformance suites against a target (default: the embedded reference service)', load: () => import('./commands/run.ts') },
-  host: { text: 'run the host conformance suites against a host receiver and facts endpoint', load: () => import('./commands/host.ts') },
+  run: {
+    text: 'run the service conformance suites against a target (default: the embedded reference service)',
+    load: () => import('./commands/run.ts'),
+  },
+  host: {
+    text: 'run the host conformance suites against a host receiver and facts endpoint',
+    load: () => import('./commands/host.ts'),
+  },
   observe: {
     text: 'judge a service from its callbacks alone (no driver): listen while its own tests run, or read a journal',
     load: () => import('./commands/observe.ts'),
   },
-  'mock-host': { text: 'start the scriptable mock host that records and explains every callback', load: () => import('./commands/mock-host.ts') },
-  'reference-service': { text: 'start the reference service (the embedded default target), optionally with seeded faults', load: () => import('./commands/reference-service.ts') },
-  report: { text: 're-render the HTML and markdown reports from a conformance.json, or merge shard reports', load: () => import('./commands/report.ts') },
-  vectors: { text: 'write known-answer vectors (HMAC, JWS with its JWKS, facts request line) as JSON for verifiers in any language', load: () => import('./commands/vectors.ts') },
-  mutants: { text: 'run the mutation matrix: the suites against the reference once clean and once per seeded fault', load: () => import('./commands/mutants.ts') },
+  'mock-host': {
+    text: 'start the scriptable mock host that records and explains every callback',
+    load: () => import('./commands/mock-host.ts'),
+  },
+  'reference-service': {
+    text: 'start the reference service (the embedded default target), optionally with seeded faults',
+    load: () => import('./commands/reference-service.ts'),
+  },
+  report: {
+    text: 're-render the HTML and markdown reports from a conformance.json, or merge shard reports',
+    load: () => import('./commands/report.ts'),
+  },
+  vectors: {
+    text: 'write known-answer vectors (HMAC, JWS with its JWKS, facts request line) as JSON for verifiers in any language',
+    load: () => import('./commands/vectors.ts'),
+  },
+  mutants: {
+    text: 'run the mutation matrix: the suites against the reference once clean and once per seeded fault',
+    load: () => import('./commands/mutants.ts'),
+  },
 };
 
 export function usage(): string {

@@ -57,14 +57,22 @@ export function runPlaywright(args: string[], env: NodeJS.ProcessEnv, secrets: s
     const piped = secrets.length > 0;
     const childEnvironment = piped && process.stdout.isTTY ? { ...env, CCS_PROGRESS_TTY: '1', FORCE_COLOR: '1' } : env;
     // Playwright resolves testDir from the config's folder: name the package's own config (PITFALLS: Packaging).
-    const withConfig = args[0] === 'test' && !args.some((a) => a === '--config' || a.startsWith('--config=') || a === '-c')
-      ? ['test', '--config', join(PACKAGE_ROOT, `playwright.config.${OWN_EXT}`), ...args.slice(1)]
-      : args;
-    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...withConfig], { cwd: PACKAGE_ROOT, env: childEnvironment, stdio: piped ? ['inherit', 'pipe', 'pipe'] : 'inherit' });
+    const withConfig =
+      args[0] === 'test' && !args.some((a) => a === '--config' || a.startsWith('--config=') || a === '-c')
+        ? ['test', '--config', join(PACKAGE_ROOT, `playwright.config.${OWN_EXT}`), ...args.slice(1)]
+        : args;
+    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...withConfig], {
+      cwd: PACKAGE_ROOT,
+      env: childEnvironment,
+      stdio: piped ? ['inherit', 'pipe', 'pipe'] : 'inherit',
+    });
     const done: Array<Promise<void>> = [];
     if (piped && child.stdout && child.stderr) {
       const redactor = new Redactor(secrets);
-      done.push(pipeRedacted(child.stdout, process.stdout, redactor), pipeRedacted(child.stderr, process.stderr, redactor));
+      done.push(
+        pipeRedacted(child.stdout, process.stdout, redactor),
+        pipeRedacted(child.stderr, process.stderr, redactor),
+      );
     }
     child.on('error', reject);
     child.on('close', (code, signal) => {

@@ -47,5 +47,9 @@ export interface CheckedTarget {
 
 export async function checkTarget(file: string): Promise<CheckedTarget> {
   const doc = loadTargetFile(file);
-  return { description: describeTarget(doc, file), secrets: collectSecrets(doc), dataApi: resolveDataApiForms(doc.dataApi, basename(file)) };
+  return {
+    description: describeTarget(doc, file),
+    secrets: collectSecrets(doc),
+    dataApi: resolveDataApiForms(doc.dataApi, basename(file)),
+  };
 }

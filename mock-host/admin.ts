@@ -74,7 +74,9 @@ export function registerAdmin(app: FastifyInstance, host: MockHost): void {
     return { deliveries: out };
   });
 
-  app.get('/__admin/scripts', async () => ({ scripts: host.scripts().map((s) => ({ ...s, explain: explainScript(s) })) }));
+  app.get('/__admin/scripts', async () => ({
+    scripts: host.scripts().map((s) => ({ ...s, explain: explainScript(s) })),
+  }));
 
   app.post('/__admin/scripts', async (req, reply) => {
     try {
@@ -123,7 +125,8 @@ export function registerAdmin(app: FastifyInstance, host: MockHost): void {
 
   app.delete('/__admin/routes', async (req, reply) => {
     const path = str((req.query as Record<string, unknown>).path);
-    if (!path) return reply.code(400).send({ error: 'MOCKHOST_ADMIN_BAD_REQUEST', message: 'query parameter path is required' });
+    if (!path)
+      return reply.code(400).send({ error: 'MOCKHOST_ADMIN_BAD_REQUEST', message: 'query parameter path is required' });
     host.removeRoute(path);
     return { removed: path };
   });

@@ -5,7 +5,13 @@
  * when the entry is settled (settle.ts).
  */
 import * as nodeCrypto from 'node:crypto';
-import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, END_USER_HEADER, EVENT_HEADER, WORKSPACE_HEADER } from '../protocol/index.ts';
+import {
+  ATTEMPT_HEADER,
+  DELIVERY_ID_HEADER,
+  END_USER_HEADER,
+  EVENT_HEADER,
+  WORKSPACE_HEADER,
+} from '../protocol/index.ts';
 import { isJsonContentType } from './checks.ts';
 import type { JournalEntry } from './types.ts';
 
@@ -54,7 +60,10 @@ export function parseBody(e: JournalEntry, b: Buffer): void {
   }
   if (!isJsonContentType(ct)) {
     // parsed anyway, so the entry still says which event it was; the problem stays visible
-    e.parseError = ct === undefined ? 'no Content-Type header (expected application/json); body parsed as JSON anyway' : `Content-Type is "${ct}", not application/json; body parsed as JSON anyway`;
+    e.parseError =
+      ct === undefined
+        ? 'no Content-Type header (expected application/json); body parsed as JSON anyway'
+        : `Content-Type is "${ct}", not application/json; body parsed as JSON anyway`;
   }
 }
 
@@ -80,13 +89,19 @@ export function deliveryIdOf(rawHeaders: string[]): string | undefined {
 
 /** The contract fields of the entry, from the body first and the headers second; seen: the attempt count (attempts.ts). */
 export function fillAddressing(e: JournalEntry, seen: number): void {
-  const body = typeof e.json === 'object' && e.json !== null && !Array.isArray(e.json) ? (e.json as Record<string, unknown>) : undefined;
+  const body =
+    typeof e.json === 'object' && e.json !== null && !Array.isArray(e.json)
+      ? (e.json as Record<string, unknown>)
+      : undefined;
   const event = (e.kind === 'lifecycle' ? str(body?.event) : undefined) ?? header(e, EVENT_HEADER);
   if (event !== undefined) e.event = event;
   const id = header(e, DELIVERY_ID_HEADER);
   if (id !== undefined) e.deliveryId = id;
   const q = e.query.endUserHandle;
-  const handle = e.kind === 'facts' ? (Array.isArray(q) ? q[0] : q) ?? header(e, END_USER_HEADER) : str(body?.endUserHandle) ?? header(e, END_USER_HEADER);
+  const handle =
+    e.kind === 'facts'
+      ? ((Array.isArray(q) ? q[0] : q) ?? header(e, END_USER_HEADER))
+      : (str(body?.endUserHandle) ?? header(e, END_USER_HEADER));
   if (handle !== undefined) e.endUserHandle = handle;
   const ws = str(body?.workspaceKey) ?? header(e, WORKSPACE_HEADER);
   if (ws !== undefined) e.workspaceKey = ws;

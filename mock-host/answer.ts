@@ -58,7 +58,12 @@ export function bodyRead(host: AnswerHost, ctx: RequestContext, body: Buffer): v
   if (route !== undefined && (route.verifier.mode === 'jwks' || enforced(host, route))) {
     let v: SignatureRecord | Promise<SignatureRecord> | undefined;
     try {
-      v = verifyRequest(route.verifier, p.rawHeaders, requestPayload(route.config.kind, e.url, body), Math.floor(wallMsOf(p.wallOffMs) / 1000));
+      v = verifyRequest(
+        route.verifier,
+        p.rawHeaders,
+        requestPayload(route.config.kind, e.url, body),
+        Math.floor(wallMsOf(p.wallOffMs) / 1000),
+      );
     } catch {
       // left to the settler, which records why the analysis failed; the answer sees no verdict
     }
@@ -75,7 +80,13 @@ export function bodyRead(host: AnswerHost, ctx: RequestContext, body: Buffer): v
   ready(host, ctx, route, onPath, body);
 }
 
-function ready(host: AnswerHost, ctx: RequestContext, route: RouteState | undefined, signature: SignatureRecord | undefined, body: Buffer): void {
+function ready(
+  host: AnswerHost,
+  ctx: RequestContext,
+  route: RouteState | undefined,
+  signature: SignatureRecord | undefined,
+  body: Buffer,
+): void {
   const e = ctx.entry;
   ctx.pending.read = true;
   // a reader already holds the entry: keep it as the old journal did, analysed before the answer
@@ -85,7 +96,13 @@ function ready(host: AnswerHost, ctx: RequestContext, route: RouteState | undefi
   host.journal.emit(e, 'body');
 }
 
-function answer(host: AnswerHost, ctx: RequestContext, route: RouteState | undefined, signature: SignatureRecord | undefined, body: Buffer): void {
+function answer(
+  host: AnswerHost,
+  ctx: RequestContext,
+  route: RouteState | undefined,
+  signature: SignatureRecord | undefined,
+  body: Buffer,
+): void {
   const { entry: e, res } = ctx;
   if (res.destroyed) return;
   if (enforced(host, route)) {
@@ -140,5 +157,11 @@ export function bodyFailed(host: AnswerHost, ctx: RequestContext, error: BodyErr
   e.bodySize = ctx.received;
   host.journal.emit(e, 'body');
   if (error.reason === 'aborted') return; // nobody to answer
-  sendJson(e, ctx.res, error.statusCode, { error: e.parseError }, error.statusCode === 413 ? { connection: 'close' } : {});
+  sendJson(
+    e,
+    ctx.res,
+    error.statusCode,
+    { error: e.parseError },
+    error.statusCode === 413 ? { connection: 'close' } : {},
+  );
 }

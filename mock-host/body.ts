@@ -60,7 +60,16 @@ function onData(this: Reading, chunk: Buffer): void {
   r.received += chunk.length;
   if (r.received > r.limit) {
     this.resume();
-    finish(this, r, new BodyError(`body is over the limit of ${r.limit} bytes (${r.received} bytes received when the limit was crossed${r.declared === undefined ? ', chunked' : ''})`, 413, 'too-large', r.received));
+    finish(
+      this,
+      r,
+      new BodyError(
+        `body is over the limit of ${r.limit} bytes (${r.received} bytes received when the limit was crossed${r.declared === undefined ? ', chunked' : ''})`,
+        413,
+        'too-large',
+        r.received,
+      ),
+    );
     return;
   }
   if (r.first === undefined) r.first = chunk;
@@ -76,14 +85,22 @@ function onEnd(this: Reading): void {
 
 function aborted(payload: Reading, r: BodyReading): void {
   const of = r.declared !== undefined ? ` of ${r.declared} declared` : ' (chunked)';
-  finish(payload, r, new BodyError(`request aborted by the client mid-body after ${r.received} bytes${of}`, 400, 'aborted', r.received));
+  finish(
+    payload,
+    r,
+    new BodyError(`request aborted by the client mid-body after ${r.received} bytes${of}`, 400, 'aborted', r.received),
+  );
 }
 
 function onError(this: Reading, e: NodeJS.ErrnoException): void {
   const r = this[READER]!;
   // node reports a client that went away mid-body as an 'aborted' ECONNRESET on the request
   if (e.code === 'ECONNRESET' || e.message === 'aborted') return aborted(this, r);
-  finish(this, r, new BodyError(`request stream failed after ${r.received} bytes: ${e.message}`, 400, 'stream-error', r.received));
+  finish(
+    this,
+    r,
+    new BodyError(`request stream failed after ${r.received} bytes: ${e.message}`, 400, 'stream-error', r.received),
+  );
 }
 
 function onClose(this: Reading): void {
@@ -96,7 +113,12 @@ export function readRawBody(payload: IncomingMessage, r: BodyReading): void {
   if (declared !== undefined && Number(declared) > r.limit) {
     r.done = true;
     payload.resume(); // drain what comes, the answer is 413 either way
-    r.bodyError = new BodyError(`body of ${declared} bytes (declared Content-Length) is over the limit of ${r.limit} bytes`, 413, 'too-large', 0);
+    r.bodyError = new BodyError(
+      `body of ${declared} bytes (declared Content-Length) is over the limit of ${r.limit} bytes`,
+      413,
+      'too-large',
+      0,
+    );
     r.onBody(r, r.bodyError);
     return;
   }

@@ -4,7 +4,14 @@
  * Each check is a fact about this one request; cross-request rules (attempt counting,
  * schedules) are assertions over the journal.
  */
-import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, END_USER_HEADER, EVENT_HEADER, SIGNATURE_HEADER, WORKSPACE_HEADER } from '../protocol/index.ts';
+import {
+  ATTEMPT_HEADER,
+  DELIVERY_ID_HEADER,
+  END_USER_HEADER,
+  EVENT_HEADER,
+  SIGNATURE_HEADER,
+  WORKSPACE_HEADER,
+} from '../protocol/index.ts';
 import { share, shareCheck } from './compact.ts';
 import type { EntryCheck, RouteKind } from './types.ts';
 
@@ -85,8 +92,30 @@ function presence(out: EntryCheck[], i: CheckInput, sig: string | undefined, cla
 }
 
 function presenceCheck(out: EntryCheck[], i: CheckInput, sig: string | undefined, clause: string): void {
-  if (i.signingMode === 'none') out.push(shareCheck('signature-absent', i.kind === 'facts' ? 'FACTS-4' : 'SIGN-1', sig === undefined, sig === undefined ? SIG_ABSENT_OFF : SIG_PRESENT_OFF));
-  else out.push(shareCheck('signature-present', clause, sig !== undefined, catShared('X-Service-Signature is ', sig === undefined ? 'absent' : 'present', '; signing is enabled (', i.signingMode, ')')));
+  if (i.signingMode === 'none')
+    out.push(
+      shareCheck(
+        'signature-absent',
+        i.kind === 'facts' ? 'FACTS-4' : 'SIGN-1',
+        sig === undefined,
+        sig === undefined ? SIG_ABSENT_OFF : SIG_PRESENT_OFF,
+      ),
+    );
+  else
+    out.push(
+      shareCheck(
+        'signature-present',
+        clause,
+        sig !== undefined,
+        catShared(
+          'X-Service-Signature is ',
+          sig === undefined ? 'absent' : 'present',
+          '; signing is enabled (',
+          i.signingMode,
+          ')',
+        ),
+      ),
+    );
 }
 
 // module level, not a closure per call: the test runner's transform names every inner function
@@ -95,7 +124,12 @@ function eventCheck(event: string | undefined, bodyEvent: unknown): EntryCheck {
     'event-header',
     'HDR-2',
     event !== undefined && event === bodyEvent,
-    catShared('X-Service-Event is ', q(event), ', body.event is ', bodyEvent === undefined ? 'absent' : String(JSON.stringify(bodyEvent))),
+    catShared(
+      'X-Service-Event is ',
+      q(event),
+      ', body.event is ',
+      bodyEvent === undefined ? 'absent' : String(JSON.stringify(bodyEvent)),
+    ),
   );
 }
 
@@ -104,40 +138,104 @@ export function headerChecks(i: CheckInput): EntryCheck[] {
   const h = i.headers;
   const sig = one(h, SIGNATURE_HEADER);
   if (i.kind === 'lifecycle' || i.kind === 'tool') {
-    const body = typeof i.json === 'object' && i.json !== null && !Array.isArray(i.json) ? (i.json as Record<string, unknown>) : undefined;
+    const body =
+      typeof i.json === 'object' && i.json !== null && !Array.isArray(i.json)
+        ? (i.json as Record<string, unknown>)
+        : undefined;
     const event = one(h, EVENT_HEADER);
     const methodKey = (i.kind === 'tool' ? 'T' : 'H') + i.method;
-    out.push(METHOD.get(methodKey) ?? remember(METHOD, methodKey, shareCheck('method', i.kind === 'tool' ? 'TOOL-1' : 'HOOK-1', i.method === 'POST', catShared('method is ', i.method, '; the contract sends POST'))));
+    out.push(
+      METHOD.get(methodKey) ??
+        remember(
+          METHOD,
+          methodKey,
+          shareCheck(
+            'method',
+            i.kind === 'tool' ? 'TOOL-1' : 'HOOK-1',
+            i.method === 'POST',
+            catShared('method is ', i.method, '; the contract sends POST'),
+          ),
+        ),
+    );
     const ct = one(h, 'content-type');
     const ctKey = ct ?? ABSENT_KEY;
-    out.push(CONTENT_TYPE.get(ctKey) ?? remember(CONTENT_TYPE, ctKey, shareCheck('content-type', 'HDR-1', isJsonContentType(ct), catShared('Content-Type is ', q(ct), '; expected application/json'))));
+    out.push(
+      CONTENT_TYPE.get(ctKey) ??
+        remember(
+          CONTENT_TYPE,
+          ctKey,
+          shareCheck(
+            'content-type',
+            'HDR-1',
+            isJsonContentType(ct),
+            catShared('Content-Type is ', q(ct), '; expected application/json'),
+          ),
+        ),
+    );
     if (i.kind === 'tool') {
       const toolKey = 'T' + (event ?? ABSENT_KEY);
-      out.push(EVENT.get(toolKey) ?? remember(EVENT, toolKey, shareCheck('event-header', 'TOOL-1', event === 'tool.dispatch', catShared('X-Service-Event is ', q(event), '; expected "tool.dispatch"'))));
+      out.push(
+        EVENT.get(toolKey) ??
+          remember(
+            EVENT,
+            toolKey,
+            shareCheck(
+              'event-header',
+              'TOOL-1',
+              event === 'tool.dispatch',
+              catShared('X-Service-Event is ', q(event), '; expected "tool.dispatch"'),
+            ),
+          ),
+      );
       presence(out, i, sig, 'TOOL-2');
       return out;
     }
     const bodyEvent = body?.event;
     // only a string (or no) body.event is looked up: any other value is rare and described as it is
-    const eventKey = bodyEvent === undefined || typeof bodyEvent === 'string' ? 'L' + (event ?? ABSENT_KEY) + '\u0001' + (bodyEvent ?? ABSENT_KEY) : undefined;
-    out.push(eventKey === undefined ? eventCheck(event, bodyEvent) : (EVENT.get(eventKey) ?? remember(EVENT, eventKey, eventCheck(event, bodyEvent))));
+    const eventKey =
+      bodyEvent === undefined || typeof bodyEvent === 'string'
+        ? 'L' + (event ?? ABSENT_KEY) + '\u0001' + (bodyEvent ?? ABSENT_KEY)
+        : undefined;
+    out.push(
+      eventKey === undefined
+        ? eventCheck(event, bodyEvent)
+        : (EVENT.get(eventKey) ?? remember(EVENT, eventKey, eventCheck(event, bodyEvent))),
+    );
     const id = one(h, DELIVERY_ID_HEADER);
     const conv = body?.conversationId;
-    const expectedId = conv !== undefined && typeof bodyEvent === 'string' ? cat('lc-', String(conv), '-', bodyEvent) : undefined;
+    const expectedId =
+      conv !== undefined && typeof bodyEvent === 'string' ? cat('lc-', String(conv), '-', bodyEvent) : undefined;
     out.push({
       name: 'delivery-id',
       clause: 'HDR-3',
       ok: id !== undefined && expectedId !== undefined && id === expectedId,
-      detail: cat('X-Service-Delivery-Id is ', q(id), '; expected ', expectedId === undefined ? 'lc-<conversationId>-<event> (body lacks conversationId or event)' : JSON.stringify(expectedId)),
+      detail: cat(
+        'X-Service-Delivery-Id is ',
+        q(id),
+        '; expected ',
+        expectedId === undefined
+          ? 'lc-<conversationId>-<event> (body lacks conversationId or event)'
+          : JSON.stringify(expectedId),
+      ),
     });
     const attempt = one(h, ATTEMPT_HEADER);
     const attemptKey = (bodyEvent === 'onComplete' ? 'C' : 'N') + (attempt === undefined ? ABSENT_KEY : '=' + attempt);
     let attemptCheck = ATTEMPT.get(attemptKey);
     if (attemptCheck === undefined) {
       if (bodyEvent === 'onComplete') {
-        attemptCheck = shareCheck('attempt-header', 'HDR-4', attempt === '1' || attempt === '2' || attempt === '3', catShared('X-Service-Delivery-Attempt is ', q(attempt), '; expected 1, 2 or 3 on onComplete'));
+        attemptCheck = shareCheck(
+          'attempt-header',
+          'HDR-4',
+          attempt === '1' || attempt === '2' || attempt === '3',
+          catShared('X-Service-Delivery-Attempt is ', q(attempt), '; expected 1, 2 or 3 on onComplete'),
+        );
       } else {
-        attemptCheck = shareCheck('attempt-header', 'HDR-5', attempt === undefined, catShared('X-Service-Delivery-Attempt is ', q(attempt), '; it is sent on onComplete only'));
+        attemptCheck = shareCheck(
+          'attempt-header',
+          'HDR-5',
+          attempt === undefined,
+          catShared('X-Service-Delivery-Attempt is ', q(attempt), '; it is sent on onComplete only'),
+        );
       }
       remember(ATTEMPT, attemptKey, attemptCheck);
     }
@@ -153,16 +251,41 @@ export function headerChecks(i: CheckInput): EntryCheck[] {
   add('method', 'FACTS-1', i.method === 'GET', `method is ${i.method}; the facts fetch is a GET`);
   add('query', 'FACTS-1', typeof handle === 'string' && handle !== '', `query endUserHandle is ${q(handleText)}`);
   const accept = one(h, 'accept');
-  add('accept', 'FACTS-2', accept !== undefined && /(^|,)\s*application\/json\s*(;|,|$)/i.test(accept), `Accept is ${q(accept)}; expected application/json`);
+  add(
+    'accept',
+    'FACTS-2',
+    accept !== undefined && /(^|,)\s*application\/json\s*(;|,|$)/i.test(accept),
+    `Accept is ${q(accept)}; expected application/json`,
+  );
   const event = one(h, EVENT_HEADER);
-  add('event-header', 'FACTS-2', event === 'user.facts.fetch', `X-Service-Event is ${q(event)}; expected "user.facts.fetch"`);
+  add(
+    'event-header',
+    'FACTS-2',
+    event === 'user.facts.fetch',
+    `X-Service-Event is ${q(event)}; expected "user.facts.fetch"`,
+  );
   const ws = one(h, WORKSPACE_HEADER);
   add('workspace-header', 'FACTS-2', ws !== undefined && ws !== '', `X-Service-Workspace is ${q(ws)}`);
   const eu = one(h, END_USER_HEADER);
-  add('end-user-header', 'FACTS-2', eu !== undefined && eu === handleText, `X-Service-End-User is ${q(eu)}, query endUserHandle is ${q(handleText)}`);
+  add(
+    'end-user-header',
+    'FACTS-2',
+    eu !== undefined && eu === handleText,
+    `X-Service-End-User is ${q(eu)}, query endUserHandle is ${q(handleText)}`,
+  );
   const id = one(h, DELIVERY_ID_HEADER);
-  const idOk = id !== undefined && handleText !== undefined && id.startsWith('uf-') && id.endsWith(`-${handleText}`) && id.length > `uf--${handleText}`.length;
-  add('delivery-id', 'FACTS-3', idOk, `X-Service-Delivery-Id is ${q(id)}; expected uf-<workspaceId>-${handleText ?? '<endUserHandle>'}`);
+  const idOk =
+    id !== undefined &&
+    handleText !== undefined &&
+    id.startsWith('uf-') &&
+    id.endsWith(`-${handleText}`) &&
+    id.length > `uf--${handleText}`.length;
+  add(
+    'delivery-id',
+    'FACTS-3',
+    idOk,
+    `X-Service-Delivery-Id is ${q(id)}; expected uf-<workspaceId>-${handleText ?? '<endUserHandle>'}`,
+  );
   presence(out, i, sig, 'FACTS-4');
   return out;
 }

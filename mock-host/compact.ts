@@ -107,10 +107,14 @@ const sharedValidSchema = new Map<string, Readonly<{ name: string; valid: boolea
  * The schema verdict of one entry: a passing verdict is the same for every entry of one webhook,
  * so those share one frozen copy; a failing one (with its errors) is the entry's own.
  */
-export function schemaVerdict(name: string, r: { valid: boolean; errors: string[] }): { name: string; valid: boolean; errors: string[] } {
+export function schemaVerdict(
+  name: string,
+  r: { valid: boolean; errors: string[] },
+): { name: string; valid: boolean; errors: string[] } {
   const keys = Object.keys(r);
   // shared only when it reads exactly as Object.assign({ name }, r) would: { name, valid, errors }
-  if (r.valid !== true || r.errors.length !== 0 || keys.length !== 2 || keys[0] !== 'valid' || keys[1] !== 'errors') return Object.assign({ name }, r);
+  if (r.valid !== true || r.errors.length !== 0 || keys.length !== 2 || keys[0] !== 'valid' || keys[1] !== 'errors')
+    return Object.assign({ name }, r);
   let known = sharedValidSchema.get(name);
   if (known === undefined) {
     known = Object.freeze({ name, valid: true, errors: Object.freeze([]) as unknown as string[] });

@@ -158,7 +158,11 @@ export class Entry implements JournalEntry {
   }
 
   private static writeFinished(e: Entry, p: Pending): void {
-    e.finished = { monoNs: monoText(p.finishedMonoS, p.finishedMonoSubNs), wallMs: wallMsOf(p.finishedWallOffMs), outcome: p.outcome! };
+    e.finished = {
+      monoNs: monoText(p.finishedMonoS, p.finishedMonoSubNs),
+      wallMs: wallMsOf(p.finishedWallOffMs),
+      outcome: p.outcome!,
+    };
   }
 }
 

@@ -25,7 +25,16 @@ export function matchesFilter(e: JournalEntry, f: EntryFilter | undefined): bool
 /** Describes a filter in words, for timeout messages. */
 export function describeFilter(f: EntryFilter): string {
   const parts: string[] = [];
-  for (const k of ['path', 'kind', 'method', 'event', 'deliveryId', 'endUserHandle', 'workspaceKey', 'completed'] as const) {
+  for (const k of [
+    'path',
+    'kind',
+    'method',
+    'event',
+    'deliveryId',
+    'endUserHandle',
+    'workspaceKey',
+    'completed',
+  ] as const) {
     if (f[k] !== undefined) parts.push(`${k}=${String(f[k])}`);
   }
   if (f.predicate) parts.push('predicate');
@@ -118,7 +127,8 @@ export class JournalStore implements Journal {
 
   /** Tells listeners of a phase of an entry; costs nothing when nobody listens. */
   emit(e: JournalEntry, phase: EntryPhase): void {
-    if (this.lazySubscribers.length !== 0 && phase !== 'body') call(this.lazySubscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
+    if (this.lazySubscribers.length !== 0 && phase !== 'body')
+      call(this.lazySubscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
     if (this.listeners.length === 0 && this.subscribers.length === 0) {
       if (this.lazyListeners.length !== 0) tell(this.lazyListeners, e, phase);
       return;
@@ -126,7 +136,8 @@ export class JournalStore implements Journal {
     settled(e);
     tell(this.listeners, e, phase);
     if (this.lazyListeners.length !== 0) tell(this.lazyListeners, e, phase);
-    if (this.subscribers.length !== 0 && phase !== 'body') call(this.subscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
+    if (this.subscribers.length !== 0 && phase !== 'body')
+      call(this.subscribers, { kind: phase === 'arrival' ? 'arrived' : 'completed', entry: e });
   }
 
   clear(): void {
@@ -160,7 +171,11 @@ export class JournalStore implements Journal {
   }
 
   onEntry(listener: Listener): () => void {
-    return this.attach(() => this.listeners, (next) => (this.listeners = next), listener);
+    return this.attach(
+      () => this.listeners,
+      (next) => (this.listeners = next),
+      listener,
+    );
   }
 
   /**
@@ -169,7 +184,11 @@ export class JournalStore implements Journal {
    * (or, for a request line, lines.ts) when it needs more than seq, method, url, path and kind.
    */
   onEntryLazy(listener: Listener): () => void {
-    return this.attach(() => this.lazyListeners, (next) => (this.lazyListeners = next), listener);
+    return this.attach(
+      () => this.lazyListeners,
+      (next) => (this.lazyListeners = next),
+      listener,
+    );
   }
 
   /**
@@ -178,7 +197,11 @@ export class JournalStore implements Journal {
    * Without subscribers nothing is allocated for them on the request path.
    */
   subscribe(listener: Subscriber): () => void {
-    return this.attach(() => this.subscribers, (next) => (this.subscribers = next), listener);
+    return this.attach(
+      () => this.subscribers,
+      (next) => (this.subscribers = next),
+      listener,
+    );
   }
 
   /**
@@ -186,7 +209,11 @@ export class JournalStore implements Journal {
    * worked out for this subscriber on the request path (see onEntryLazy).
    */
   subscribeLazy(listener: Subscriber): () => void {
-    return this.attach(() => this.lazySubscribers, (next) => (this.lazySubscribers = next), listener);
+    return this.attach(
+      () => this.lazySubscribers,
+      (next) => (this.lazySubscribers = next),
+      listener,
+    );
   }
 
   /** Adds a listener to one of the arrays above, replaced whole (see there); returns its remover. */
@@ -198,7 +225,9 @@ export class JournalStore implements Journal {
   waitFor(filter: EntryFilter, o: { count?: number; timeoutMs: number }): Promise<JournalEntry[]> {
     const count = o.count ?? 1;
     if (!Number.isFinite(o.timeoutMs) || o.timeoutMs < 0) {
-      return Promise.reject(new CcsError('MOCKHOST_WAIT_INVALID', `waitFor needs a timeoutMs >= 0, got ${String(o.timeoutMs)}`));
+      return Promise.reject(
+        new CcsError('MOCKHOST_WAIT_INVALID', `waitFor needs a timeoutMs >= 0, got ${String(o.timeoutMs)}`),
+      );
     }
     const matched = new Map<number, JournalEntry>();
     for (const e of this.entries(filter)) matched.set(e.seq, e);

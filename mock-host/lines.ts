@@ -31,7 +31,9 @@ export function finishLine(e: JournalEntry): string {
 }
 
 function endLine(e: JournalEntry, outcome: string, ms: number): string {
-  const answer = e.response?.fault ? `${e.response.fault}${e.response.status !== undefined ? ` then ${e.response.status}` : ''}` : String(e.response?.status ?? '-');
+  const answer = e.response?.fault
+    ? `${e.response.fault}${e.response.status !== undefined ? ` then ${e.response.status}` : ''}`
+    : String(e.response?.status ?? '-');
   return `<- #${e.seq} ${answer} ${outcome} ${ms} ms${e.response?.forwardedTo ? ` via ${e.response.forwardedTo}` : ''}${e.step ? ` (${e.step.explain})` : ''}`;
 }
 
@@ -49,7 +51,8 @@ function arrivalOf(e: JournalEntry): string {
 function finishOf(e: JournalEntry): string {
   if (e instanceof Entry && !Entry.isSeen(e)) {
     const p = Entry.pendingOf(e);
-    if (p !== undefined && p.outcome !== undefined) return endLine(e, p.outcome, monoMsBetween(p.monoS, p.monoSubNs, p.finishedMonoS, p.finishedMonoSubNs));
+    if (p !== undefined && p.outcome !== undefined)
+      return endLine(e, p.outcome, monoMsBetween(p.monoS, p.monoSubNs, p.finishedMonoS, p.finishedMonoSubNs));
   }
   return finishLine(settled(e));
 }

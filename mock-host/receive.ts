@@ -69,7 +69,8 @@ function onClose(this: WithContext): void {
   const fault = e.response?.fault;
   if (fault === 'reset' || fault === 'refuse') finish(ctx, 'reset');
   else if (fault === 'close') finish(ctx, 'closed');
-  else if (ctx.framed && !ctx.done && ctx.bodyError === undefined && e.method !== 'GET') finish(ctx, 'aborted-by-client');
+  else if (ctx.framed && !ctx.done && ctx.bodyError === undefined && e.method !== 'GET')
+    finish(ctx, 'aborted-by-client');
   else if (!ctx.framed && e.method !== 'GET') finish(ctx, 'aborted-by-client');
   else if (ctx.bodyError?.reason === 'aborted') finish(ctx, 'aborted-by-client');
   else finish(ctx, 'client-closed');
@@ -112,7 +113,14 @@ export function receive(host: ReceiveHost, req: IncomingMessage, res: ServerResp
   };
   // the parser's copies of names and usual values die young; the entry keeps shared ones
   shareRawHeaders(req.rawHeaders);
-  const entry = new Entry(host.journal.allocateSeq(), method, url, path, route ? route.config.kind : 'unrouted', pending);
+  const entry = new Entry(
+    host.journal.allocateSeq(),
+    method,
+    url,
+    path,
+    route ? route.config.kind : 'unrouted',
+    pending,
+  );
   const length = headers['content-length'];
   const ctx: RequestContext = {
     received: 0,
@@ -127,7 +135,11 @@ export function receive(host: ReceiveHost, req: IncomingMessage, res: ServerResp
     pending,
     res,
     host,
-    framed: !BODYLESS.has(method) && (headers['content-type'] !== undefined || headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')),
+    framed:
+      !BODYLESS.has(method) &&
+      (headers['content-type'] !== undefined ||
+        headers['transfer-encoding'] !== undefined ||
+        (length !== undefined && length !== '0')),
   };
   host.journal.add(entry);
   (res as WithContext)[CTX] = ctx;

@@ -30,7 +30,7 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const DEFAULT_MAX_HEADER_SIZE = 1024 * 1024;
 
 function isAdmin(url: string | undefined): boolean {
-  return url !== undefined && url.startsWith('/__admin') && (url.length === 8 || url.charCodeAt(8) === 0x2f /* / */);
+  return url !== undefined && url.startsWith('/__admin') && (url.length === 8 || url.charCodeAt(8) === 0x2f); /* / */
 }
 
 export class MockHost implements ReceiveHost, AnswerHost {
@@ -127,7 +127,11 @@ export class MockHost implements ReceiveHost, AnswerHost {
   addRoute(r: RouteConfig): void {
     const config = validateRoute(r);
     const signing = config.signing ?? this.opts.signing;
-    this.routes.set(config.path, { config, verifier: makeVerifier(signing, this.jwksCaches), declared: signing?.mode ?? 'unknown' });
+    this.routes.set(config.path, {
+      config,
+      verifier: makeVerifier(signing, this.jwksCaches),
+      declared: signing?.mode ?? 'unknown',
+    });
   }
 
   removeRoute(path: string): void {

@@ -51,7 +51,11 @@ export function parseQuery(url: string): Record<string, string | string[]> {
 
 // node's own rule for folding header lines into req.headers (joins, drops, set-cookie arrays):
 // the entry's headers read exactly as node hands them over, without keeping node's object
-const addHeaderLine = (IncomingMessage.prototype as unknown as { _addHeaderLine?: (f: string, v: string, dest: Record<string, unknown>) => void })._addHeaderLine;
+const addHeaderLine = (
+  IncomingMessage.prototype as unknown as {
+    _addHeaderLine?: (f: string, v: string, dest: Record<string, unknown>) => void;
+  }
+)._addHeaderLine;
 const FOLD_THIS = { joinDuplicateHeaders: false };
 
 export function headersOf(rawHeaders: string[]): Record<string, string | string[]> {
@@ -88,9 +92,18 @@ export class EntrySettler implements Settler {
     e.headers = headers;
     e.rawHeaders = p.rawHeaders;
     const te = headers['transfer-encoding'];
-    e.transfer = typeof te === 'string' && /chunked/i.test(te) ? 'chunked' : headers['content-length'] !== undefined ? 'content-length' : 'none';
+    e.transfer =
+      typeof te === 'string' && /chunked/i.test(te)
+        ? 'chunked'
+        : headers['content-length'] !== undefined
+          ? 'content-length'
+          : 'none';
     const route = p.route as RouteState | undefined;
-    e.signature = { verdict: 'absent', mode: route?.verifier.mode ?? 'none', reason: 'not verified yet (body not read)' };
+    e.signature = {
+      verdict: 'absent',
+      mode: route?.verifier.mode ?? 'none',
+      reason: 'not verified yet (body not read)',
+    };
     e.checks = [];
   }
 
@@ -130,7 +143,16 @@ export class EntrySettler implements Settler {
     const body = keptBody(p);
     if (body === undefined) return undefined;
     try {
-      const t = { seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, step: e.step, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
+      const t = {
+        seq: e.seq,
+        method: e.method,
+        url: e.url,
+        path: e.path,
+        kind: e.kind,
+        step: e.step,
+        headers: headersOf(p.rawHeaders),
+        query: parseQuery(e.url),
+      } as JournalEntry;
       parseBody(t, body);
       this.address(t, p);
       this.verdicts(t, p, route, body);
@@ -162,7 +184,17 @@ export class EntrySettler implements Settler {
     const body = keptBody(p);
     if (body === undefined) return undefined;
     try {
-      const t = { id: this.id(e.seq), seq: e.seq, method: e.method, url: e.url, path: e.path, kind: e.kind, response: e.response, headers: headersOf(p.rawHeaders), query: parseQuery(e.url) } as JournalEntry;
+      const t = {
+        id: this.id(e.seq),
+        seq: e.seq,
+        method: e.method,
+        url: e.url,
+        path: e.path,
+        kind: e.kind,
+        response: e.response,
+        headers: headersOf(p.rawHeaders),
+        query: parseQuery(e.url),
+      } as JournalEntry;
       parseBody(t, body);
       this.address(t, p);
       return t;
@@ -177,14 +209,38 @@ export class EntrySettler implements Settler {
     if ((kind === 'lifecycle' || kind === 'tool') && schema) {
       const event = (e.json as { event?: unknown } | undefined)?.event;
       const name = kind === 'tool' ? 'tool.dispatch' : isLifecycleEvent(event) ? String(event) : undefined;
-      if (name === undefined) e.schema = { name: 'lifecycle', valid: false, errors: [e.json === undefined ? `body is not JSON (${e.parseError ?? 'no body'})` : 'body.event is not one of the lifecycle events of section 6'] };
-      else if (e.json === undefined) e.schema = { name, valid: false, errors: [`body is not JSON (${e.parseError ?? 'no body'})`] };
+      if (name === undefined)
+        e.schema = {
+          name: 'lifecycle',
+          valid: false,
+          errors: [
+            e.json === undefined
+              ? `body is not JSON (${e.parseError ?? 'no body'})`
+              : 'body.event is not one of the lifecycle events of section 6',
+          ],
+        };
+      else if (e.json === undefined)
+        e.schema = { name, valid: false, errors: [`body is not JSON (${e.parseError ?? 'no body'})`] };
       else e.schema = schemaVerdict(name, schema(name, e.json));
     }
     // JWKS verdicts (and enforced ones) were reached on the request path; the rest are synchronous
-    const signature = p.signature ?? (verifyRequest(route.verifier, p.rawHeaders, requestPayload(kind, e.url, body), Math.floor(wallMsOf(p.wallOffMs) / 1000)) as SignatureRecord);
+    const signature =
+      p.signature ??
+      (verifyRequest(
+        route.verifier,
+        p.rawHeaders,
+        requestPayload(kind, e.url, body),
+        Math.floor(wallMsOf(p.wallOffMs) / 1000),
+      ) as SignatureRecord);
     e.signature = signature;
-    e.checks = headerChecks({ kind, method: e.method, headers: e.headers, json: e.json, signingMode: route.declared, query: e.query });
+    e.checks = headerChecks({
+      kind,
+      method: e.method,
+      headers: e.headers,
+      json: e.json,
+      signingMode: route.declared,
+      query: e.query,
+    });
   }
 }
 

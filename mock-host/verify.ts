@@ -5,7 +5,14 @@
  * an unknown kid, or no mode (SIGN-1). The payload is the raw body bytes, or for the facts GET the
  * request line (SIGN-6). Never throws: a verifier failure is a verdict with a reason.
  */
-import { JwksCache, SIGNATURE_HEADER, factsSigningPayload, verifySignature, type HeaderRead, type VerifierConfig } from '../protocol/index.ts';
+import {
+  JwksCache,
+  SIGNATURE_HEADER,
+  factsSigningPayload,
+  verifySignature,
+  type HeaderRead,
+  type VerifierConfig,
+} from '../protocol/index.ts';
 import type { SignatureRecord, SigningConfig } from './types.ts';
 
 export interface Verifier {
@@ -31,9 +38,22 @@ export function signatureRead(rawHeaders: string[]): HeaderRead {
 
 /** The journal's record of a verdict: the same values, keys always in one order. */
 function record(r: SignatureRecord): SignatureRecord {
-  if (r.t !== undefined && r.skewSeconds !== undefined && r.kid === undefined && r.secretIndex !== undefined && r.secretIndex >= 0) {
+  if (
+    r.t !== undefined &&
+    r.skewSeconds !== undefined &&
+    r.kid === undefined &&
+    r.secretIndex !== undefined &&
+    r.secretIndex >= 0
+  ) {
     // the usual HMAC verdict in one literal: an object built whole stays compact in a journal that keeps it
-    return { verdict: r.verdict, mode: r.mode, reason: r.reason, t: r.t, skewSeconds: r.skewSeconds, secretIndex: r.secretIndex };
+    return {
+      verdict: r.verdict,
+      mode: r.mode,
+      reason: r.reason,
+      t: r.t,
+      skewSeconds: r.skewSeconds,
+      secretIndex: r.secretIndex,
+    };
   }
   const out: SignatureRecord = { verdict: r.verdict, mode: r.mode, reason: r.reason };
   if (r.t !== undefined) out.t = r.t;
@@ -44,7 +64,11 @@ function record(r: SignatureRecord): SignatureRecord {
 }
 
 function failed(error: unknown): SignatureRecord {
-  return { verdict: 'unknown-kid', mode: 'jwks', reason: `could not obtain the JWKS to verify with: ${(error as Error).message}` };
+  return {
+    verdict: 'unknown-kid',
+    mode: 'jwks',
+    reason: `could not obtain the JWKS to verify with: ${(error as Error).message}`,
+  };
 }
 
 /** Builds a verifier for a route's signing config. JWKS caches are shared per URL within one mock host. */
@@ -65,7 +89,12 @@ export function makeVerifier(signing: SigningConfig | undefined, jwksCaches: Map
 }
 
 /** The verdict of one request: synchronous except in JWKS mode. */
-export function verifyRequest(v: Verifier, rawHeaders: string[], payload: Uint8Array | string, nowSeconds: number): SignatureRecord | Promise<SignatureRecord> {
+export function verifyRequest(
+  v: Verifier,
+  rawHeaders: string[],
+  payload: Uint8Array | string,
+  nowSeconds: number,
+): SignatureRecord | Promise<SignatureRecord> {
   let r: ReturnType<typeof verifySignature>;
   try {
     r = verifySignature({ header: signatureRead(rawHeaders), payload, config: v.config, now: nowSeconds });
@@ -73,13 +102,18 @@ export function verifyRequest(v: Verifier, rawHeaders: string[], payload: Uint8A
     if (v.mode !== 'jwks') throw error;
     return failed(error);
   }
-  if (typeof (r as Promise<SignatureRecord>).then === 'function') return (r as Promise<SignatureRecord>).then(record, failed);
+  if (typeof (r as Promise<SignatureRecord>).then === 'function')
+    return (r as Promise<SignatureRecord>).then(record, failed);
   return record(r as SignatureRecord);
 }
 
 /** A request at a path with no route: nothing is configured there, so it is judged as signing off. */
 export function unroutedVerdict(rawHeaders: string[]): SignatureRecord {
-  const r = verifySignature({ header: signatureRead(rawHeaders), payload: '', config: { mode: 'none' } }) as SignatureRecord;
+  const r = verifySignature({
+    header: signatureRead(rawHeaders),
+    payload: '',
+    config: { mode: 'none' },
+  }) as SignatureRecord;
   return { verdict: r.verdict, mode: r.mode, reason: `${r.reason}; no route at this path` };
 }
 

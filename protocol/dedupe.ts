@@ -21,9 +21,13 @@ export class DeliveryDeduper {
     this.maxEntries = o.maxEntries ?? 10_000;
     this.ttlMs = o.ttlMs ?? 24 * 60 * 60 * 1000;
     if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new CcsError('PROTOCOL_DEDUPER_CONFIG_INVALID', `maxEntries must be a positive integer, got ${String(o.maxEntries)}`);
+      throw new CcsError(
+        'PROTOCOL_DEDUPER_CONFIG_INVALID',
+        `maxEntries must be a positive integer, got ${String(o.maxEntries)}`,
+      );
     }
-    if (!(this.ttlMs > 0)) throw new CcsError('PROTOCOL_DEDUPER_CONFIG_INVALID', `ttlMs must be positive, got ${String(o.ttlMs)}`);
+    if (!(this.ttlMs > 0))
+      throw new CcsError('PROTOCOL_DEDUPER_CONFIG_INVALID', `ttlMs must be positive, got ${String(o.ttlMs)}`);
   }
 
   /** Entries currently remembered. */

@@ -7,9 +7,13 @@ import { CcsError } from '../spec/index.ts';
 export function lcDeliveryId(conversationId: number | string, event: string): string {
   const text = String(conversationId);
   if (!/^-?[0-9]+$/.test(text)) {
-    throw new CcsError('PROTOCOL_CONVERSATION_ID_INVALID', `conversationId must be an integer (2.1), got ${JSON.stringify(conversationId)}`);
+    throw new CcsError(
+      'PROTOCOL_CONVERSATION_ID_INVALID',
+      `conversationId must be an integer (2.1), got ${JSON.stringify(conversationId)}`,
+    );
   }
-  if (typeof event !== 'string' || event === '') throw new CcsError('PROTOCOL_EVENT_INVALID', 'event must be a non-empty string');
+  if (typeof event !== 'string' || event === '')
+    throw new CcsError('PROTOCOL_EVENT_INVALID', 'event must be a non-empty string');
   return `lc-${text}-${event}`;
 }
 

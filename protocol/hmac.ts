@@ -44,15 +44,16 @@ export function hmacHex(secret: string | Uint8Array, tText: string, payload: Uin
 /** Builds the X-Service-Signature value for HMAC mode. */
 export function signHmac(o: { secret: string | Uint8Array; t: number; payload: Uint8Array | string }): string {
   if (!Number.isSafeInteger(o.t) || o.t < 0) {
-    throw new CcsError('PROTOCOL_T_INVALID', `t must be a non-negative integer of unix seconds (5.2.4), got ${String(o.t)}`);
+    throw new CcsError(
+      'PROTOCOL_T_INVALID',
+      `t must be a non-negative integer of unix seconds (5.2.4), got ${String(o.t)}`,
+    );
   }
   const t = String(o.t);
   return `t=${t},v1=${hmacHex(o.secret, t, o.payload)}`;
 }
 
-export type HmacHeaderParse =
-  | { ok: true; tText: string; t: number; v1: string }
-  | { ok: false; reason: string };
+export type HmacHeaderParse = { ok: true; tText: string; t: number; v1: string } | { ok: false; reason: string };
 
 /** Splits an HMAC header into t and v1, or says in words what is wrong with it. */
 export function parseHmacHeader(header: string): HmacHeaderParse {
@@ -61,22 +62,32 @@ export function parseHmacHeader(header: string): HmacHeaderParse {
   const fields = new Map<string, string>();
   for (const part of parts) {
     const eq = part.indexOf('=');
-    if (eq <= 0) return { ok: false, reason: `header part "${part.slice(0, 40)}" is not key=value; expected t=<unix_seconds>,v1=<hex> (SIGN-11)` };
+    if (eq <= 0)
+      return {
+        ok: false,
+        reason: `header part "${part.slice(0, 40)}" is not key=value; expected t=<unix_seconds>,v1=<hex> (SIGN-11)`,
+      };
     const key = part.slice(0, eq);
-    if (fields.has(key)) return { ok: false, reason: `header repeats ${key}; expected t=<unix_seconds>,v1=<hex> (SIGN-11)` };
+    if (fields.has(key))
+      return { ok: false, reason: `header repeats ${key}; expected t=<unix_seconds>,v1=<hex> (SIGN-11)` };
     fields.set(key, part.slice(eq + 1));
   }
   const tText = fields.get('t');
   const v1 = fields.get('v1');
-  if (tText === undefined) return { ok: false, reason: 'header has no t; expected t=<unix_seconds>,v1=<hex> (SIGN-11)' };
+  if (tText === undefined)
+    return { ok: false, reason: 'header has no t; expected t=<unix_seconds>,v1=<hex> (SIGN-11)' };
   if (v1 === undefined) return { ok: false, reason: 'header has no v1; expected t=<unix_seconds>,v1=<hex> (SIGN-11)' };
   const t = parseUnixSeconds(tText);
-  if (t === undefined) return { ok: false, reason: `t "${tText.slice(0, 40)}" is not an integer of unix seconds (SIGN-11)` };
+  if (t === undefined)
+    return { ok: false, reason: `t "${tText.slice(0, 40)}" is not an integer of unix seconds (SIGN-11)` };
   if (!/^[0-9a-f]{64}$/.test(v1)) {
     return { ok: false, reason: `v1 is not 64 lowercase hex digits (got ${v1.length} characters) (SIGN-12)` };
   }
   if (fields.size !== 2 || !HMAC_HEADER_PATTERN.test(value)) {
-    return { ok: false, reason: 'header is not exactly t=<unix_seconds>,v1=<hex> (t first, v1 second, nothing else) (SIGN-11)' };
+    return {
+      ok: false,
+      reason: 'header is not exactly t=<unix_seconds>,v1=<hex> (t first, v1 second, nothing else) (SIGN-11)',
+    };
   }
   return { ok: true, tText, t, v1 };
 }
@@ -140,10 +151,18 @@ export function verifyHmac(o: {
   const now = o.now ?? unixNow();
   const windowSeconds = o.windowSeconds ?? CONTRACT.replayWindowSeconds;
   if (o.header === undefined) {
-    return { verdict: 'absent', mode: 'hmac', reason: 'no X-Service-Signature header although HMAC signing is enabled' };
+    return {
+      verdict: 'absent',
+      mode: 'hmac',
+      reason: 'no X-Service-Signature header although HMAC signing is enabled',
+    };
   }
   if (typeof o.header !== 'string') {
-    return { verdict: 'malformed', mode: 'hmac', reason: `X-Service-Signature must be one string, got ${Array.isArray(o.header) ? 'a list' : typeof o.header}` };
+    return {
+      verdict: 'malformed',
+      mode: 'hmac',
+      reason: `X-Service-Signature must be one string, got ${Array.isArray(o.header) ? 'a list' : typeof o.header}`,
+    };
   }
   const parsed = parseHmacHeaderFast(o.header);
   if (!parsed.ok) return { verdict: 'malformed', mode: 'hmac', reason: parsed.reason };

@@ -79,7 +79,10 @@ export class JwksCache {
 
   constructor(o: JwksCacheOptions) {
     if (typeof o?.url !== 'string' || !/^https?:\/\//.test(o.url)) {
-      throw new CcsError('PROTOCOL_JWKS_URL_INVALID', `JwksCache needs an absolute http(s) url, got ${typeof o?.url === 'string' ? JSON.stringify(safeUrl(o.url)) : typeof o?.url}`);
+      throw new CcsError(
+        'PROTOCOL_JWKS_URL_INVALID',
+        `JwksCache needs an absolute http(s) url, got ${typeof o?.url === 'string' ? JSON.stringify(safeUrl(o.url)) : typeof o?.url}`,
+      );
     }
     this.url = o.url;
     this.shownUrl = safeUrl(o.url);
@@ -154,10 +157,16 @@ export class JwksCache {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      throw new CcsError('PROTOCOL_JWKS_FETCH_FAILED', `JWKS fetch from ${this.shownUrl} failed: ${(err as Error).message}`);
+      throw new CcsError(
+        'PROTOCOL_JWKS_FETCH_FAILED',
+        `JWKS fetch from ${this.shownUrl} failed: ${(err as Error).message}`,
+      );
     }
     if (res.status !== 200) {
-      throw new CcsError('PROTOCOL_JWKS_FETCH_FAILED', `JWKS fetch from ${this.shownUrl} answered ${res.status}, expected 200`);
+      throw new CcsError(
+        'PROTOCOL_JWKS_FETCH_FAILED',
+        `JWKS fetch from ${this.shownUrl} answered ${res.status}, expected 200`,
+      );
     }
     let body: unknown;
     try {

@@ -18,4 +18,7 @@ export type {
 } from '../spec/index.ts';
 
 /** Common fields of every lifecycle payload (2.2, EVT-4). */
-export type LifecycleCommon = Pick<OnStartPayload, 'workspaceKey' | 'configEnd' | 'endUserHandle' | 'conversationId' | 'timestamp'>;
+export type LifecycleCommon = Pick<
+  OnStartPayload,
+  'workspaceKey' | 'configEnd' | 'endUserHandle' | 'conversationId' | 'timestamp'
+>;

@@ -27,8 +27,12 @@ export function parseCallbackTimestamp(s: string): Date | undefined {
   date.setUTCHours(h, mi, se, ms);
   // Reject rollovers (2026-02-30, 24:00:00, 12:60:00): the fields must come back unchanged.
   if (
-    date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d ||
-    date.getUTCHours() !== h || date.getUTCMinutes() !== mi || date.getUTCSeconds() !== se
+    date.getUTCFullYear() !== y ||
+    date.getUTCMonth() !== mo - 1 ||
+    date.getUTCDate() !== d ||
+    date.getUTCHours() !== h ||
+    date.getUTCMinutes() !== mi ||
+    date.getUTCSeconds() !== se
   ) {
     return undefined;
   }

@@ -13,22 +13,29 @@ import { verifyJws, type JwksSource } from './jws.ts';
 import type { SignatureVerdict } from './verdict.ts';
 
 export type VerifierConfig =
-  | { mode: 'hmac'; secrets: ReadonlyArray<string | Uint8Array> }
-  | { mode: 'jwks'; keys: JwksSource }
-  | { mode: 'none' };
+  { mode: 'hmac'; secrets: ReadonlyArray<string | Uint8Array> } | { mode: 'jwks'; keys: JwksSource } | { mode: 'none' };
 
 const ABSENT_READ: HeaderRead = { kind: 'absent' };
-const NONE_ABSENT: SignatureVerdict = Object.freeze({ verdict: 'absent', mode: 'none', reason: 'no X-Service-Signature header; signing is off (no mode configured), nothing to verify (SIGN-1)' });
+const NONE_ABSENT: SignatureVerdict = Object.freeze({
+  verdict: 'absent',
+  mode: 'none',
+  reason: 'no X-Service-Signature header; signing is off (no mode configured), nothing to verify (SIGN-1)',
+});
 const NONE_PRESENT: SignatureVerdict = Object.freeze({
   verdict: 'malformed',
   mode: 'none',
-  reason: 'X-Service-Signature is present although signing is off (no mode configured); with no mode configured the header is absent (SIGN-1)',
+  reason:
+    'X-Service-Signature is present although signing is off (no mode configured); with no mode configured the header is absent (SIGN-1)',
 });
 
 /** JWKS documents that cannot be had or read leave the kid without a key: a verdict, not a throw. */
 function unobtainable(error: unknown): SignatureVerdict {
   if (isCcsError(error) && (error.code === 'PROTOCOL_JWKS_FETCH_FAILED' || error.code === 'PROTOCOL_JWKS_INVALID')) {
-    return { verdict: 'unknown-kid', mode: 'jwks', reason: `could not obtain the JWKS to verify with: ${error.message}` };
+    return {
+      verdict: 'unknown-kid',
+      mode: 'jwks',
+      reason: `could not obtain the JWKS to verify with: ${error.message}`,
+    };
   }
   throw error;
 }
@@ -42,35 +49,81 @@ function unobtainable(error: unknown): SignatureVerdict {
  * header that is present then does not have the contract's form: 'malformed', never 'unknown-kid'
  * (which says a kid was read and no key has it).
  */
-export function verifySignature(o: { header: HeaderRead; payload: Uint8Array | string; config: VerifierConfig; now?: number }): SignatureVerdict | Promise<SignatureVerdict> {
+export function verifySignature(o: {
+  header: HeaderRead;
+  payload: Uint8Array | string;
+  config: VerifierConfig;
+  now?: number;
+}): SignatureVerdict | Promise<SignatureVerdict> {
   const { config } = o;
   const mode = config?.mode;
   if (mode !== 'hmac' && mode !== 'jwks' && mode !== 'none') {
-    throw new CcsError('PROTOCOL_VERIFIER_CONFIG_INVALID', `config.mode must be 'hmac', 'jwks' or 'none', got ${JSON.stringify(mode)}`);
+    throw new CcsError(
+      'PROTOCOL_VERIFIER_CONFIG_INVALID',
+      `config.mode must be 'hmac', 'jwks' or 'none', got ${JSON.stringify(mode)}`,
+    );
   }
   const read = o.header ?? ABSENT_READ;
   if (read.kind === 'many') {
-    return { verdict: 'malformed', mode, reason: `X-Service-Signature appears ${read.count} times; expected one header` };
+    return {
+      verdict: 'malformed',
+      mode,
+      reason: `X-Service-Signature appears ${read.count} times; expected one header`,
+    };
   }
   const header = read.kind === 'one' ? read.value : undefined;
   if (config.mode === 'none') return header === undefined ? { ...NONE_ABSENT } : { ...NONE_PRESENT };
-  if (config.mode === 'hmac') return verifyHmac({ header, payload: o.payload, secrets: config.secrets, ...(o.now === undefined ? {} : { now: o.now }) });
-  return verifyJws({ header, payload: o.payload, keys: config.keys, ...(o.now === undefined ? {} : { now: o.now }) }).catch(unobtainable);
+  if (config.mode === 'hmac')
+    return verifyHmac({
+      header,
+      payload: o.payload,
+      secrets: config.secrets,
+      ...(o.now === undefined ? {} : { now: o.now }),
+    });
+  return verifyJws({
+    header,
+    payload: o.payload,
+    keys: config.keys,
+    ...(o.now === undefined ? {} : { now: o.now }),
+  }).catch(unobtainable);
 }
 
-async function verifyPayload(headers: HeaderBag, payload: Uint8Array | string, config: VerifierConfig, now: number | undefined): Promise<SignatureVerdict> {
-  return verifySignature({ header: readHeader(headers, SIGNATURE_HEADER), payload, config, ...(now === undefined ? {} : { now }) });
+async function verifyPayload(
+  headers: HeaderBag,
+  payload: Uint8Array | string,
+  config: VerifierConfig,
+  now: number | undefined,
+): Promise<SignatureVerdict> {
+  return verifySignature({
+    header: readHeader(headers, SIGNATURE_HEADER),
+    payload,
+    config,
+    ...(now === undefined ? {} : { now }),
+  });
 }
 
 /** Verifies a lifecycle callback over its raw body bytes (HOST-4: never a re-serialized body). */
-export async function verifyCallback(o: { headers: HeaderBag; rawBody: Uint8Array; config: VerifierConfig; now?: number }): Promise<SignatureVerdict> {
+export async function verifyCallback(o: {
+  headers: HeaderBag;
+  rawBody: Uint8Array;
+  config: VerifierConfig;
+  now?: number;
+}): Promise<SignatureVerdict> {
   if (!(o.rawBody instanceof Uint8Array)) {
-    throw new CcsError('PROTOCOL_RAW_BODY_REQUIRED', 'verifyCallback needs rawBody as the raw body bytes (a Buffer or Uint8Array), never parsed JSON (HOST-4)');
+    throw new CcsError(
+      'PROTOCOL_RAW_BODY_REQUIRED',
+      'verifyCallback needs rawBody as the raw body bytes (a Buffer or Uint8Array), never parsed JSON (HOST-4)',
+    );
   }
   return verifyPayload(o.headers, o.rawBody, o.config, o.now);
 }
 
 /** Verifies a user-facts GET: the signed payload is "GET " + the request target (SIGN-6). */
-export async function verifyFactsRequest(o: { requestTarget: string; headers: HeaderBag; config: VerifierConfig; now?: number }): Promise<SignatureVerdict> {
+export async function verifyFactsRequest(o: {
+  requestTarget: string;
+  headers: HeaderBag;
+  config: VerifierConfig;
+  now?: number;
+}): Promise<SignatureVerdict> {
   return verifyPayload(o.headers, factsSigningPayload(o.requestTarget), o.config, o.now);
 }

@@ -41,9 +41,16 @@ export function covers(ctx: ServiceContext, owner: Workspace, target: Workspace 
 
 export type AuthOutcome = { ok: true; ws: Workspace } | { ok: false; status: 401 | 403 };
 
-export function authorize(ctx: ServiceContext, req: FastifyRequest, workspaceKey: string, kind: CredentialKind, anyToken = false): AuthOutcome {
+export function authorize(
+  ctx: ServiceContext,
+  req: FastifyRequest,
+  workspaceKey: string,
+  kind: CredentialKind,
+  anyToken = false,
+): AuthOutcome {
   // anyToken: a seeded fault's route that takes any credential of the right form for the URL's workspace (EMBED-10, UPLOAD-5, UPLOAD-9, AUTH-1).
-  const presented = kind === 'api-key' ? req.headers['x-api-key'] ?? req.headers.authorization : req.headers.authorization;
+  const presented =
+    kind === 'api-key' ? (req.headers['x-api-key'] ?? req.headers.authorization) : req.headers.authorization;
   const target0 = ctx.workspaces.get(workspaceKey);
   if (anyToken && target0 && typeof presented === 'string' && presented.length > 0) return { ok: true, ws: target0 };
   const owner = credentialOwner(ctx, req, kind);

@@ -6,7 +6,10 @@ import { typeFits } from './facts.ts';
 import type { ClassDef, StoredRecord } from './model.ts';
 
 /** The envelope of spec/openapi.yaml (RecordEnvelope); completedAt is null only under a seeded fault. */
-export type Envelope = Pick<RecordEnvelope, 'data' | 'errors' | 'callbackStatus'> & { warnings?: RecordEnvelope['warnings']; completedAt: RecordEnvelope['completedAt'] | null };
+export type Envelope = Pick<RecordEnvelope, 'data' | 'errors' | 'callbackStatus'> & {
+  warnings?: RecordEnvelope['warnings'];
+  completedAt: RecordEnvelope['completedAt'] | null;
+};
 
 /** Sets a dotted field path ("address.city") in a nested object. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -52,7 +55,8 @@ export function bindRecord(cls: ClassDef, r: StoredRecord, faults: FaultSet): En
     // ENV-1 broken on purpose by envelope-without-warnings.
     ...(faults.has('envelope-without-warnings') ? {} : { warnings }),
     callbackStatus: r.callbackStatus,
-    completedAt: faults.has('draft-completed-at-null') && r.callbackStatus === 'PENDING' ? null : contractTimestamp(r.completedAt),
+    completedAt:
+      faults.has('draft-completed-at-null') && r.callbackStatus === 'PENDING' ? null : contractTimestamp(r.completedAt),
   };
 }
 

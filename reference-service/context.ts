@@ -65,7 +65,12 @@ export class ServiceContext {
   }
 
   /** Never pass a secret here: the log is served by the driver (never contains secrets). */
-  log(level: ServiceLogLine['level'], event: string, message: string, extra: { workspaceKey?: string; deliveryId?: string } = {}): void {
+  log(
+    level: ServiceLogLine['level'],
+    event: string,
+    message: string,
+    extra: { workspaceKey?: string; deliveryId?: string } = {},
+  ): void {
     this.seq += 1;
     const line: ServiceLogLine = { seq: this.seq, at: new Date().toISOString(), level, event, message, ...extra };
     this.logLines.push(line);
@@ -98,7 +103,8 @@ export class ServiceContext {
   recordsOf(ws: Workspace, configEnd: string, endUserHandle: string): StoredRecord[] {
     const out: StoredRecord[] = [];
     for (const r of this.records.values()) {
-      if (r.workspaceKey === ws.workspaceKey && r.configEnd === configEnd && r.endUserHandle === endUserHandle) out.push(r);
+      if (r.workspaceKey === ws.workspaceKey && r.configEnd === configEnd && r.endUserHandle === endUserHandle)
+        out.push(r);
     }
     return out;
   }

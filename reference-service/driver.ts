@@ -17,9 +17,30 @@ import { DriverError } from './workspaces.ts';
 export { SMALL_SCOPE_MAX } from './driver/records.ts';
 
 export const CAPABILITIES = [
-  'workspaces', 'sandbox', 'signing-none', 'signing-hmac', 'signing-hmac-rotation', 'signing-jwks', 'conversations', 'turns',
-  'complete', 'delete', 'bulk-delete', 'interrupt', 'idle-sweep', 'tool-call', 'migration-hold', 'seed-records', 'facts',
-  'facts-observation', 'opener-language', 'clock-advance', 'service-log', 'upload', 'outage', 'listen-pipe',
+  'workspaces',
+  'sandbox',
+  'signing-none',
+  'signing-hmac',
+  'signing-hmac-rotation',
+  'signing-jwks',
+  'conversations',
+  'turns',
+  'complete',
+  'delete',
+  'bulk-delete',
+  'interrupt',
+  'idle-sweep',
+  'tool-call',
+  'migration-hold',
+  'seed-records',
+  'facts',
+  'facts-observation',
+  'opener-language',
+  'clock-advance',
+  'service-log',
+  'upload',
+  'outage',
+  'listen-pipe',
   'signing-jwks-rotation',
 ] as const;
 
@@ -44,5 +65,11 @@ export function driverErrorReply(error: unknown, reply: FastifyReply): FastifyRe
   if (error instanceof DriverError) return reply.code(error.status).send(error.body);
   const e = error as { statusCode?: number; message?: string };
   const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? 400 : 500;
-  return reply.code(status).send(status === 400 ? { error: 'bad-request', field: 'body', message: e.message ?? 'bad request' } : { error: 'internal', message: 'driver error' });
+  return reply
+    .code(status)
+    .send(
+      status === 400
+        ? { error: 'bad-request', field: 'body', message: e.message ?? 'bad request' }
+        : { error: 'internal', message: 'driver error' },
+    );
 }

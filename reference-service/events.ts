@@ -3,8 +3,16 @@
  * shapes), then handed to the shape faults, which alone may break them on the wire.
  */
 import type {
-  CallbackStatus, ConfigBulkDeletedPayload, ConfigDeletedPayload, ConfigSavedPayload, LifecycleCommon, LifecyclePayload,
-  OnCompletePayload, OnSessionInterruptedPayload, OnSessionTimeoutPayload, OnStartPayload,
+  CallbackStatus,
+  ConfigBulkDeletedPayload,
+  ConfigDeletedPayload,
+  ConfigSavedPayload,
+  LifecycleCommon,
+  LifecyclePayload,
+  OnCompletePayload,
+  OnSessionInterruptedPayload,
+  OnSessionTimeoutPayload,
+  OnStartPayload,
 } from '../protocol/index.ts';
 import { CONTRACT } from '../protocol/index.ts';
 import { contractTimestamp } from './clock.ts';
@@ -17,7 +25,12 @@ export type Payload = Record<string, unknown>;
 type Event = LifecyclePayload['event'];
 
 /** EVT-4: event, workspaceKey, configEnd, endUserHandle, conversationId, timestamp. */
-export function commonFields<E extends Event>(ctx: ServiceContext, conv: Conversation, event: E, configEnd: string = conv.configEnd): LifecycleCommon & { event: E } {
+export function commonFields<E extends Event>(
+  ctx: ServiceContext,
+  conv: Conversation,
+  event: E,
+  configEnd: string = conv.configEnd,
+): LifecycleCommon & { event: E } {
   const f = ctx.faults;
   return {
     event,
@@ -31,7 +44,10 @@ export function commonFields<E extends Event>(ctx: ServiceContext, conv: Convers
 
 /** EVT-14: the sending time, date-time with milliseconds and no zone (three seeded faults bend it). */
 function eventTimestamp(f: ServiceContext['faults']): string {
-  const ts = contractTimestamp(Date.now() + (f.has('timestamp-local-time') ? 2 * 3_600_000 : 0), f.has('timestamp-with-zone'));
+  const ts = contractTimestamp(
+    Date.now() + (f.has('timestamp-local-time') ? 2 * 3_600_000 : 0),
+    f.has('timestamp-with-zone'),
+  );
   return f.has('timestamp-no-millis') ? ts.slice(0, 19) : ts;
 }
 
@@ -41,24 +57,49 @@ function onWire(ctx: ServiceContext, payload: LifecyclePayload, drop: string[] =
   const out: Payload = {};
   for (const [name, value] of Object.entries(payload)) {
     if (drop.includes(name)) continue;
-    if (name === 'event' && f.has('eventtype-instead-of-event')) out.eventType = value; // EVT-3
-    else if (name === 'conversationId' && f.has('conversation-id-string')) out.conversationId = String(value); // EVT-13
+    if (name === 'event' && f.has('eventtype-instead-of-event'))
+      out.eventType = value; // EVT-3
+    else if (name === 'conversationId' && f.has('conversation-id-string'))
+      out.conversationId = String(value); // EVT-13
     else out[name] = value;
   }
   return Object.assign(out, add);
 }
 
 /** EVT-5: onStart, onSessionInterrupted, onSessionTimeout carry serviceKeys, empty. */
-export function sessionPayload(ctx: ServiceContext, conv: Conversation, event: 'onStart' | 'onSessionInterrupted' | 'onSessionTimeout'): Payload {
+export function sessionPayload(
+  ctx: ServiceContext,
+  conv: Conversation,
+  event: 'onStart' | 'onSessionInterrupted' | 'onSessionTimeout',
+): Payload {
   const f = ctx.faults;
-  const p: OnStartPayload | OnSessionInterruptedPayload | OnSessionTimeoutPayload = { ...commonFields(ctx, conv, event), serviceKeys: [] };
-  const drop = event === 'onStart' && f.has('onstart-without-servicekeys') ? ['serviceKeys'] : event === 'onSessionInterrupted' && f.has('interrupted-without-timestamp') ? ['timestamp'] : [];
+  const p: OnStartPayload | OnSessionInterruptedPayload | OnSessionTimeoutPayload = {
+    ...commonFields(ctx, conv, event),
+    serviceKeys: [],
+  };
+  const drop =
+    event === 'onStart' && f.has('onstart-without-servicekeys')
+      ? ['serviceKeys']
+      : event === 'onSessionInterrupted' && f.has('interrupted-without-timestamp')
+        ? ['timestamp']
+        : [];
   // EVT-15 broken on purpose by timeout-event-misspelled.
-  return onWire(ctx, p, drop, event === 'onSessionTimeout' && f.has('timeout-event-misspelled') ? { event: 'onSessionTimedOut' } : {});
+  return onWire(
+    ctx,
+    p,
+    drop,
+    event === 'onSessionTimeout' && f.has('timeout-event-misspelled') ? { event: 'onSessionTimedOut' } : {},
+  );
 }
 
 /** EVT-6/7: every finalized key, and path echoing hookPath. */
-export function completePayload(ctx: ServiceContext, conv: Conversation, serviceKeys: string[], hookPath: string | null, values: Record<string, unknown>): Payload {
+export function completePayload(
+  ctx: ServiceContext,
+  conv: Conversation,
+  serviceKeys: string[],
+  hookPath: string | null,
+  values: Record<string, unknown>,
+): Payload {
   const f = ctx.faults;
   const p: OnCompletePayload = {
     ...commonFields(ctx, conv, 'onComplete'),
@@ -66,27 +107,64 @@ export function completePayload(ctx: ServiceContext, conv: Conversation, service
     path: hookPath ?? '',
   };
   // EVT-2 broken on purpose by oncomplete-inline-data.
-  return onWire(ctx, p, f.has('oncomplete-without-path') ? ['path'] : [], f.has('oncomplete-inline-data') ? { data: values } : {});
+  return onWire(
+    ctx,
+    p,
+    f.has('oncomplete-without-path') ? ['path'] : [],
+    f.has('oncomplete-inline-data') ? { data: values } : {},
+  );
 }
 
 /** EVT-8: serviceKey, changedFields (dotted paths, no values), callbackStatus at save time. */
-export function savedPayload(ctx: ServiceContext, conv: Conversation, configEnd: string, serviceKey: string, changedFields: string[], callbackStatus: CallbackStatus): Payload {
-  const p: ConfigSavedPayload = { ...commonFields(ctx, conv, 'config.saved', configEnd), serviceKey, changedFields, callbackStatus };
+export function savedPayload(
+  ctx: ServiceContext,
+  conv: Conversation,
+  configEnd: string,
+  serviceKey: string,
+  changedFields: string[],
+  callbackStatus: CallbackStatus,
+): Payload {
+  const p: ConfigSavedPayload = {
+    ...commonFields(ctx, conv, 'config.saved', configEnd),
+    serviceKey,
+    changedFields,
+    callbackStatus,
+  };
   // EVT-8 broken on purpose by saved-status-lowercase.
-  return onWire(ctx, p, [], ctx.faults.has('saved-status-lowercase') ? { callbackStatus: callbackStatus.toLowerCase() } : {});
+  return onWire(
+    ctx,
+    p,
+    [],
+    ctx.faults.has('saved-status-lowercase') ? { callbackStatus: callbackStatus.toLowerCase() } : {},
+  );
 }
 
 /** EVT-9: serviceKey singular, no serviceKeys. */
-export function deletedPayload(ctx: ServiceContext, conv: Conversation, configEnd: string, serviceKey: string): Payload {
+export function deletedPayload(
+  ctx: ServiceContext,
+  conv: Conversation,
+  configEnd: string,
+  serviceKey: string,
+): Payload {
   const p: ConfigDeletedPayload = { ...commonFields(ctx, conv, 'config.deleted', configEnd), serviceKey };
   // EVT-9 broken on purpose by deleted-with-servicekeys.
   return onWire(ctx, p, [], ctx.faults.has('deleted-with-servicekeys') ? { serviceKeys: [serviceKey] } : {});
 }
 
 /** EVT-10, PAGE-1..5: pages of at most 500 keys, numbered from 1, count on every page. */
-export function bulkPages(ctx: ServiceContext, conv: Conversation, configEnd: string, keys: string[], unlisted?: (key: string) => boolean): Payload[] {
+export function bulkPages(
+  ctx: ServiceContext,
+  conv: Conversation,
+  configEnd: string,
+  keys: string[],
+  unlisted?: (key: string) => boolean,
+): Payload[] {
   const f = ctx.faults;
-  const size = f.has('bulk-501-keys') ? CONTRACT.bulkPageSize + 1 : f.has('bulk-499-per-page') ? CONTRACT.bulkPageSize - 1 : CONTRACT.bulkPageSize;
+  const size = f.has('bulk-501-keys')
+    ? CONTRACT.bulkPageSize + 1
+    : f.has('bulk-499-per-page')
+      ? CONTRACT.bulkPageSize - 1
+      : CONTRACT.bulkPageSize;
   const totalPages = Math.ceil(keys.length / size); // PAGE-2: an empty scope sends no page
   const pages: Payload[] = [];
   for (let i = 0; i < totalPages; i += 1) {

@@ -5,7 +5,14 @@
 import { CONTRACT } from '../protocol/index.ts';
 import type { ServiceContext } from './context.ts';
 import { joinUrl, describeOutcome } from './delivery.ts';
-import { classesOf, effectiveHostBaseUrl, type ClassDef, type FactsEntry, type FieldType, type Workspace } from './model.ts';
+import {
+  classesOf,
+  effectiveHostBaseUrl,
+  type ClassDef,
+  type FactsEntry,
+  type FieldType,
+  type Workspace,
+} from './model.ts';
 import { signatureFor } from './signing.ts';
 
 const FACTS_TIMEOUT_MS = CONTRACT.factsTimeoutMs; // FACTS-5
@@ -26,7 +33,9 @@ export function factsInEffect(ctx: ServiceContext, ws: Workspace, endUserHandle:
   const entry = ctx.facts.get(cacheKey(ws, endUserHandle));
   if (!entry) return undefined;
   // FACTS-6 (facts-cache-forever breaks it on purpose).
-  return ctx.clock.now() - entry.receivedAt < FACTS_CACHE_MS || ctx.faults.has('facts-cache-forever') ? entry : undefined;
+  return ctx.clock.now() - entry.receivedAt < FACTS_CACHE_MS || ctx.faults.has('facts-cache-forever')
+    ? entry
+    : undefined;
 }
 
 /** FACTS-10/11: preferredLanguages with English appended when missing; English alone when absent. */
@@ -40,12 +49,18 @@ export function replyLanguages(ctx: ServiceContext, facts: Record<string, unknow
 
 export function typeFits(type: FieldType, v: unknown): boolean {
   switch (type) {
-    case 'string': return typeof v === 'string';
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'integer': return typeof v === 'number' && Number.isInteger(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'array': return Array.isArray(v);
-    case 'object': return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
   }
 }
 
@@ -72,10 +87,15 @@ export async function fetchFacts(ctx: ServiceContext, ws: Workspace, endUserHand
   const cls = factsClassOf(ws);
   if (!cls || !cls.callback || ctx.closed) return;
   const f = ctx.faults;
-  const deliveryId = f.has('facts-delivery-id-other-form') ? `uf-${endUserHandle}` : `uf-${ws.workspaceId}-${endUserHandle}`; // FACTS-3
+  const deliveryId = f.has('facts-delivery-id-other-form')
+    ? `uf-${endUserHandle}`
+    : `uf-${ws.workspaceId}-${endUserHandle}`; // FACTS-3
   const base = effectiveHostBaseUrl(ws);
   if (!base) {
-    ctx.log('info', 'facts.skipped', 'user-facts fetch skipped: hostBaseUrl is not set', { workspaceKey: ws.workspaceKey, deliveryId });
+    ctx.log('info', 'facts.skipped', 'user-facts fetch skipped: hostBaseUrl is not set', {
+      workspaceKey: ws.workspaceKey,
+      deliveryId,
+    });
     return;
   }
   let url: URL;
@@ -86,11 +106,18 @@ export async function fetchFacts(ctx: ServiceContext, ws: Workspace, endUserHand
     target = `${u.pathname}?${f.has('facts-query-other-name') ? 'user' : 'endUserHandle'}=${f.has('facts-query-unencoded') ? endUserHandle : encodeURIComponent(endUserHandle)}`;
     url = new URL(u.origin + target);
   } catch {
-    ctx.log('warn', 'facts.skipped', 'user-facts fetch skipped: hostBaseUrl + callback is not a valid URL', { workspaceKey: ws.workspaceKey, deliveryId });
+    ctx.log('warn', 'facts.skipped', 'user-facts fetch skipped: hostBaseUrl + callback is not a valid URL', {
+      workspaceKey: ws.workspaceKey,
+      deliveryId,
+    });
     return;
   }
   // SIGN-6: the signed payload is the request line "GET " + path and query.
-  const line = f.has('facts-signed-without-get') ? target : f.has('facts-jws-without-query') && ws.signing.mode === 'jwks' ? `GET ${target.split('?')[0]}` : `GET ${target}`;
+  const line = f.has('facts-signed-without-get')
+    ? target
+    : f.has('facts-jws-without-query') && ws.signing.mode === 'jwks'
+      ? `GET ${target.split('?')[0]}`
+      : `GET ${target}`;
   const signature = await signatureFor(ws, ctx.ring, f, Buffer.from(line, 'utf8'));
   const headers: Record<string, string> = {
     ...(f.has('facts-accept-missing') ? {} : { Accept: 'application/json' }), // FACTS-2
@@ -102,15 +129,27 @@ export async function fetchFacts(ctx: ServiceContext, ws: Workspace, endUserHand
   if (signature !== undefined && !f.has('facts-unsigned')) headers['X-Service-Signature'] = signature; // FACTS-4
   let outcome;
   try {
-    outcome = await ctx.sender.send({ method: 'GET', url, headers, connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS), requestTimeoutMs: ctx.clock.scaled(f.has('facts-timeout-20s') ? 2 * FACTS_TIMEOUT_MS : FACTS_TIMEOUT_MS) });
+    outcome = await ctx.sender.send({
+      method: 'GET',
+      url,
+      headers,
+      connectTimeoutMs: ctx.clock.scaled(CONNECT_TIMEOUT_MS),
+      requestTimeoutMs: ctx.clock.scaled(f.has('facts-timeout-20s') ? 2 * FACTS_TIMEOUT_MS : FACTS_TIMEOUT_MS),
+    });
   } catch (error) {
     // A handle that is not a valid header value cannot be sent at all.
-    ctx.log('warn', 'facts.failed', `user-facts fetch not sent: ${String((error as Error).message)}`, { workspaceKey: ws.workspaceKey, deliveryId });
+    ctx.log('warn', 'facts.failed', `user-facts fetch not sent: ${String((error as Error).message)}`, {
+      workspaceKey: ws.workspaceKey,
+      deliveryId,
+    });
     return;
   }
   if (ctx.closed) return;
   if (outcome.kind !== 'answer' || outcome.status < 200 || outcome.status >= 300) {
-    ctx.log('warn', 'facts.failed', `user-facts fetch ${describeOutcome(outcome)}; last good facts kept`, { workspaceKey: ws.workspaceKey, deliveryId });
+    ctx.log('warn', 'facts.failed', `user-facts fetch ${describeOutcome(outcome)}; last good facts kept`, {
+      workspaceKey: ws.workspaceKey,
+      deliveryId,
+    });
     return;
   }
   let answer: unknown;
@@ -122,7 +161,10 @@ export async function fetchFacts(ctx: ServiceContext, ws: Workspace, endUserHand
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
     // FACTS-7 broken on purpose by facts-non-object-clears: the last good facts are thrown away.
     if (f.has('facts-non-object-clears')) ctx.facts.delete(cacheKey(ws, endUserHandle));
-    ctx.log('warn', 'facts.dropped', 'user-facts answer is not a JSON object; dropped (FACTS-7)', { workspaceKey: ws.workspaceKey, deliveryId });
+    ctx.log('warn', 'facts.dropped', 'user-facts answer is not a JSON object; dropped (FACTS-7)', {
+      workspaceKey: ws.workspaceKey,
+      deliveryId,
+    });
     return;
   }
   let facts = answer as Record<string, unknown>;
@@ -130,10 +172,19 @@ export async function fetchFacts(ctx: ServiceContext, ws: Workspace, endUserHand
   if (problems.size > 0) {
     const names = [...problems.entries()].map(([k, v]) => `${k}: ${v}`).join('; ');
     if (!f.has('facts-partially-applied')) {
-      ctx.log('warn', 'facts.rejected', `user-facts answer does not fit the FACTS class (${names}); rejected whole, last good facts kept (FACTS-8)`, { workspaceKey: ws.workspaceKey, deliveryId });
+      ctx.log(
+        'warn',
+        'facts.rejected',
+        `user-facts answer does not fit the FACTS class (${names}); rejected whole, last good facts kept (FACTS-8)`,
+        { workspaceKey: ws.workspaceKey, deliveryId },
+      );
       return;
     }
     facts = Object.fromEntries(Object.entries(facts).filter(([k]) => !problems.has(k)));
   }
-  ctx.facts.set(cacheKey(ws, endUserHandle), { facts, receivedAt: ctx.clock.now(), fetchedAt: new Date().toISOString() });
+  ctx.facts.set(cacheKey(ws, endUserHandle), {
+    facts,
+    receivedAt: ctx.clock.now(),
+    fetchedAt: new Date().toISOString(),
+  });
 }

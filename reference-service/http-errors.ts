@@ -19,16 +19,24 @@ export function errorBody(status: number, url: string, faults?: FaultSet): Recor
   if (!faults) return out;
   if (status === 500) {
     // ERR-4 broken on purpose: the 500 body leaks what went wrong.
-    if (faults.has('error-500-with-detail')) Object.assign(out, { message: 'Cannot read properties of undefined (reading \'values\')', trace: 'TypeError: Cannot read properties of undefined\n    at readRecord (routes/data.ts:42:11)' });
+    if (faults.has('error-500-with-detail'))
+      Object.assign(out, {
+        message: "Cannot read properties of undefined (reading 'values')",
+        trace: 'TypeError: Cannot read properties of undefined\n    at readRecord (routes/data.ts:42:11)',
+      });
     return out;
   }
   // ERR-5 broken on purpose: the 503 body adds retry advice the framework default does not have.
-  if (status === 503 && faults.has('unavailable-503-with-message')) out.message = 'Service temporarily unavailable; retry in a few seconds';
+  if (status === 503 && faults.has('unavailable-503-with-message'))
+    out.message = 'Service temporarily unavailable; retry in a few seconds';
   // ERR-1 broken on purpose: a member the default body does not have.
   else if (faults.has('not-found-with-message')) out.message = `${body.error} at ${body.path}`;
   return out;
 }
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, status: number, faults?: FaultSet): FastifyReply {
-  return reply.code(status).type('application/json').send(errorBody(status, req.url, faults));
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(errorBody(status, req.url, faults));
 }

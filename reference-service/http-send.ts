@@ -38,7 +38,11 @@ export class HttpSender {
       const isHttps = r.url.protocol === 'https:';
       const headers: Record<string, string> = { ...r.headers };
       if (r.body) headers['Content-Length'] = String(r.body.length);
-      const req = (isHttps ? https : http).request(r.url, { method: r.method, headers, agent: isHttps ? this.httpsAgent : this.agent });
+      const req = (isHttps ? https : http).request(r.url, {
+        method: r.method,
+        headers,
+        agent: isHttps ? this.httpsAgent : this.agent,
+      });
       const finish = (o: SendOutcome): void => {
         if (done) return;
         done = true;
@@ -67,7 +71,10 @@ export class HttpSender {
       req.on('socket', (socket) => {
         if (!done && totalTimer === undefined) startTimers();
         if (!socket.connecting) connected = true;
-        else socket.once('connect', () => { connected = true; });
+        else
+          socket.once('connect', () => {
+            connected = true;
+          });
       });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
@@ -77,7 +84,11 @@ export class HttpSender {
         res.on('aborted', () => finish({ kind: 'reset', code: 'ECONNRESET' }));
       });
       req.on('error', (e: NodeJS.ErrnoException) => {
-        finish(connected ? { kind: 'reset', code: e.code ?? 'ERESET' } : { kind: 'connect-failed', code: e.code ?? 'ECONNREFUSED' });
+        finish(
+          connected
+            ? { kind: 'reset', code: e.code ?? 'ERESET' }
+            : { kind: 'connect-failed', code: e.code ?? 'ECONNREFUSED' },
+        );
       });
       req.end(r.body);
     });

@@ -1,5 +1,11 @@
 /** The service's in-memory state: workspaces, classes, records, conversations, upload history. */
-import type { DriverClassDef, DriverClassField, DriverLogLine, DriverSigning, DriverWorkspaceCreate } from '../spec/index.ts';
+import type {
+  DriverClassDef,
+  DriverClassField,
+  DriverLogLine,
+  DriverSigning,
+  DriverWorkspaceCreate,
+} from '../spec/index.ts';
 import { CONTRACT } from '../protocol/index.ts';
 
 /** The driver's class and signing shapes, generated from spec/driver.openapi.yaml. */

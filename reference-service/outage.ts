@@ -28,6 +28,9 @@ export function registerOutage(app: FastifyInstance, ctx: ServiceContext): void 
     const key = workspaceKeyOf(req.url);
     const status = key === undefined ? undefined : ctx.outages.get(key);
     if (status === undefined) return;
-    return reply.code(status).type('application/json').send(errorBody(status, req.url, ctx.faults));
+    return reply
+      .code(status)
+      .type('application/json')
+      .send(errorBody(status, req.url, ctx.faults));
   });
 }

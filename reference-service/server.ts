@@ -55,7 +55,9 @@ export async function startReferenceService(o: ReferenceServiceOptions = {}): Pr
   try {
     dataApi = o.dataApi ? resolveDataApiForms(o.dataApi, 'reference service') : undefined;
   } catch (error) {
-    throw new CcsError('REFSVC_DATA_API_FORMS_INVALID', (error as Error).message, { field: (error as CcsError).details?.field });
+    throw new CcsError('REFSVC_DATA_API_FORMS_INVALID', (error as Error).message, {
+      field: (error as CcsError).details?.field,
+    });
   }
   const ctx = new ServiceContext(createClock(timeScale), faults, await createKeyRing(), o.log);
   ctx.deliverer = new Deliverer(ctx);
@@ -63,29 +65,46 @@ export async function startReferenceService(o: ReferenceServiceOptions = {}): Pr
     try {
       createWorkspace(ctx, w);
     } catch (error) {
-      if (error instanceof DriverError) throw new CcsError('REFSVC_FIXTURE_INVALID', `workspace ${w.workspaceKey}: ${error.message}`, { workspaceKey: w.workspaceKey });
+      if (error instanceof DriverError)
+        throw new CcsError('REFSVC_FIXTURE_INVALID', `workspace ${w.workspaceKey}: ${error.message}`, {
+          workspaceKey: w.workspaceKey,
+        });
       throw error;
     }
   }
 
   // maxParamLength: handles are up to 255 characters, serviceKeys are UUID-based.
   const app = Fastify({ logger: false, routerOptions: { maxParamLength: 1024 }, bodyLimit: 1_048_576 });
-  await app.register(multipart, { limits: { fileSize: 31_000_000, files: 10_000, fields: 1_000, parts: 11_000 }, throwFileSizeLimit: true });
+  await app.register(multipart, {
+    limits: { fileSize: 31_000_000, files: 10_000, fields: 1_000, parts: 11_000 },
+    throwFileSizeLimit: true,
+  });
 
   // ERR-1: every error of the contract's routes is the framework default body; driver errors keep the driver's shape.
   const driverOn = o.driver !== false;
-  const isDriver = (url: string): boolean => driverOn && (url === '/__driver' || url.startsWith('/__driver/') || url.startsWith('/__driver?'));
+  const isDriver = (url: string): boolean =>
+    driverOn && (url === '/__driver' || url.startsWith('/__driver/') || url.startsWith('/__driver?'));
   app.setErrorHandler((error, req, reply) => {
     if (isDriver(req.url)) return driverErrorReply(error, reply);
     const raw = (error as { statusCode?: number }).statusCode;
     // DATA-7 broken on purpose by malformed-body-500: a body that does not parse is an unhandled error.
-    const unparsed = faults.has('malformed-body-500') && /^FST_ERR_CTP/.test(String((error as { code?: string }).code ?? ''));
+    const unparsed =
+      faults.has('malformed-body-500') && /^FST_ERR_CTP/.test(String((error as { code?: string }).code ?? ''));
     const status = unparsed ? 500 : typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;
-    return reply.code(status).type('application/json').send(errorBody(status, req.url, faults));
+    return reply
+      .code(status)
+      .type('application/json')
+      .send(errorBody(status, req.url, faults));
   });
   app.setNotFoundHandler((req, reply) => {
-    if (isDriver(req.url)) return reply.code(404).send({ error: 'not-found', message: `no driver route ${req.method} ${req.url.split('?')[0]}` });
-    return reply.code(404).type('application/json').send(errorBody(404, req.url, faults));
+    if (isDriver(req.url))
+      return reply
+        .code(404)
+        .send({ error: 'not-found', message: `no driver route ${req.method} ${req.url.split('?')[0]}` });
+    return reply
+      .code(404)
+      .type('application/json')
+      .send(errorBody(404, req.url, faults));
   });
 
   if (driverOn) registerOutage(app, ctx); // before every route: an outage answers first

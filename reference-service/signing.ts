@@ -72,7 +72,9 @@ function previousKid(ring: KeyRing, ws: Workspace, faults: FaultSet): string | u
  * kid is unknown (a rotation)", SIGN-9). Answers the new kid and the one it replaces.
  */
 export async function rotateJwksKey(
-  ring: KeyRing, ws: Workspace, faults: FaultSet,
+  ring: KeyRing,
+  ws: Workspace,
+  faults: FaultSet,
 ): Promise<{ kid: string; previousKid: string }> {
   const previous = keyFor(ring, ws, faults).kid;
   const key = await makeKey(ws.parent ? 'sandbox' : 'prod');
@@ -84,7 +86,13 @@ export async function rotateJwksKey(
  * The X-Service-Signature value over `payload` (raw body bytes, or the facts request line), or
  * undefined when signing is off (SIGN-1). t is read at call time: every attempt is re-signed (SIGN-5).
  */
-export async function signatureFor(ws: Workspace, ring: KeyRing, faults: FaultSet, payload: Buffer, opts: { reserialized?: Buffer } = {}): Promise<string | undefined> {
+export async function signatureFor(
+  ws: Workspace,
+  ring: KeyRing,
+  faults: FaultSet,
+  payload: Buffer,
+  opts: { reserialized?: Buffer } = {},
+): Promise<string | undefined> {
   const signing = ws.signing;
   if (signing.mode === 'none') return undefined;
   let t = Math.floor(Date.now() / 1000);
@@ -95,7 +103,8 @@ export async function signatureFor(ws: Workspace, ring: KeyRing, faults: FaultSe
     const parent = ws.parent?.signing;
     let secret = faults.has('hmac-sandbox-parent-secret') && parent?.mode === 'hmac' ? parent.secret : signing.secret;
     // Seeded fault for SIGN-14: after a rotation, sign with neither the current nor the previous secret.
-    if (faults.has('rotation-signs-with-neither') && signing.previousSecret) secret = `${signing.previousSecret}:${signing.secret}`;
+    if (faults.has('rotation-signs-with-neither') && signing.previousSecret)
+      secret = `${signing.previousSecret}:${signing.secret}`;
     const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
     mac.update(faults.has('hmac-base-without-dot') ? `${t}` : `${t}.`);
     mac.update(payload);

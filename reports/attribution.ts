@@ -47,7 +47,11 @@ export interface AttributableTest {
  * cut; without its hint, which the reports say once for the run (build-report.ts runHints).
  */
 function firstLine(s: string): string {
-  const first = s.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? s;
+  const first =
+    s
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? s;
   const line = seenFirst(first.replace(/\. Hint: .*$/, ''));
   return line.length > 400 ? `${line.slice(0, 399)}…` : line;
 }
@@ -55,7 +59,8 @@ function firstLine(s: string): string {
 /** Each hint once, in the order first seen. */
 export function uniqueHints(hints: readonly CheckHint[]): CheckHint[] {
   const seen = new Map<string, CheckHint>();
-  for (const h of hints) if (!seen.has(`${h.hint}\u0000${h.recipe ?? ''}`)) seen.set(`${h.hint}\u0000${h.recipe ?? ''}`, h);
+  for (const h of hints)
+    if (!seen.has(`${h.hint}\u0000${h.recipe ?? ''}`)) seen.set(`${h.hint}\u0000${h.recipe ?? ''}`, h);
   return [...seen.values()];
 }
 
@@ -72,7 +77,11 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
   for (const id of citedClauses(t)) {
     const mine = t.checks.filter((c) => c.clauses.includes(id));
     const o: TestClauseOutcome = {
-      status: 'not-exercised', failures: [], failedChecks: [], hints: [], reasons: [],
+      status: 'not-exercised',
+      failures: [],
+      failedChecks: [],
+      hints: [],
+      reasons: [],
       warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords),
     };
     const failed = mine.filter((c) => c.outcome === 'failed');
@@ -81,14 +90,18 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
       o.status = 'failed';
       o.failures = failed.map(checkWords);
       o.failedChecks = failed;
-      o.hints = uniqueHints(failed.flatMap((c) => (c.hint ? [{ hint: c.hint, ...(c.recipe ? { recipe: c.recipe } : {}) }] : [])));
+      o.hints = uniqueHints(
+        failed.flatMap((c) => (c.hint ? [{ hint: c.hint, ...(c.recipe ? { recipe: c.recipe } : {}) }] : [])),
+      );
     } else if (!ran) {
       o.reasons = t.skipReasons.length > 0 ? [...t.skipReasons] : ['the test did not run'];
     } else if (!t.ok && failedClauses.length === 0) {
       // Stopped by something no check names (a thrown error, a timeout): nothing it cites is decided,
       // not even a clause whose checks so far held (more of them may have followed).
       o.status = 'blocked';
-      o.reasons = [`blocked: the test stopped before its checks of ${id} were done (${firstLine(t.errors[0] ?? `test ${t.status}`)})`];
+      o.reasons = [
+        `blocked: the test stopped before its checks of ${id} were done (${firstLine(t.errors[0] ?? `test ${t.status}`)})`,
+      ];
     } else if (held.length > 0) {
       o.status = 'passed';
     } else if (!t.ok) {

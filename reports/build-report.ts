@@ -7,8 +7,14 @@
  * contract says "not shown" (never asserted).
  */
 import type {
-  ClauseInput, ClauseLevel, ClauseStatus, ClauseRecord, ConformanceReport, ExpectedOutcomes,
-  StatusTotals, TestRecord,
+  ClauseInput,
+  ClauseLevel,
+  ClauseStatus,
+  ClauseRecord,
+  ConformanceReport,
+  ExpectedOutcomes,
+  StatusTotals,
+  TestRecord,
 } from './model.ts';
 import { RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
 import { Redactor, hintWords, type DataApiForms } from '../spec/index.ts';
@@ -63,7 +69,8 @@ export function runHints(tests: readonly TestRecord[]): Array<{ hint: string; cl
     for (const e of t.errors) {
       const m = HINT_IN_ERROR.exec(stripAnsi(e));
       // A failed check's words carry its hint with the recipe (spec/checks.ts checkWords): that hint is the check's, said above.
-      if (m && !t.checks.some((c) => c.hint !== undefined && hintWords(c.hint, c.recipe) === m[1]!.trim())) add(m[1]!.trim(), t.clauses);
+      if (m && !t.checks.some((c) => c.hint !== undefined && hintWords(c.hint, c.recipe) === m[1]!.trim()))
+        add(m[1]!.trim(), t.clauses);
     }
   }
   return [...out].map(([hint, clauses]) => ({ hint, clauses: [...clauses].sort() }));
@@ -83,7 +90,10 @@ export function runSides(projects: string[], clauses: ClauseInput[]): string[] {
   return sides.length > 0 ? sides : [...new Set(clauses.map((c) => c.side))];
 }
 
-interface Citation { test: TestRecord; outcome: TestClauseOutcome }
+interface Citation {
+  test: TestRecord;
+  outcome: TestClauseOutcome;
+}
 
 function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, sides: string[]): ClauseRecord {
   const record: ClauseRecord = {
@@ -95,7 +105,13 @@ function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, si
     text: clause.text,
     ...(clause.reading ? { reading: clause.reading } : {}),
     status: 'not-exercised',
-    tests: citing.map(({ test: t, outcome }) => ({ title: t.title, project: t.project, file: t.file, status: t.status, verdict: outcome.status })),
+    tests: citing.map(({ test: t, outcome }) => ({
+      title: t.title,
+      project: t.project,
+      file: t.file,
+      status: t.status,
+      verdict: outcome.status,
+    })),
     evidence: [],
   };
   if (!sides.includes(clause.side)) {
@@ -121,7 +137,12 @@ function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, si
     const hints = uniqueHints(failing.flatMap((c) => c.outcome.hints));
     if (hints.length > 0) record.hints = hints;
     record.evidence = failing.flatMap((c) => c.test.evidence);
-    record.reproduction = reproductionFor(clause.id, failing.map((c) => c.test), repro, clause.side);
+    record.reproduction = reproductionFor(
+      clause.id,
+      failing.map((c) => c.test),
+      repro,
+      clause.side,
+    );
   } else if (blocked.length > 0) {
     record.status = 'blocked';
     record.blockedReasons = [...new Set(blocked.flatMap((c) => c.outcome.reasons))];
@@ -132,7 +153,8 @@ function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, si
   } else {
     const reasons = [...new Set(citing.flatMap((c) => c.outcome.reasons))];
     if (clause.unobservable) reasons.push(`unobservable: ${clause.unobservable}`);
-    if (reasons.length === 0) reasons.push(citing.length === 0 ? 'no test citing this clause ran' : 'the tests citing this clause did not run');
+    if (reasons.length === 0)
+      reasons.push(citing.length === 0 ? 'no test citing this clause ran' : 'the tests citing this clause did not run');
     record.notExercisedReasons = reasons;
   }
   return record;
@@ -150,7 +172,12 @@ function applyExpected(records: ClauseRecord[], expected: ExpectedOutcomes | und
     } else if (r.status === 'passed') {
       r.status = 'failed';
       r.staleExpectation = { reason };
-      r.failures = [{ test: '(expected-outcomes file)', error: `expected to fail (${reason}) but every test citing it passed: remove ${clause} from the expected-outcomes file` }];
+      r.failures = [
+        {
+          test: '(expected-outcomes file)',
+          error: `expected to fail (${reason}) but every test citing it passed: remove ${clause} from the expected-outcomes file`,
+        },
+      ];
       stale.push(clause);
     }
   }
@@ -166,7 +193,8 @@ export function buildReport(input: BuildInput): ConformanceReport {
   for (const t of counted) {
     const outcomes = attributeTest(t);
     verdictsOf.set(t, outcomes);
-    for (const id of citedClauses(t)) byClause.set(id, [...(byClause.get(id) ?? []), { test: t, outcome: outcomes.get(id)! }]);
+    for (const id of citedClauses(t))
+      byClause.set(id, [...(byClause.get(id) ?? []), { test: t, outcome: outcomes.get(id)! }]);
   }
 
   const repro = input.repro ?? {};
@@ -174,7 +202,10 @@ export function buildReport(input: BuildInput): ConformanceReport {
   const records = input.clauses.map((c) => decide(c, byClause.get(c.id) ?? [], repro, sides));
   const stale = applyExpected(records, input.expected);
 
-  const totals = { ...emptyTotals(), byLevel: Object.fromEntries(LEVELS.map((l) => [l, emptyTotals()])) as Record<ClauseLevel, StatusTotals> };
+  const totals = {
+    ...emptyTotals(),
+    byLevel: Object.fromEntries(LEVELS.map((l) => [l, emptyTotals()])) as Record<ClauseLevel, StatusTotals>,
+  };
   for (const r of records) {
     totals[r.status] += 1;
     totals.byLevel[r.level][r.status] += 1;
@@ -192,7 +223,10 @@ export function buildReport(input: BuildInput): ConformanceReport {
     runId: input.runId,
     startedAt: input.startedAt,
     endedAt: input.endedAt,
-    target: { description: input.targetDescription, ...(input.dataApi && sides.includes('service') ? { dataApi: { ...input.dataApi } } : {}) },
+    target: {
+      description: input.targetDescription,
+      ...(input.dataApi && sides.includes('service') ? { dataApi: { ...input.dataApi } } : {}),
+    },
     ...(input.versions ? { versions: input.versions } : {}),
     projects: input.projects,
     sides,
@@ -204,8 +238,15 @@ export function buildReport(input: BuildInput): ConformanceReport {
     ...(input.seededFaults && input.seededFaults.length > 0 ? { seededFaults: input.seededFaults } : {}),
     clauses: records,
     tests: counted.map((t) => ({
-      title: t.title, project: t.project, file: t.file, line: t.line, clauses: t.clauses,
-      status: t.status, ok: t.ok, durationMs: t.durationMs, errors: t.errors,
+      title: t.title,
+      project: t.project,
+      file: t.file,
+      line: t.line,
+      clauses: t.clauses,
+      status: t.status,
+      ok: t.ok,
+      durationMs: t.durationMs,
+      errors: t.errors,
       verdicts: Object.fromEntries([...(verdictsOf.get(t) ?? new Map())].map(([id, o]) => [id, o.status])),
     })),
   };

@@ -23,14 +23,25 @@ import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';
 import { checkClauseIds } from './check-clause-ids.ts';
-import { clauseCatalogueVersion, harnessVersion, readSettings, DEFAULT_DATA_API_FORMS, dataApiFormsOfTargetFile, parseDataApiForms, type Settings } from '../spec/index.ts';
+import {
+  clauseCatalogueVersion,
+  harnessVersion,
+  readSettings,
+  DEFAULT_DATA_API_FORMS,
+  dataApiFormsOfTargetFile,
+  parseDataApiForms,
+  type Settings,
+} from '../spec/index.ts';
 
 /**
  * The data API forms the run's service requests were written in: as the CLI passed them, else as the
  * target file declares them, else (the embedded reference) the defaults.
  */
 function dataApiFormsOfRun(s: Settings) {
-  return parseDataApiForms(s.dataApiForms) ?? (s.target ? dataApiFormsOfTargetFile(s.target) : undefined) ?? { ...DEFAULT_DATA_API_FORMS };
+  return (
+    parseDataApiForms(s.dataApiForms) ??
+    (s.target ? dataApiFormsOfTargetFile(s.target) : undefined) ?? { ...DEFAULT_DATA_API_FORMS }
+  );
 }
 
 export interface ClauseReporterOptions {
@@ -84,7 +95,9 @@ export default class ClauseReporter implements Reporter {
       const { clauses } = await loadClauses(this.options.clausesFile);
       const expectedFile = this.options.expectedFile ?? readSettings().expectedFile;
       const expected = expectedFile ? loadExpectedOutcomes(expectedFile, new Set(clauses.map((c) => c.id))) : undefined;
-      const tests = (this.suite?.allTests() ?? []).map((t) => toTestRecord(t, this.results.get(t.id) ?? t.results.at(-1), this.rootDir));
+      const tests = (this.suite?.allTests() ?? []).map((t) =>
+        toTestRecord(t, this.results.get(t.id) ?? t.results.at(-1), this.rootDir),
+      );
       const redactor = new Redactor(loadSecrets());
       // Every test of the run, not only the counted projects: a wrong id in a self test is a bug too.
       const ids = checkClauseIds(tests, clauses);
@@ -106,19 +119,26 @@ export default class ClauseReporter implements Reporter {
         harnessErrors: ids.errors,
       });
       writeReports(report, outputDir, redactor);
-      if (ids.warnings.length > 0) process.stderr.write(`\n*** ccs-conformance clause reporter: clause tags to fix:\n  ${ids.warnings.join('\n  ')}\n`);
+      if (ids.warnings.length > 0)
+        process.stderr.write(
+          `\n*** ccs-conformance clause reporter: clause tags to fix:\n  ${ids.warnings.join('\n  ')}\n`,
+        );
       if (ids.errors.length > 0) {
         const n = ids.errors.length;
         const what = `${n} clause id${n === 1 ? '' : 's'} cited outside the clause list or a test's tags`;
-        process.stderr.write(`\n*** ccs-conformance clause reporter: CLAUSE_UNKNOWN: ${what}`
-          + ` (a defect of the harness's tests); the run fails with no verdict:\n  ${ids.errors.join('\n  ')}\n\n`);
+        process.stderr.write(
+          `\n*** ccs-conformance clause reporter: CLAUSE_UNKNOWN: ${what}` +
+            ` (a defect of the harness's tests); the run fails with no verdict:\n  ${ids.errors.join('\n  ')}\n\n`,
+        );
         return { status: 'failed' };
       }
       return undefined;
     } catch (error) {
       // Loud, never silent: a report that cannot be written or does not match its schema fails the run.
       const code = (error as { code?: string }).code ?? 'REPORT_WRITE_FAILED';
-      process.stderr.write(`\n*** ccs-conformance clause reporter: ${code}: could not write ${join(outputDir, 'conformance.json')}\n${(error as Error).message}\n\n`);
+      process.stderr.write(
+        `\n*** ccs-conformance clause reporter: ${code}: could not write ${join(outputDir, 'conformance.json')}\n${(error as Error).message}\n\n`,
+      );
       return { status: 'failed' };
     }
   }

@@ -22,7 +22,9 @@ function attachmentText(a: TestResult['attachments'][number]): string | undefine
 }
 
 function checksOf(result: TestResult | undefined): CheckRecord[] {
-  return (result?.attachments ?? []).filter((a) => a.name === CHECKS_ATTACHMENT).flatMap((a) => parseCheckRecords(attachmentText(a) ?? ''));
+  return (result?.attachments ?? [])
+    .filter((a) => a.name === CHECKS_ATTACHMENT)
+    .flatMap((a) => parseCheckRecords(attachmentText(a) ?? ''));
 }
 
 function evidenceOf(result: TestResult | undefined): Evidence[] {
@@ -51,9 +53,16 @@ export function toTestRecord(test: TestCase, result: TestResult | undefined, roo
   const status: TestStatusName = result ? result.status : 'not-run';
   const outcome = result ? test.outcome() : 'skipped';
   const annotations = [...test.annotations, ...(result?.annotations ?? [])];
-  const skipReasons = status === 'skipped' || status === 'not-run'
-    ? [...new Set(annotations.filter((a) => a.type === 'skip' || a.type === 'fixme').map((a) => a.description ?? `${a.type} without a reason`))]
-    : [];
+  const skipReasons =
+    status === 'skipped' || status === 'not-run'
+      ? [
+          ...new Set(
+            annotations
+              .filter((a) => a.type === 'skip' || a.type === 'fixme')
+              .map((a) => a.description ?? `${a.type} without a reason`),
+          ),
+        ]
+      : [];
   if (status === 'not-run') skipReasons.push('not run (the run ended before this test)');
   if (status === 'interrupted') skipReasons.push('interrupted');
   return {

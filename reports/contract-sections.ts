@@ -27,13 +27,20 @@ export const CONTRACT_SECTIONS: Record<string, string> = {
 };
 
 export function githubSlug(heading: string): string {
-  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').trim().replace(/\s/g, '-');
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
 }
 
 /** A clause's section may read "2.2" or "2.2, 6": link the first one; no link without a base. */
 export function sectionLink(section: string, base = readSettings().contractUrl): string | undefined {
   if (base === undefined) return undefined;
-  const first = String(section).split(/[,;\s]+/).find(Boolean) ?? '';
+  const first =
+    String(section)
+      .split(/[,;\s]+/)
+      .find(Boolean) ?? '';
   const heading = CONTRACT_SECTIONS[first] ?? CONTRACT_SECTIONS[first.split('.')[0] ?? ''];
   return heading ? `${base}#${githubSlug(heading)}` : base;
 }

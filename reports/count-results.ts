@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { readSettings } from '../spec/index.ts';
 
-export function countLine(results: { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } }): string {
+export function countLine(results: {
+  stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number };
+}): string {
   const s = results.stats ?? {};
   const passed = s.expected ?? 0;
   const failed = (s.unexpected ?? 0) + (s.flaky ?? 0);

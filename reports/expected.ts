@@ -17,9 +17,11 @@ export function parseExpectedOutcomes(text: string, name: string, knownClauses?:
   } catch (error) {
     return fail('(top level)', `not valid YAML (${(error as Error).message.split('\n')[0]})`);
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return fail('(top level)', 'must be a mapping with expectedFailures');
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    return fail('(top level)', 'must be a mapping with expectedFailures');
   const d = doc as Record<string, unknown>;
-  for (const k of Object.keys(d)) if (k !== 'target' && k !== 'expectedFailures') fail(k, 'unknown field (allowed: target, expectedFailures)');
+  for (const k of Object.keys(d))
+    if (k !== 'target' && k !== 'expectedFailures') fail(k, 'unknown field (allowed: target, expectedFailures)');
   if (d.target !== undefined && typeof d.target !== 'string') fail('target', 'must be a string');
   if (!Array.isArray(d.expectedFailures)) return fail('expectedFailures', 'must be a list of { clause, reason }');
   const seen = new Set<string>();
@@ -28,11 +30,14 @@ export function parseExpectedOutcomes(text: string, name: string, knownClauses?:
     if (!item || typeof item !== 'object') return fail(at, 'must be a mapping { clause, reason }');
     const { clause, reason, ...rest } = item as Record<string, unknown>;
     for (const k of Object.keys(rest)) fail(`${at}.${k}`, 'unknown field (allowed: clause, reason)');
-    if (typeof clause !== 'string' || !isClauseIdShape(clause)) return fail(`${at}.clause`, 'must be a clause id like DELIV-4');
-    if (knownClauses && !knownClauses.has(clause)) fail(`${at}.clause`, `${clause} is not a clause of spec/clauses.yaml`);
+    if (typeof clause !== 'string' || !isClauseIdShape(clause))
+      return fail(`${at}.clause`, 'must be a clause id like DELIV-4');
+    if (knownClauses && !knownClauses.has(clause))
+      fail(`${at}.clause`, `${clause} is not a clause of spec/clauses.yaml`);
     if (seen.has(clause)) fail(`${at}.clause`, `${clause} is listed twice`);
     seen.add(clause);
-    if (typeof reason !== 'string' || reason.trim() === '') return fail(`${at}.reason`, 'must be a non-empty string saying why the failure is known');
+    if (typeof reason !== 'string' || reason.trim() === '')
+      return fail(`${at}.reason`, 'must be a non-empty string saying why the failure is known');
     return { clause, reason };
   });
   return { ...(typeof d.target === 'string' ? { target: d.target } : {}), expectedFailures: list };
@@ -43,7 +48,9 @@ export function loadExpectedOutcomes(file: string, knownClauses?: Set<string>): 
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new CcsError('REPORT_EXPECTED_INVALID', `${basename(file)}: cannot read the expected-outcomes file`, { field: '(file)' });
+    throw new CcsError('REPORT_EXPECTED_INVALID', `${basename(file)}: cannot read the expected-outcomes file`, {
+      field: '(file)',
+    });
   }
   return parseExpectedOutcomes(text, basename(file), knownClauses);
 }

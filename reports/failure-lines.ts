@@ -25,7 +25,10 @@ export function middleCut(s: string, max = WHERE_MAX): string {
 }
 
 function flat(s: string): string {
-  return s.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Splits a seen text that starts with its request into what was seen and where. */
@@ -48,8 +51,12 @@ export function groupFailedChecks(records: ReadonlyArray<CheckRecord & { test?: 
       continue;
     }
     groups.set(key, {
-      clauses: [...r.clauses], ...(r.id !== undefined ? { id: r.id } : {}), rule: r.rule,
-      ...(r.expected !== undefined ? { expected: r.expected } : {}), seen: r.seen ?? '(nothing)', count: n,
+      clauses: [...r.clauses],
+      ...(r.id !== undefined ? { id: r.id } : {}),
+      rule: r.rule,
+      ...(r.expected !== undefined ? { expected: r.expected } : {}),
+      seen: r.seen ?? '(nothing)',
+      count: n,
       ...(r.test !== undefined ? { test: r.test } : {}),
     });
   }
@@ -95,7 +102,8 @@ const CHECKS_SHOWN = 3;
  * without grouped checks (a stale expectation) gives its first failure's words, the observation first.
  */
 export function clauseCheckLines(
-  c: Pick<ClauseRecord, 'id' | 'failedChecks' | 'failures'>, shown = CHECKS_SHOWN,
+  c: Pick<ClauseRecord, 'id' | 'failedChecks' | 'failures'>,
+  shown = CHECKS_SHOWN,
 ): string[] {
   const checks = c.failedChecks ?? [];
   if (checks.length === 0) {

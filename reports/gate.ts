@@ -36,7 +36,10 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
     }
     if (c.status !== 'failed') continue;
     const line = `${c.level} ${c.id} failed: ${c.text}${c.reproduction ? ` (rerun: ${c.reproduction.command})` : ''}`;
-    if (c.staleExpectation) errors.push(`${c.id}: expected to fail (${c.staleExpectation.reason}) but it passes: remove it from the expected-outcomes file`);
+    if (c.staleExpectation)
+      errors.push(
+        `${c.id}: expected to fail (${c.staleExpectation.reason}) but it passes: remove it from the expected-outcomes file`,
+      );
     else if (c.level === 'MUST') errors.push(line);
     else if (c.level === 'SHOULD') warnings.push(line);
   }
@@ -44,14 +47,17 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
   if (report.verdict === 'fail' && errors.length === 0 && !harnessDefect) errors.push('the report verdict is fail');
   if (options.requireAll) {
     const sides = options.sides ?? report.sides;
-    const missing = report.clauses.filter((c) =>
-      c.status === 'not-exercised'
-      // An unobservable clause can never be exercised from outside: requiring it would always fail.
-      && !(c.notExercisedReasons ?? []).some((r) => r.startsWith('unobservable:'))
-      // A clause of a side not in the run has status not-in-run and is never counted here.
-      && sides.includes(c.side)
-      && (options.selected === undefined || options.selected(c)));
-    for (const c of missing) errors.push(`${c.level} ${c.id} not exercised (--require-all): ${(c.notExercisedReasons ?? []).join('; ')}`);
+    const missing = report.clauses.filter(
+      (c) =>
+        c.status === 'not-exercised' &&
+        // An unobservable clause can never be exercised from outside: requiring it would always fail.
+        !(c.notExercisedReasons ?? []).some((r) => r.startsWith('unobservable:')) &&
+        // A clause of a side not in the run has status not-in-run and is never counted here.
+        sides.includes(c.side) &&
+        (options.selected === undefined || options.selected(c)),
+    );
+    for (const c of missing)
+      errors.push(`${c.level} ${c.id} not exercised (--require-all): ${(c.notExercisedReasons ?? []).join('; ')}`);
   }
   const harnessErrors = [...(report.harnessErrors ?? [])];
   const exitCode = harnessErrors.length > 0 ? 2 : errors.length > 0 ? 1 : 0;

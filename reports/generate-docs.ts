@@ -17,10 +17,29 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DOCS_DIR = join(ROOT, 'docs');
 
 type Schema = {
-  type?: string | string[]; description?: string; title?: string; properties?: Record<string, Schema>; required?: string[];
-  $ref?: string; oneOf?: Schema[]; anyOf?: Schema[]; items?: Schema; enum?: unknown[]; const?: unknown; pattern?: string;
-  minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number; minLength?: number; maxLength?: number;
-  default?: unknown; 'x-expected'?: string; definitions?: Record<string, Schema>; $defs?: Record<string, Schema>; additionalProperties?: boolean | Schema;
+  type?: string | string[];
+  description?: string;
+  title?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  $ref?: string;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  items?: Schema;
+  enum?: unknown[];
+  const?: unknown;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  default?: unknown;
+  'x-expected'?: string;
+  definitions?: Record<string, Schema>;
+  $defs?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
 };
 
 function cell(s: string): string {
@@ -70,11 +89,18 @@ function merged(root: Schema, alternatives: Schema[]): Schema {
   for (const b of branches) {
     for (const [name, prop] of Object.entries(b.properties ?? {})) {
       const seen = properties[name];
-      if (seen === undefined) properties[name] = prop.const !== undefined ? { enum: [prop.const], description: prop.description } : prop;
-      else if (prop.const !== undefined && seen.enum) properties[name] = { enum: [...seen.enum, prop.const], description: [seen.description, prop.description].filter(Boolean).join(' ') };
+      if (seen === undefined)
+        properties[name] = prop.const !== undefined ? { enum: [prop.const], description: prop.description } : prop;
+      else if (prop.const !== undefined && seen.enum)
+        properties[name] = {
+          enum: [...seen.enum, prop.const],
+          description: [seen.description, prop.description].filter(Boolean).join(' '),
+        };
     }
   }
-  const required = Object.keys(properties).filter((n) => branches.length > 0 && branches.every((b) => (b.required ?? []).includes(n)));
+  const required = Object.keys(properties).filter(
+    (n) => branches.length > 0 && branches.every((b) => (b.required ?? []).includes(n)),
+  );
   return { properties, required };
 }
 
@@ -89,7 +115,8 @@ function rows(root: Schema, s: Schema, prefix: string, out: string[]): void {
     out.push(`| \`${path}\` | ${cell(describeType(root, prop))} | ${required} | ${cell(description)} |`);
     // A secret is described in words ({ env: NAME }); its branches are not fields of their own.
     const leaf = prop.$ref !== undefined && resolveRef(root, prop.$ref).name === 'secret';
-    if (!leaf && (resolved.properties || resolved.oneOf?.some((b) => b.$ref || b.properties))) rows(root, resolved, path, out);
+    if (!leaf && (resolved.properties || resolved.oneOf?.some((b) => b.$ref || b.properties)))
+      rows(root, resolved, path, out);
     else if (resolved.type === 'array' && resolved.items) rows(root, resolved.items, `${path}[]`, out);
   }
 }
@@ -134,16 +161,30 @@ export function renderConfigReference(service: Schema, host: Schema): string {
 /** The fault-model rows of some clauses: one line per way, with its check and proof, or why it is not checked. */
 function faultRows(rows: readonly FaultModelRow[]): string[] {
   if (rows.length === 0) return [];
-  const out = ['', 'What is tried (the fault model, spec/faults/): each way a clause can be broken, the check that catches it and the faulty implementation that proves the check.', '', '| clause | way it can be broken | applies to | check | proved by |', '|---|---|---|---|---|'];
+  const out = [
+    '',
+    'What is tried (the fault model, spec/faults/): each way a clause can be broken, the check that catches it and the faulty implementation that proves the check.',
+    '',
+    '| clause | way it can be broken | applies to | check | proved by |',
+    '|---|---|---|---|---|',
+  ];
   for (const r of rows) {
     const proof = r.notChecked !== undefined ? `not checked: ${cell(r.notChecked)}` : `\`${r.fault}\``;
-    const hint = r.hint ? `<br>hint: ${cell(r.hint)}${r.recipe ? ` ([recipe](${r.recipe.replace(/^docs\//, '')}))` : ''}` : '';
-    out.push(`| ${r.clause} | ${cell(r.way)}${hint} | ${cell((r.applies ?? []).join(', '))} | ${r.check ? `\`${r.check}\`` : '-'} | ${proof} |`);
+    const hint = r.hint
+      ? `<br>hint: ${cell(r.hint)}${r.recipe ? ` ([recipe](${r.recipe.replace(/^docs\//, '')}))` : ''}`
+      : '';
+    out.push(
+      `| ${r.clause} | ${cell(r.way)}${hint} | ${cell((r.applies ?? []).join(', '))} | ${r.check ? `\`${r.check}\`` : '-'} | ${proof} |`,
+    );
   }
   return out;
 }
 
-export function renderClauseList(clauses: ClauseInput[], areas: Record<string, string>, faultModel: readonly FaultModelRow[] = []): string {
+export function renderClauseList(
+  clauses: ClauseInput[],
+  areas: Record<string, string>,
+  faultModel: readonly FaultModelRow[] = [],
+): string {
   const levels = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
   const count = (l: string) => clauses.filter((c) => c.level === l).length;
   const out = [
@@ -160,7 +201,12 @@ export function renderClauseList(clauses: ClauseInput[], areas: Record<string, s
   for (const area of order) {
     const inArea = clauses.filter((c) => areaOf(c.id) === area);
     if (inArea.length === 0) continue;
-    out.push(`## ${area}: ${areas[area] ?? ''}`.trimEnd(), '', '| id | level | side | section | rule |', '|---|---|---|---|---|');
+    out.push(
+      `## ${area}: ${areas[area] ?? ''}`.trimEnd(),
+      '',
+      '| id | level | side | section | rule |',
+      '|---|---|---|---|---|',
+    );
     for (const c of inArea) out.push(`| ${c.id} | ${c.level} | ${c.side} | §${c.section} | ${cell(c.text)} |`);
     const notes = inArea.filter((c) => c.reading || c.unobservable);
     if (notes.length > 0) {
@@ -182,13 +228,18 @@ export async function generateDocs(): Promise<Record<string, string>> {
   // The clause list of the repository, never a CCS_CLAUSES_FILE override.
   const { clauses, areas } = await loadClauses();
   const faultModel = [...loadFaultModel('service').rows, ...loadFaultModel('host').rows];
-  return { 'configuration.md': renderConfigReference(SERVICE_TARGET_SCHEMA as Schema, HOST_TARGET_SCHEMA as Schema), 'clauses.md': renderClauseList(clauses, areas, faultModel) };
+  return {
+    'configuration.md': renderConfigReference(SERVICE_TARGET_SCHEMA as Schema, HOST_TARGET_SCHEMA as Schema),
+    'clauses.md': renderClauseList(clauses, areas, faultModel),
+  };
 }
 
 /** Names of the docs whose file differs from what the generator makes. */
 export async function staleDocs(dir = DOCS_DIR): Promise<string[]> {
   const docs = await generateDocs();
-  return Object.entries(docs).filter(([name, text]) => !existsSync(join(dir, name)) || readFileSync(join(dir, name), 'utf8') !== text).map(([name]) => name);
+  return Object.entries(docs)
+    .filter(([name, text]) => !existsSync(join(dir, name)) || readFileSync(join(dir, name), 'utf8') !== text)
+    .map(([name]) => name);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

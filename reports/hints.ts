@@ -28,6 +28,8 @@ export function withoutHints(error: string, hints: readonly Hint[] = []): string
  * from a stopped precondition): each said once, after the failures.
  */
 export function runOnlyHints(report: ConformanceReport): NonNullable<ConformanceReport['hints']> {
-  const onLines = new Set(report.clauses.filter((c) => c.status === 'failed').flatMap((c) => (c.hints ?? []).map((h) => h.hint)));
+  const onLines = new Set(
+    report.clauses.filter((c) => c.status === 'failed').flatMap((c) => (c.hints ?? []).map((h) => h.hint)),
+  );
   return (report.hints ?? []).filter((h) => !onLines.has(h.hint));
 }

@@ -21,11 +21,17 @@ function count(clauses: ClauseRecord[]): Counts {
 
 function bar(filter: string, value: string, label: string, title: string, c: Counts, max: number): string {
   const segs = BAR_STATUSES.filter((s) => c[s]! > 0)
-    .map((s) => `<span class="seg b-${s}" style="width:${((c[s]! / max) * 100).toFixed(2)}%" title="${c[s]} ${STATUS_LABEL[s]}"></span>`).join('');
+    .map(
+      (s) =>
+        `<span class="seg b-${s}" style="width:${((c[s]! / max) * 100).toFixed(2)}%" title="${c[s]} ${STATUS_LABEL[s]}"></span>`,
+    )
+    .join('');
   const failed = c.failed! > 0 ? ` <b class="s-failed">${c.failed} failed</b>` : '';
   const num = c.unspecified === c.total ? `${c.total} not shown` : `${c.passed}/${c.total} passed${failed}`;
-  return `<div class="bar-row"><button type="button" class="bar-label" data-filter="${filter}" data-value="${htmlEscape(value)}" title="${htmlEscape(title)}">${htmlEscape(label)}</button>`
-    + `<div class="bar">${segs}</div><span class="bar-num">${num}</span></div>`;
+  return (
+    `<div class="bar-row"><button type="button" class="bar-label" data-filter="${filter}" data-value="${htmlEscape(value)}" title="${htmlEscape(title)}">${htmlEscape(label)}</button>` +
+    `<div class="bar">${segs}</div><span class="bar-num">${num}</span></div>`
+  );
 }
 
 export function overview(report: ConformanceReport, areaTitles: Record<string, string> = {}): string {
@@ -33,24 +39,43 @@ export function overview(report: ConformanceReport, areaTitles: Record<string, s
   const failedMust = inRun.filter((c) => c.level === 'MUST' && c.status === 'failed').length;
   const blockedMust = inRun.filter((c) => c.level === 'MUST' && c.status === 'blocked').length;
   const stale = report.staleExpectations.length;
-  const why = report.verdict === 'pass'
-    ? 'no MUST clause failed'
-    : [
-      failedMust > 0 ? `${failedMust} MUST clause${failedMust === 1 ? '' : 's'} failed` : '',
-      blockedMust > 0 ? `${blockedMust} not decided (blocked)` : '',
-      stale > 0 ? `${stale} stale expected failure${stale === 1 ? '' : 's'}` : '',
-    ].filter(Boolean).join(', ');
-  const levels = (['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'] as const).map((l) => ({ l, c: count(inRun.filter((x) => x.level === l)) })).filter((x) => x.c.total > 0);
+  const why =
+    report.verdict === 'pass'
+      ? 'no MUST clause failed'
+      : [
+          failedMust > 0 ? `${failedMust} MUST clause${failedMust === 1 ? '' : 's'} failed` : '',
+          blockedMust > 0 ? `${blockedMust} not decided (blocked)` : '',
+          stale > 0 ? `${stale} stale expected failure${stale === 1 ? '' : 's'}` : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+  const levels = (['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'] as const)
+    .map((l) => ({ l, c: count(inRun.filter((x) => x.level === l)) }))
+    .filter((x) => x.c.total > 0);
   const areas = [...new Set(inRun.map((c) => c.area))].map((a) => ({ a, c: count(inRun.filter((x) => x.area === a)) }));
   const levelMax = Math.max(1, ...levels.map((x) => x.c.total));
   const areaMax = Math.max(1, ...areas.map((x) => x.c.total));
-  const totals = BAR_STATUSES.map((s) => `<button type="button" class="total" data-filter="status" data-value="${s}"><span class="dot b-${s}"></span><b>${inRun.filter((c) => c.status === s).length}</b> ${STATUS_LABEL[s]}</button>`).join('');
-  const other = notInRunLines(report).map((l) => `<p class="other-side">${htmlEscape(l)} <button type="button" class="linkish" data-filter="side" data-value="all">show</button></p>`).join('');
+  const totals = BAR_STATUSES.map(
+    (s) =>
+      `<button type="button" class="total" data-filter="status" data-value="${s}"><span class="dot b-${s}"></span><b>${inRun.filter((c) => c.status === s).length}</b> ${STATUS_LABEL[s]}</button>`,
+  ).join('');
+  const other = notInRunLines(report)
+    .map(
+      (l) =>
+        `<p class="other-side">${htmlEscape(l)} <button type="button" class="linkish" data-filter="side" data-value="all">show</button></p>`,
+    )
+    .join('');
   return `<header class="top">
 <div class="verdict v-${report.verdict}"><span id="verdict">${report.verdict.toUpperCase()}</span><small>${htmlEscape(why)}</small></div>
 <div class="run"><h1>Clause matrix <small>${htmlEscape(report.sides.join(' + '))} run</small></h1>
 <p>Target: ${htmlEscape(report.target.description)} · run <code>${htmlEscape(report.runId)}</code> · ${htmlEscape(report.startedAt)} → ${htmlEscape(report.endedAt)}</p>
-${runOnlyHints(report).length > 0 ? `<ul class="hints">${runOnlyHints(report).map((h) => `<li>Hint: ${htmlEscape(h.hint)} <small>(${htmlEscape(h.clauses.join(', '))})</small></li>`).join('')}</ul>` : ''}
+${
+  runOnlyHints(report).length > 0
+    ? `<ul class="hints">${runOnlyHints(report)
+        .map((h) => `<li>Hint: ${htmlEscape(h.hint)} <small>(${htmlEscape(h.clauses.join(', '))})</small></li>`)
+        .join('')}</ul>`
+    : ''
+}
 ${report.target.dataApi ? `<p class="forms">Data API forms (target <code>dataApi</code>; UNSPEC-8, UNSPEC-9): ${htmlEscape(describeDataApiForms(report.target.dataApi))}</p>` : ''}
 <div class="totals">${totals}</div>${other}</div>
 </header>

@@ -10,7 +10,12 @@ import { renderTimeline } from './render-timeline.ts';
 import { recipeLink } from './hints.ts';
 
 export const STATUS_LABEL: Record<string, string> = {
-  passed: 'passed', failed: 'failed', blocked: 'blocked (not decided)', 'not-exercised': 'not exercised', unspecified: 'unspecified', 'not-in-run': 'not in this run',
+  passed: 'passed',
+  failed: 'failed',
+  blocked: 'blocked (not decided)',
+  'not-exercised': 'not exercised',
+  unspecified: 'unspecified',
+  'not-in-run': 'not in this run',
 };
 
 function pre(value: unknown): string {
@@ -36,10 +41,14 @@ function uniqueEntries(entries: unknown[] | undefined): unknown[] {
  */
 export function timelinesOf(e: Evidence): Array<{ entries: unknown[]; timeline: TimelineSpec }> {
   const parts: Array<{ entries: unknown[]; timeline: TimelineSpec }> = [];
-  if (e.timeline && Array.isArray(e.timeline.windows)) parts.push({ entries: uniqueEntries(e.entries), timeline: e.timeline });
+  if (e.timeline && Array.isArray(e.timeline.windows))
+    parts.push({ entries: uniqueEntries(e.entries), timeline: e.timeline });
   for (const item of Array.isArray(e.items) ? e.items : []) {
     if (!item || typeof item !== 'object' || !item.timeline || !Array.isArray(item.timeline.windows)) continue;
-    parts.push({ entries: uniqueEntries(item.entries && item.entries.length > 0 ? item.entries : e.entries), timeline: item.timeline });
+    parts.push({
+      entries: uniqueEntries(item.entries && item.entries.length > 0 ? item.entries : e.entries),
+      timeline: item.timeline,
+    });
   }
   return parts;
 }
@@ -49,23 +58,34 @@ function evidenceHtml(e: Evidence): string {
   for (const tl of timelinesOf(e)) parts.push(renderTimeline(tl.entries, tl.timeline));
   const requests = e.requests ?? [];
   if (requests.length > 0) {
-    parts.push(`<details class="sub"><summary>requests (${requests.length})</summary>${requests.map((r) => pre(r.curl ?? `${r.method ?? ''} ${r.url ?? ''} -> ${r.status ?? ''}`)).join('')}</details>`);
+    parts.push(
+      `<details class="sub"><summary>requests (${requests.length})</summary>${requests.map((r) => pre(r.curl ?? `${r.method ?? ''} ${r.url ?? ''} -> ${r.status ?? ''}`)).join('')}</details>`,
+    );
   }
   // One line per entry: compact for thousands of entries, and one entry reads as one line.
-  if (e.entries && e.entries.length > 0) parts.push(`<details class="sub"><summary>journal entries (${e.entries.length})</summary>${pre(e.entries.map((x) => JSON.stringify(x)).join('\n'))}</details>`);
+  if (e.entries && e.entries.length > 0)
+    parts.push(
+      `<details class="sub"><summary>journal entries (${e.entries.length})</summary>${pre(e.entries.map((x) => JSON.stringify(x)).join('\n'))}</details>`,
+    );
   return parts.join('');
 }
 
 function evidenceBody(c: ClauseRecord): string {
   const parts: string[] = [];
-  for (const f of c.failures ?? []) parts.push(`<div class="failure"><h4>${htmlEscape(f.test)}</h4>${pre(f.error)}</div>`);
-  if (c.staleExpectation) parts.push(`<p class="stale">stale expected failure: ${htmlEscape(c.staleExpectation.reason)}</p>`);
-  if (c.expectedFailure) parts.push(`<p class="expected">expected failure: ${htmlEscape(c.expectedFailure.reason)}</p>`);
+  for (const f of c.failures ?? [])
+    parts.push(`<div class="failure"><h4>${htmlEscape(f.test)}</h4>${pre(f.error)}</div>`);
+  if (c.staleExpectation)
+    parts.push(`<p class="stale">stale expected failure: ${htmlEscape(c.staleExpectation.reason)}</p>`);
+  if (c.expectedFailure)
+    parts.push(`<p class="expected">expected failure: ${htmlEscape(c.expectedFailure.reason)}</p>`);
   for (const e of c.evidence) parts.push(evidenceHtml(e));
   if (c.reproduction) {
     const r = c.reproduction;
     parts.push(`<h4>reproduce</h4>${pre(r.command)}`);
-    if (r.seed !== undefined) parts.push(`<p>fast-check seed ${htmlEscape(r.seed)}${r.path !== undefined ? `, path ${htmlEscape(r.path)}` : ''}</p>`);
+    if (r.seed !== undefined)
+      parts.push(
+        `<p>fast-check seed ${htmlEscape(r.seed)}${r.path !== undefined ? `, path ${htmlEscape(r.path)}` : ''}</p>`,
+      );
   }
   return parts.join('');
 }
@@ -86,8 +106,16 @@ export function testIndex(report: ConformanceReport): Map<string, number> {
 
 /** A failed clause's hints, whole, each linking its recipe (relative to the page's folder `dir`). */
 function hintLines(c: ClauseRecord, dir: string | undefined): string {
-  return (c.hints ?? []).map((h) => `<div class="why hint-line">hint: ${htmlEscape(h.hint)}${h.recipe
-    ? ` (see <a class="recipe" href="${htmlEscape(recipeLink(h.recipe, dir))}">${htmlEscape(h.recipe)}</a>)` : ''}</div>`).join('');
+  return (c.hints ?? [])
+    .map(
+      (h) =>
+        `<div class="why hint-line">hint: ${htmlEscape(h.hint)}${
+          h.recipe
+            ? ` (see <a class="recipe" href="${htmlEscape(recipeLink(h.recipe, dir))}">${htmlEscape(h.recipe)}</a>)`
+            : ''
+        }</div>`,
+    )
+    .join('');
 }
 
 /** "contract §5.2", a link to the section only where CCS_CONTRACT_URL says where the contract is. */
@@ -99,20 +127,26 @@ function sectionRef(section: string): string {
 }
 
 export function clauseRow(c: ClauseRecord, tests: Map<string, number>, dir?: string): string {
-  const testItems = c.tests.map((t) => {
-    const i = tests.get(`${t.project}\u0000${t.file}\u0000${t.title}`);
-    const title = htmlEscape(t.title);
-    return `<li class="t-${htmlEscape(t.status)}">${i !== undefined ? `<a href="#test-${i}">${title}</a>` : title} <small>(${htmlEscape(t.project)})</small></li>`;
-  }).join('');
+  const testItems = c.tests
+    .map((t) => {
+      const i = tests.get(`${t.project}\u0000${t.file}\u0000${t.title}`);
+      const title = htmlEscape(t.title);
+      return `<li class="t-${htmlEscape(t.status)}">${i !== undefined ? `<a href="#test-${i}">${title}</a>` : title} <small>(${htmlEscape(t.project)})</small></li>`;
+    })
+    .join('');
   const mark = c.expectedFailure ? ' <small>(expected failure)</small>' : '';
-  const reading = c.reading ? `<details class="reading"><summary>reading</summary><p>${htmlEscape(c.reading)}</p></details>` : '';
+  const reading = c.reading
+    ? `<details class="reading"><summary>reading</summary><p>${htmlEscape(c.reading)}</p></details>`
+    : '';
   const evidence = evidenceCell(c);
   // Why a clause was not exercised is short and wanted at a glance: in the row, not behind a click.
-  const why = hintLines(c, dir) + [
-    ...(c.notExercisedReasons ?? []).map((n) => `<div class="why">not exercised: ${htmlEscape(n)}</div>`),
-    ...(c.blockedReasons ?? []).map((n) => `<div class="why">${htmlEscape(n)}</div>`),
-    ...(c.warnings ?? []).map((n) => `<div class="why">warning: ${htmlEscape(n)}</div>`),
-  ].join('');
+  const why =
+    hintLines(c, dir) +
+    [
+      ...(c.notExercisedReasons ?? []).map((n) => `<div class="why">not exercised: ${htmlEscape(n)}</div>`),
+      ...(c.blockedReasons ?? []).map((n) => `<div class="why">${htmlEscape(n)}</div>`),
+      ...(c.warnings ?? []).map((n) => `<div class="why">warning: ${htmlEscape(n)}</div>`),
+    ].join('');
   const meta = `${sectionRef(c.section)} · ${htmlEscape(c.side)}`;
   // The evidence gets a row of its own under the clause, the table's full width (timelines need it).
   return `<tr class="clause${evidence ? ' has-ev' : ''}" id="${htmlEscape(c.id)}" data-status="${c.status}" data-level="${c.level}" data-area="${htmlEscape(c.area)}" data-side="${htmlEscape(c.side)}">
@@ -123,15 +157,24 @@ export function clauseRow(c: ClauseRecord, tests: Map<string, number>, dir?: str
 
 /** Failed MUST clauses first, then the other failed ones, then the blocked ones, then the contract's order. */
 export function matrixOrder(clauses: ClauseRecord[]): ClauseRecord[] {
-  const rank = (c: ClauseRecord) => (c.status === 'failed' ? (c.level === 'MUST' ? 0 : 1) : c.status === 'blocked' ? 2 : 3);
-  return clauses.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
+  const rank = (c: ClauseRecord) =>
+    c.status === 'failed' ? (c.level === 'MUST' ? 0 : 1) : c.status === 'blocked' ? 2 : 3;
+  return clauses
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+    .map((x) => x.c);
 }
 
 export function testsSection(report: ConformanceReport): string {
   if (report.tests.length === 0) return '';
-  const rows = report.tests.map((t, i) => `<tr id="test-${i}"><td><span class="st s-${t.ok ? (t.status === 'passed' ? 'passed' : 'not-exercised') : 'failed'}">${htmlEscape(t.status)}</span></td>`
-    + `<td>${htmlEscape(t.title)}</td><td>${htmlEscape(t.project)}</td><td><code>${htmlEscape(t.file)}:${t.line}</code></td>`
-    + `<td class="num">${(t.durationMs / 1000).toFixed(1)} s</td><td>${t.clauses.map((id) => `<a href="#${htmlEscape(id)}">${htmlEscape(id)}</a>`).join(' ')}</td></tr>`).join('\n');
+  const rows = report.tests
+    .map(
+      (t, i) =>
+        `<tr id="test-${i}"><td><span class="st s-${t.ok ? (t.status === 'passed' ? 'passed' : 'not-exercised') : 'failed'}">${htmlEscape(t.status)}</span></td>` +
+        `<td>${htmlEscape(t.title)}</td><td>${htmlEscape(t.project)}</td><td><code>${htmlEscape(t.file)}:${t.line}</code></td>` +
+        `<td class="num">${(t.durationMs / 1000).toFixed(1)} s</td><td>${t.clauses.map((id) => `<a href="#${htmlEscape(id)}">${htmlEscape(id)}</a>`).join(' ')}</td></tr>`,
+    )
+    .join('\n');
   return `<h2 id="tests">Tests (${report.tests.length})</h2><table class="tests-table"><thead><tr><th>status</th><th>test</th><th>project</th><th>file</th><th>time</th><th>clauses</th></tr></thead><tbody>
 ${rows}
 </tbody></table>`;

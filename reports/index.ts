@@ -1,11 +1,30 @@
 /** The reports room: the clause reporter's pieces, renderers, the gate and the expected-outcomes file. */
 export type {
-  ClauseLevel, ClauseStatus, ClauseInput, ClauseRecord, ConformanceReport, Evidence, ExpectedOutcomes,
-  FailedCheck, Reproduction, StatusTotals, TestRecord, TestStatusName, TimelineEntry, TimelineSpec, TimelineWindow,
+  ClauseLevel,
+  ClauseStatus,
+  ClauseInput,
+  ClauseRecord,
+  ConformanceReport,
+  Evidence,
+  ExpectedOutcomes,
+  FailedCheck,
+  Reproduction,
+  StatusTotals,
+  TestRecord,
+  TestStatusName,
+  TimelineEntry,
+  TimelineSpec,
+  TimelineWindow,
 } from './model.ts';
 export { CONFORMANCE_PROJECTS, CLAUSE_TAG, RUN_SIDE_OF_PROJECT, areaOf } from './model.ts';
 export { buildReport, runSides, type BuildInput } from './build-report.ts';
-export { attributeTest, citedClauses, type AttributableTest, type TestClauseOutcome, type TestClauseStatus } from './attribution.ts';
+export {
+  attributeTest,
+  citedClauses,
+  type AttributableTest,
+  type TestClauseOutcome,
+  type TestClauseStatus,
+} from './attribution.ts';
 export { checkClauseIds, type ClauseIdProblems } from './check-clause-ids.ts';
 export { Redactor, REDACTED, loadSecrets } from '../spec/index.ts';
 export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproContext } from './repro.ts';
@@ -13,7 +32,12 @@ export { assertValidReport, reportProblems, conformanceSchema } from './validate
 export { renderJunit, xmlEscape } from './render-junit.ts';
 export { renderSummary, notInRunLines, notExercisedLines, type SummaryOptions } from './render-summary.ts';
 export {
-  clauseCheckLines, failedCheckLine, groupFailedChecks, middleCut, seenFirst, splitWhere,
+  clauseCheckLines,
+  failedCheckLine,
+  groupFailedChecks,
+  middleCut,
+  seenFirst,
+  splitWhere,
 } from './failure-lines.ts';
 export { recipeLink, runOnlyHints, withoutHints, type Hint } from './hints.ts';
 export { renderHtml, htmlEscape, type RenderHtmlOptions } from './render-html.ts';
@@ -28,4 +52,8 @@ export { countLine } from './count-results.ts';
 export { generateDocs, staleDocs, renderConfigReference, renderClauseList } from './generate-docs.ts';
 export { clausesOf, toTestRecord } from './collect.ts';
 export { scrubDir, scrubFile } from './scrub.ts';
-export { default as ClauseReporter, DEFAULT_TARGET_DESCRIPTION, type ClauseReporterOptions } from './clause-reporter.ts';
+export {
+  default as ClauseReporter,
+  DEFAULT_TARGET_DESCRIPTION,
+  type ClauseReporterOptions,
+} from './clause-reporter.ts';

@@ -20,7 +20,11 @@ export function readClausesFile(file: string): { clauses: ClauseInput[]; areas: 
 
 function normalise(c: ClauseInput & { retired?: boolean }): ClauseInput {
   return {
-    id: c.id, section: String(c.section), level: c.level, side: c.side, text: String(c.text).trim(),
+    id: c.id,
+    section: String(c.section),
+    level: c.level,
+    side: c.side,
+    text: String(c.text).trim(),
     ...(c.reading ? { reading: String(c.reading).trim() } : {}),
     ...(c.unobservable ? { unobservable: String(c.unobservable).trim() } : {}),
   };
@@ -30,7 +34,9 @@ function normalise(c: ClauseInput & { retired?: boolean }): ClauseInput {
  * The clauses of spec/clauses.yaml, read and checked as the spec loader reads them (spec/index.ts
  * readClauses), without compiling the contract's schemas: a report needs the clauses alone.
  */
-export async function loadClauses(clausesFile?: string): Promise<{ clauses: ClauseInput[]; areas: Record<string, string> }> {
+export async function loadClauses(
+  clausesFile?: string,
+): Promise<{ clauses: ClauseInput[]; areas: Record<string, string> }> {
   if (clausesFile) return readClausesFile(clausesFile);
   const { clauses, areas } = readClauses();
   return { clauses: clauses.map(normalise), areas };

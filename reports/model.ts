@@ -98,7 +98,13 @@ export interface ClauseRecord {
   text: string;
   reading?: string;
   status: ClauseStatus;
-  tests: Array<{ title: string; project: string; file: string; status: TestStatusName; verdict?: 'passed' | 'failed' | 'blocked' | 'not-exercised' }>;
+  tests: Array<{
+    title: string;
+    project: string;
+    file: string;
+    status: TestStatusName;
+    verdict?: 'passed' | 'failed' | 'blocked' | 'not-exercised';
+  }>;
   failures?: Array<{ test: string; error: string }>;
   /** failed: the failed checks, one per check with a count (the one-line form of summary.md and the console). */
   failedChecks?: FailedCheck[];
@@ -118,7 +124,11 @@ export interface ClauseRecord {
 export type StatusTotals = Record<ClauseStatus, number>;
 
 /** A clause's side in spec/clauses.yaml; a run's sides come from its projects (RUN_SIDE_OF_PROJECT). */
-export const RUN_SIDE_OF_PROJECT: Record<string, string> = { service: 'service', 'service-realtime': 'service', host: 'host' };
+export const RUN_SIDE_OF_PROJECT: Record<string, string> = {
+  service: 'service',
+  'service-realtime': 'service',
+  host: 'host',
+};
 
 export interface ConformanceReport {
   schemaVersion: 1;
@@ -151,7 +161,18 @@ export interface ConformanceReport {
   /** Seeded faults of the embedded reference this run had on, with the clause each breaks. */
   seededFaults?: Array<{ name: string; clause: string }>;
   clauses: ClauseRecord[];
-  tests: Array<{ title: string; project: string; file: string; line: number; clauses: string[]; status: TestStatusName; ok: boolean; durationMs: number; errors: string[]; verdicts?: Record<string, 'passed' | 'failed' | 'blocked' | 'not-exercised'> }>;
+  tests: Array<{
+    title: string;
+    project: string;
+    file: string;
+    line: number;
+    clauses: string[];
+    status: TestStatusName;
+    ok: boolean;
+    durationMs: number;
+    errors: string[];
+    verdicts?: Record<string, 'passed' | 'failed' | 'blocked' | 'not-exercised'>;
+  }>;
 }
 
 export interface ExpectedOutcomes {

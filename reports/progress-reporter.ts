@@ -14,8 +14,10 @@ import { failedCheckLine, groupFailedChecks, seenFirst } from './failure-lines.t
 
 /** The failed checks a test attached (suites/shared/checks.ts attachChecks). */
 function failedRecordsOf(result: TestResult) {
-  return result.attachments.filter((a) => a.name === CHECKS_ATTACHMENT && a.body)
-    .flatMap((a) => parseCheckRecords(a.body!.toString('utf8'))).filter((r) => r.outcome === 'failed');
+  return result.attachments
+    .filter((a) => a.name === CHECKS_ATTACHMENT && a.body)
+    .flatMap((a) => parseCheckRecords(a.body!.toString('utf8')))
+    .filter((r) => r.outcome === 'failed');
 }
 
 /**
@@ -37,7 +39,12 @@ export function failureDetail(result: TestResult, verbose: boolean): string[] {
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-interface AreaState { total: number; done: number; failed: number; skipped: number }
+interface AreaState {
+  total: number;
+  done: number;
+  failed: number;
+  skipped: number;
+}
 
 export default class ProgressReporter implements Reporter {
   private readonly out: NodeJS.WriteStream;
@@ -67,11 +74,12 @@ export default class ProgressReporter implements Reporter {
   onBegin(_config: FullConfig, suite: Suite): void {
     this.started = performance.now();
     const tests = suite.allTests();
-    for (const t of tests) for (const a of this.areasOf(t)) {
-      const s = this.areas.get(a) ?? { total: 0, done: 0, failed: 0, skipped: 0 };
-      s.total += 1;
-      this.areas.set(a, s);
-    }
+    for (const t of tests)
+      for (const a of this.areasOf(t)) {
+        const s = this.areas.get(a) ?? { total: 0, done: 0, failed: 0, skipped: 0 };
+        s.total += 1;
+        this.areas.set(a, s);
+      }
     this.line(`running ${tests.length} tests in ${this.areas.size} areas`);
     if (this.tty) this.timer = setInterval(() => this.spin(), 120);
   }
@@ -95,7 +103,9 @@ export default class ProgressReporter implements Reporter {
       if (result.status === 'skipped') s.skipped += 1;
       if (s.done === s.total) {
         const mark = s.failed > 0 ? 'FAIL' : 'ok';
-        this.line(`${mark.padEnd(4)} ${a.padEnd(8)} ${s.total - s.failed - s.skipped} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`);
+        this.line(
+          `${mark.padEnd(4)} ${a.padEnd(8)} ${s.total - s.failed - s.skipped} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`,
+        );
       }
     }
   }

@@ -17,7 +17,12 @@ export { htmlEscape } from './html-escape.ts';
 const STATUSES: ClauseStatus[] = ['failed', 'blocked', 'passed', 'not-exercised', 'unspecified', 'not-in-run'];
 
 function options(values: Array<[string, string]>, selected: string): string {
-  return values.map(([v, label]) => `<option value="${htmlEscape(v)}"${v === selected ? ' selected' : ''}>${htmlEscape(label)}</option>`).join('');
+  return values
+    .map(
+      ([v, label]) =>
+        `<option value="${htmlEscape(v)}"${v === selected ? ' selected' : ''}>${htmlEscape(label)}</option>`,
+    )
+    .join('');
 }
 
 export interface RenderHtmlOptions {
@@ -53,7 +58,9 @@ ${filters}
 <table id="matrix"><colgroup><col class="c-id"><col class="c-lv"><col class="c-st"><col class="c-rule"><col class="c-tests"></colgroup>
 <thead><tr><th>clause</th><th>level</th><th>status</th><th>rule</th><th>tests</th></tr></thead>
 <tbody>
-${matrixOrder(report.clauses).map((c) => clauseRow(c, tests, opts.dir)).join('\n')}
+${matrixOrder(report.clauses)
+  .map((c) => clauseRow(c, tests, opts.dir))
+  .join('\n')}
 </tbody></table>
 ${testsSection(report)}
 <script>${SCRIPT}</script>

@@ -12,7 +12,9 @@ import { recipeLink, runOnlyHints } from './hints.ts';
 import { clauseCheckLines, seenFirst } from './failure-lines.ts';
 
 /** Where the summary is written: recipe links are relative to it. */
-export interface SummaryOptions { dir?: string }
+export interface SummaryOptions {
+  dir?: string;
+}
 
 const LEVELS: ClauseLevel[] = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'];
 const STATUSES: ClauseStatus[] = ['passed', 'failed', 'blocked', 'not-exercised', 'unspecified'];
@@ -25,7 +27,10 @@ export function notInRunLines(report: ConformanceReport): string[] {
 }
 
 function oneLine(s: string, max = 160): string {
-  const flat = s.replace(/\u001b\[[0-9;]*m/g, '').replace(/\s+/g, ' ').trim();
+  const flat = s
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -46,7 +51,9 @@ function hintLines(c: ClauseRecord, o: SummaryOptions): string[] {
  * failed many times once with its count), then its hints.
  */
 function failedLines(
-  c: ClauseRecord, faults: Array<{ name: string; clause: string }> = [], o: SummaryOptions = {},
+  c: ClauseRecord,
+  faults: Array<{ name: string; clause: string }> = [],
+  o: SummaryOptions = {},
 ): string[] {
   const fault = faults.filter((f) => f.clause === c.id).map((f) => f.name);
   const repro = c.reproduction ? ` — rerun: \`${c.reproduction.command}\`` : '';
@@ -71,10 +78,13 @@ export function notExercisedLines(report: ConformanceReport): string[] {
 export function renderSummary(report: ConformanceReport, o: SummaryOptions = {}): string {
   // With seeded faults on, the clauses they break lead (the point of the run); then the contract's order.
   const faultClauses = new Set((report.seededFaults ?? []).map((f) => f.clause));
-  const failedMust = report.clauses.filter((c) => c.level === 'MUST' && c.status === 'failed')
+  const failedMust = report.clauses
+    .filter((c) => c.level === 'MUST' && c.status === 'failed')
     .sort((a, b) => Number(faultClauses.has(b.id)) - Number(faultClauses.has(a.id)));
   const staleOther = report.clauses.filter((c) => c.level !== 'MUST' && c.staleExpectation);
-  const failedShould = report.clauses.filter((c) => c.level === 'SHOULD' && c.status === 'failed' && !c.staleExpectation);
+  const failedShould = report.clauses.filter(
+    (c) => c.level === 'SHOULD' && c.status === 'failed' && !c.staleExpectation,
+  );
   const expected = report.clauses.filter((c) => c.expectedFailure);
   const blocked = report.clauses.filter((c) => c.status === 'blocked' && c.level !== 'UNSPECIFIED');
   const out: string[] = [];
@@ -101,9 +111,20 @@ export function renderSummary(report: ConformanceReport, o: SummaryOptions = {})
     for (const h of runHints) out.push(`- ${md(h.hint)} (${h.clauses.join(', ')})`);
     out.push('');
   }
-  out.push(`Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`, '');
-  if (report.target.dataApi) out.push(`Data API forms (target \`dataApi\`; the contract leaves them open, UNSPEC-8, UNSPEC-9): ${md(describeDataApiForms(report.target.dataApi))}`, '');
-  if (report.versions) out.push(`Harness ccs-conformance ${md(report.versions.harness)} · clause catalogue version ${md(report.versions.clauses)}`, '');
+  out.push(
+    `Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`,
+    '',
+  );
+  if (report.target.dataApi)
+    out.push(
+      `Data API forms (target \`dataApi\`; the contract leaves them open, UNSPEC-8, UNSPEC-9): ${md(describeDataApiForms(report.target.dataApi))}`,
+      '',
+    );
+  if (report.versions)
+    out.push(
+      `Harness ccs-conformance ${md(report.versions.harness)} · clause catalogue version ${md(report.versions.clauses)}`,
+      '',
+    );
   out.push(`| level | ${STATUSES.join(' | ')} |`, `|---|${STATUSES.map(() => '---:').join('|')}|`);
   for (const l of LEVELS) out.push(`| ${l} | ${STATUSES.map((s) => report.totals.byLevel[l][s]).join(' | ')} |`);
   out.push(`| **all** | ${STATUSES.map((s) => `**${report.totals[s]}**`).join(' | ')} |`, '');

@@ -7,7 +7,12 @@
 import type { TimelineEntry, TimelineSpec, TimelineWindow } from './model.ts';
 import { htmlEscape } from './html-escape.ts';
 
-interface Attempt { n: number; start: number; end?: number; entry: TimelineEntry }
+interface Attempt {
+  n: number;
+  start: number;
+  end?: number;
+  entry: TimelineEntry;
+}
 
 export interface WindowVerdict {
   window: TimelineWindow;
@@ -25,7 +30,8 @@ function num(v: unknown): number | undefined {
 /** Arrival on the harness monotonic clock when given (the contract's intervals), else the ISO wall time. */
 export function attemptsOf(entries: unknown[]): Attempt[] {
   const raw = entries.filter((e): e is TimelineEntry => !!e && typeof e === 'object');
-  const timed = raw.map((e) => ({ e, at: num(e.arrivalMs) ?? (typeof e.arrival === 'string' ? Date.parse(e.arrival) : NaN) }))
+  const timed = raw
+    .map((e) => ({ e, at: num(e.arrivalMs) ?? (typeof e.arrival === 'string' ? Date.parse(e.arrival) : NaN) }))
     .filter((x) => Number.isFinite(x.at))
     .sort((a, b) => a.at - b.at);
   const t0 = timed[0]?.at ?? 0;
@@ -54,19 +60,53 @@ export function judgeWindows(attempts: Attempt[], spec: TimelineSpec): WindowVer
     const what = w.label ?? (w.from === 'start' ? `attempt ${w.attempt} ended` : `attempt ${w.attempt} started`);
     const expected = about(w, spec.timeScale);
     if (w.from === 'start') {
-      if (!self) return { window: w, ok: false, sentence: `attempt ${w.attempt} never arrived; expected it to end ${expected} after its start` };
-      if (self.end === undefined) return { window: w, anchor: self.start, ok: false, sentence: `attempt ${w.attempt} never ended; expected ${expected}` };
+      if (!self)
+        return {
+          window: w,
+          ok: false,
+          sentence: `attempt ${w.attempt} never arrived; expected it to end ${expected} after its start`,
+        };
+      if (self.end === undefined)
+        return {
+          window: w,
+          anchor: self.start,
+          ok: false,
+          sentence: `attempt ${w.attempt} never ended; expected ${expected}`,
+        };
       const measured = self.end - self.start;
       const ok = Math.abs(measured - w.expectedMs) <= w.toleranceMs;
-      return { window: w, anchor: self.start, measured, ok, sentence: `${what} ${seconds(measured)} after its start; expected ${expected}: ${ok ? 'inside' : 'OUTSIDE'} the window` };
+      return {
+        window: w,
+        anchor: self.start,
+        measured,
+        ok,
+        sentence: `${what} ${seconds(measured)} after its start; expected ${expected}: ${ok ? 'inside' : 'OUTSIDE'} the window`,
+      };
     }
     const prev = byN.get(w.attempt - 1);
-    if (!prev) return { window: w, ok: false, sentence: `attempt ${w.attempt - 1} never arrived, so attempt ${w.attempt} has no anchor` };
+    if (!prev)
+      return {
+        window: w,
+        ok: false,
+        sentence: `attempt ${w.attempt - 1} never arrived, so attempt ${w.attempt} has no anchor`,
+      };
     const anchor = prev.end ?? prev.start;
-    if (!self) return { window: w, anchor, ok: false, sentence: `attempt ${w.attempt} never arrived; expected it ${expected} after attempt ${w.attempt - 1} ended` };
+    if (!self)
+      return {
+        window: w,
+        anchor,
+        ok: false,
+        sentence: `attempt ${w.attempt} never arrived; expected it ${expected} after attempt ${w.attempt - 1} ended`,
+      };
     const measured = self.start - anchor;
     const ok = Math.abs(measured - w.expectedMs) <= w.toleranceMs;
-    return { window: w, anchor, measured, ok, sentence: `${what} ${seconds(measured)} after attempt ${w.attempt - 1} ended; expected ${expected}: ${ok ? 'inside' : 'OUTSIDE'} the window` };
+    return {
+      window: w,
+      anchor,
+      measured,
+      ok,
+      sentence: `${what} ${seconds(measured)} after attempt ${w.attempt - 1} ended; expected ${expected}: ${ok ? 'inside' : 'OUTSIDE'} the window`,
+    };
   });
 }
 
@@ -109,7 +149,9 @@ export function renderTimeline(entries: unknown[], spec: TimelineSpec): string {
   const step = niceStep(span);
   for (let t = 0; t <= span; t += step) {
     const tick = span >= 2_000 ? `${t / 1000} s` : `${t} ms`;
-    out.push(`<line class="tl-grid" x1="${x(t)}" x2="${x(t)}" y1="${TOP - 6}" y2="${height - 6}"/><text class="tl-tick" x="${x(t)}" y="${TOP - 10}">${tick}</text>`);
+    out.push(
+      `<line class="tl-grid" x1="${x(t)}" x2="${x(t)}" y1="${TOP - 6}" y2="${height - 6}"/><text class="tl-tick" x="${x(t)}" y="${TOP - 10}">${tick}</text>`,
+    );
   }
   for (let n = 1; n <= lanes; n++) {
     const y = laneY(n);
@@ -123,29 +165,40 @@ export function renderTimeline(entries: unknown[], spec: TimelineSpec): string {
     const lo = v.anchor + w.expectedMs - w.toleranceMs;
     const hi = v.anchor + w.expectedMs + w.toleranceMs;
     const mid = y + 31;
-    out.push(`<g class="tl-window ${v.ok ? 'tl-pass' : 'tl-fail'}"><title>${htmlEscape(v.sentence)}</title>`
-      + `<line class="tl-gap" x1="${x(v.anchor)}" x2="${x(lo)}" y1="${mid}" y2="${mid}"/>`
-      + `<rect class="tl-band" x="${x(lo)}" y="${y + 16}" width="${Math.max(2, x(hi) - x(lo))}" height="${LANE - 20}" rx="3"/>`
-      + `<line class="tl-expected" x1="${x(v.anchor + w.expectedMs)}" x2="${x(v.anchor + w.expectedMs)}" y1="${y + 16}" y2="${y + LANE - 4}"/>`
-      + `<text class="tl-about" x="${x(v.anchor + w.expectedMs)}" y="${y + 12}">expected ${seconds(w.expectedMs)} ± ${seconds(w.toleranceMs)}</text></g>`);
+    out.push(
+      `<g class="tl-window ${v.ok ? 'tl-pass' : 'tl-fail'}"><title>${htmlEscape(v.sentence)}</title>` +
+        `<line class="tl-gap" x1="${x(v.anchor)}" x2="${x(lo)}" y1="${mid}" y2="${mid}"/>` +
+        `<rect class="tl-band" x="${x(lo)}" y="${y + 16}" width="${Math.max(2, x(hi) - x(lo))}" height="${LANE - 20}" rx="3"/>` +
+        `<line class="tl-expected" x1="${x(v.anchor + w.expectedMs)}" x2="${x(v.anchor + w.expectedMs)}" y1="${y + 16}" y2="${y + LANE - 4}"/>` +
+        `<text class="tl-about" x="${x(v.anchor + w.expectedMs)}" y="${y + 12}">expected ${seconds(w.expectedMs)} ± ${seconds(w.toleranceMs)}</text></g>`,
+    );
   }
   for (const a of attempts) {
     const y = laneY(a.n);
     const x0 = x(a.start);
     const x1 = a.end !== undefined ? Math.max(x0 + 3, x(a.end)) : x0 + 3;
     const tip = `attempt ${a.n}: arrived at ${seconds(a.start)}${a.end !== undefined ? `, ended at ${seconds(a.end)}` : ', never ended'} (${statusText(a.entry)})`;
-    out.push(`<g class="tl-attempt ${barClass(a.entry)}"><title>${htmlEscape(tip)}</title>`
-      + `<rect x="${x0}" y="${y + 24}" width="${x1 - x0}" height="14" rx="2"/>`
-      + `<text class="tl-status" x="${x1 + 4}" y="${y + 35}">${htmlEscape(statusText(a.entry))}</text></g>`);
+    out.push(
+      `<g class="tl-attempt ${barClass(a.entry)}"><title>${htmlEscape(tip)}</title>` +
+        `<rect x="${x0}" y="${y + 24}" width="${x1 - x0}" height="14" rx="2"/>` +
+        `<text class="tl-status" x="${x1 + 4}" y="${y + 35}">${htmlEscape(statusText(a.entry))}</text></g>`,
+    );
   }
   for (const v of verdicts) {
     if (v.anchor === undefined || v.measured === undefined) continue;
     const at = x(v.anchor + v.measured);
     const y = laneY(v.window.attempt);
-    out.push(`<path class="tl-mark ${v.ok ? 'tl-pass' : 'tl-fail'}" d="M${at - 5} ${y + 15} h10 l-5 8 z"><title>${htmlEscape(v.sentence)}</title></path>`);
+    out.push(
+      `<path class="tl-mark ${v.ok ? 'tl-pass' : 'tl-fail'}" d="M${at - 5} ${y + 15} h10 l-5 8 z"><title>${htmlEscape(v.sentence)}</title></path>`,
+    );
   }
   const svg = `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="${htmlEscape(verdicts.map((v) => v.sentence).join('; ') || 'attempts')}">${out.join('')}</svg>`;
-  const lines = verdicts.map((v) => `<li class="${v.ok ? 'tl-pass' : 'tl-fail'}">${v.ok ? '✓' : '✗'} ${htmlEscape(v.sentence)}</li>`).join('');
-  const scale = spec.timeScale !== undefined && spec.timeScale !== 1 ? `<p class="tl-scale">times at time scale ${spec.timeScale} (contract durations × ${spec.timeScale})</p>` : '';
+  const lines = verdicts
+    .map((v) => `<li class="${v.ok ? 'tl-pass' : 'tl-fail'}">${v.ok ? '✓' : '✗'} ${htmlEscape(v.sentence)}</li>`)
+    .join('');
+  const scale =
+    spec.timeScale !== undefined && spec.timeScale !== 1
+      ? `<p class="tl-scale">times at time scale ${spec.timeScale} (contract durations × ${spec.timeScale})</p>`
+      : '';
   return `<figure class="tl">${svg}${lines ? `<ul class="tl-verdicts">${lines}</ul>` : ''}${scale}</figure>`;
 }

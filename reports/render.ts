@@ -14,7 +14,10 @@ export function readReport(file: string, o: { validate?: boolean } = {}): Confor
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new CcsError('REPORT_UNREADABLE', `cannot read the report ${file}: ${(error as Error).message.split('\n')[0]}`);
+    throw new CcsError(
+      'REPORT_UNREADABLE',
+      `cannot read the report ${file}: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   if (o.validate !== false) assertValidReport(doc);
   return doc as ConformanceReport;

@@ -45,7 +45,12 @@ function quote(arg: string): string {
 const SEED_IN_TEXT = /seed:\s*(-?\d+)\s*,\s*path:\s*"([^"]*)"/;
 
 /** A host-side clause reruns with `ccs-conformance host`, every other with `ccs-conformance run`. */
-export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: ReproContext, side?: string): Reproduction {
+export function reproductionFor(
+  clauseId: string,
+  failing: TestRecord[],
+  ctx: ReproContext,
+  side?: string,
+): Reproduction {
   let seed: string | undefined;
   let path: string | undefined;
   for (const t of failing) {
@@ -73,12 +78,20 @@ export function reproductionFor(clauseId: string, failing: TestRecord[], ctx: Re
     command: args.map(quote).join(' '),
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined ? { path } : {}),
-    curl: failing.flatMap((t) => t.evidence.flatMap((e) => (e.requests ?? []).map((r) => r.curl).filter((c): c is string => typeof c === 'string'))),
+    curl: failing.flatMap((t) =>
+      t.evidence.flatMap((e) =>
+        (e.requests ?? []).map((r) => r.curl).filter((c): c is string => typeof c === 'string'),
+      ),
+    ),
     entries: failing.flatMap((t) => t.evidence.flatMap((e) => e.entries ?? [])),
   };
 }
 
 /** CCS_FAULT_CLAUSES="name:CLAUSE,name:CLAUSE" (set by `ccs-conformance run --fault`). */
 export function seededFaultsFromEnv(env: NodeJS.ProcessEnv = process.env): Array<{ name: string; clause: string }> {
-  return (readSettings(env).faultClauses ?? '').split(',').map((pair) => pair.trim().split(':')).filter((p) => p.length === 2 && isClauseIdShape(p[1] as string)).map(([name, clause]) => ({ name: name as string, clause: clause as string }));
+  return (readSettings(env).faultClauses ?? '')
+    .split(',')
+    .map((pair) => pair.trim().split(':'))
+    .filter((p) => p.length === 2 && isClauseIdShape(p[1] as string))
+    .map(([name, clause]) => ({ name: name as string, clause: clause as string }));
 }

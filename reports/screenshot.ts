@@ -27,7 +27,11 @@ async function main(): Promise<void> {
     await page.evaluate(() => window.scrollTo(0, 0));
     mkdirSync(join(OUT, '..'), { recursive: true });
     const bottom = await evidence.evaluate((el) => el.closest('tr')!.getBoundingClientRect().bottom + window.scrollY);
-    await page.screenshot({ path: OUT, fullPage: true, clip: { x: 0, y: 0, width: 1360, height: Math.ceil(bottom + 8) } });
+    await page.screenshot({
+      path: OUT,
+      fullPage: true,
+      clip: { x: 0, y: 0, width: 1360, height: Math.ceil(bottom + 8) },
+    });
     process.stdout.write(`wrote ${OUT}\n`);
   } finally {
     await browser.close();

@@ -31,6 +31,10 @@ export function reportProblems(report: unknown): string[] {
 export function assertValidReport(report: unknown): void {
   const problems = reportProblems(report);
   if (problems.length > 0) {
-    throw new CcsError('REPORT_SCHEMA_INVALID', `conformance report does not match reports/conformance.schema.json:\n  ${problems.slice(0, 20).join('\n  ')}`, { problems });
+    throw new CcsError(
+      'REPORT_SCHEMA_INVALID',
+      `conformance report does not match reports/conformance.schema.json:\n  ${problems.slice(0, 20).join('\n  ')}`,
+      { problems },
+    );
   }
 }

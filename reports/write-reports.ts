@@ -14,7 +14,11 @@ import { renderHtml } from './render-html.ts';
 
 export const REPORT_FILES = ['conformance.json', 'junit.xml', 'summary.md', 'clauses.html'] as const;
 
-export function writeReports(report: ConformanceReport, dir: string, redactor: Redactor = new Redactor(loadSecrets())): string[] {
+export function writeReports(
+  report: ConformanceReport,
+  dir: string,
+  redactor: Redactor = new Redactor(loadSecrets()),
+): string[] {
   const clean = redactor.value(report);
   assertValidReport(clean);
   mkdirSync(dir, { recursive: true });

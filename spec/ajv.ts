@@ -96,7 +96,14 @@ export function addComponentSchemas(
   return (name) => {
     if (!Object.hasOwn(schemas, name)) return undefined;
     let fn = compiled.get(name);
-    if (!fn) compiled.set(name, (fn = compileOrThrow(() => ajv.getSchema(`${prefix}${name}`), `${docLabel}#/components/schemas/${encodePointerToken(name)}`)));
+    if (!fn)
+      compiled.set(
+        name,
+        (fn = compileOrThrow(
+          () => ajv.getSchema(`${prefix}${name}`),
+          `${docLabel}#/components/schemas/${encodePointerToken(name)}`,
+        )),
+      );
     return fn;
   };
 }
@@ -125,7 +132,11 @@ function compileOrThrow(compile: () => ValidateFunction | undefined, where: stri
   try {
     fn = compile();
   } catch (err) {
-    throw new CcsError('SPEC_SCHEMA_INVALID', `schema at ${where} does not compile (ajv strict, 2020-12): ${(err as Error).message}`, { where });
+    throw new CcsError(
+      'SPEC_SCHEMA_INVALID',
+      `schema at ${where} does not compile (ajv strict, 2020-12): ${(err as Error).message}`,
+      { where },
+    );
   }
   if (!fn) throw new CcsError('SPEC_SCHEMA_INVALID', `schema at ${where} could not be found or compiled`, { where });
   return fn;

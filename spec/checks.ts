@@ -42,10 +42,12 @@ export interface CheckRecord {
 /** "HOST-6: <rule>: expected 401, got 200 after 18 ms" (and the hint with its recipe, when there is one). */
 export function checkWords(r: CheckRecord): string {
   const head = `${r.clauses.join(', ')}: ${r.rule}`;
-  const body = r.outcome === 'failed'
-    ? `${head}: expected ${r.expected ?? '(not stated)'}, got ${r.seen ?? '(nothing)'}`
-    : r.outcome === 'passed' ? `${head}: held${r.count && r.count > 1 ? ` (${r.count} times)` : ''}`
-      : `${head}: ${r.outcome}${r.reason ? `: ${r.reason}` : ''}`;
+  const body =
+    r.outcome === 'failed'
+      ? `${head}: expected ${r.expected ?? '(not stated)'}, got ${r.seen ?? '(nothing)'}`
+      : r.outcome === 'passed'
+        ? `${head}: held${r.count && r.count > 1 ? ` (${r.count} times)` : ''}`
+        : `${head}: ${r.outcome}${r.reason ? `: ${r.reason}` : ''}`;
   return r.hint ? `${body}. Hint: ${hintWords(r.hint, r.recipe)}` : body;
 }
 
@@ -59,8 +61,14 @@ export function parseCheckRecords(text: string): CheckRecord[] {
   try {
     const v = JSON.parse(text) as unknown;
     if (!Array.isArray(v)) return [];
-    return v.filter((r): r is CheckRecord => !!r && typeof r === 'object' && Array.isArray((r as CheckRecord).clauses)
-      && typeof (r as CheckRecord).rule === 'string' && typeof (r as CheckRecord).outcome === 'string');
+    return v.filter(
+      (r): r is CheckRecord =>
+        !!r &&
+        typeof r === 'object' &&
+        Array.isArray((r as CheckRecord).clauses) &&
+        typeof (r as CheckRecord).rule === 'string' &&
+        typeof (r as CheckRecord).outcome === 'string',
+    );
   } catch {
     return [];
   }

@@ -9,7 +9,10 @@ import { CcsError } from './errors.ts';
 
 export function chromiumPath(): string | undefined {
   try {
-    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || undefined;
+    return (
+      execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() ||
+      undefined
+    );
   } catch {
     return undefined;
   }
@@ -17,9 +20,22 @@ export function chromiumPath(): string | undefined {
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = chromiumPath();
-  if (!executablePath) throw new CcsError('SPEC_NO_CHROMIUM', 'chromium is not installed: apt-get install -y chromium (the page tests and screenshots need it)');
+  if (!executablePath)
+    throw new CcsError(
+      'SPEC_NO_CHROMIUM',
+      'chromium is not installed: apt-get install -y chromium (the page tests and screenshots need it)',
+    );
   return chromium.launch({
     executablePath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--font-render-hinting=none'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--font-render-hinting=none',
+    ],
   });
 }

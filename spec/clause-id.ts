@@ -43,6 +43,7 @@ const KNOWN: ReadonlySet<string> = new Set(CLAUSE_IDS);
 
 /** A clause id read from data (a vectors file): checked at run time, since tsc cannot see it. */
 export function toClauseId(id: string): ClauseId {
-  if (!KNOWN.has(id)) throw new CcsError('SPEC_CLAUSE_UNKNOWN', `${id} is not a clause id of spec/clauses.yaml`, { id });
+  if (!KNOWN.has(id))
+    throw new CcsError('SPEC_CLAUSE_UNKNOWN', `${id} is not a clause id of spec/clauses.yaml`, { id });
   return id as ClauseId;
 }

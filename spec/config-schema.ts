@@ -25,12 +25,18 @@ export interface ConfigProblem {
 
 /** '/workspaces/production/apiKey' -> 'workspaces.production.apiKey'; '/a/0/b' -> 'a[0].b'. */
 export function dottedField(instancePath: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return parts.length === 0 ? '(top level)' : parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : (i ? '.' : '') + p)).join('');
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return parts.length === 0
+    ? '(top level)'
+    : parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : (i ? '.' : '') + p)).join('');
 }
 
 const child = (at: string, name: string): string => (at === '(top level)' ? name : `${at}.${name}`);
-const expected = (e: ErrorObject): string | undefined => (e.parentSchema as { 'x-expected'?: string } | undefined)?.['x-expected'];
+const expected = (e: ErrorObject): string | undefined =>
+  (e.parentSchema as { 'x-expected'?: string } | undefined)?.['x-expected'];
 
 function resolveLocal(root: ConfigSchema, s: { $ref?: string }): ConfigSchema {
   const m = s.$ref ? /^#\/definitions\/(.+)$/.exec(s.$ref) : null;
@@ -41,23 +47,39 @@ function explain(root: ConfigSchema, e: ErrorObject): ConfigProblem {
   const at = dottedField(e.instancePath);
   const said = (field: string, rule: string): ConfigProblem => ({ field, rule, sentence: `${field}: ${rule}` });
   switch (e.keyword) {
-    case 'additionalProperties': return said(child(at, (e.params as { additionalProperty: string }).additionalProperty), 'unknown field (not in the target schema)');
-    case 'required': return said(child(at, (e.params as { missingProperty: string }).missingProperty), 'is required');
+    case 'additionalProperties':
+      return said(
+        child(at, (e.params as { additionalProperty: string }).additionalProperty),
+        'unknown field (not in the target schema)',
+      );
+    case 'required':
+      return said(child(at, (e.params as { missingProperty: string }).missingProperty), 'is required');
     case 'discriminator': {
       const { tag } = e.params as { tag: string };
-      const branches = ((e.parentSchema as { oneOf?: { $ref?: string }[] }).oneOf ?? []).map((b) => resolveLocal(root, b));
-      const values = branches.map((b) => (b.properties as Record<string, { const?: unknown }> | undefined)?.[tag]?.const).filter((v) => v !== undefined);
+      const branches = ((e.parentSchema as { oneOf?: { $ref?: string }[] }).oneOf ?? []).map((b) =>
+        resolveLocal(root, b),
+      );
+      const values = branches
+        .map((b) => (b.properties as Record<string, { const?: unknown }> | undefined)?.[tag]?.const)
+        .filter((v) => v !== undefined);
       return said(child(at, tag), `must be one of ${values.join(', ')}`);
     }
-    case 'enum': return said(at, `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`);
+    case 'enum':
+      return said(at, `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`);
     case 'pattern':
     case 'not':
     case 'oneOf': {
       const words = expected(e);
       if (words) return said(at, `must be ${words}`);
-      return said(at, e.keyword === 'pattern' ? `must match ${(e.params as { pattern: string }).pattern}` : (e.message ?? 'is invalid'));
+      return said(
+        at,
+        e.keyword === 'pattern'
+          ? `must match ${(e.params as { pattern: string }).pattern}`
+          : (e.message ?? 'is invalid'),
+      );
     }
-    default: return said(at, e.message ?? 'is invalid');
+    default:
+      return said(at, e.message ?? 'is invalid');
   }
 }
 
@@ -68,7 +90,11 @@ function explain(root: ConfigSchema, e: ErrorObject): ConfigProblem {
  */
 function pick(errors: ErrorObject[]): ErrorObject {
   const first = errors[0] as ErrorObject;
-  const one = errors.find((e) => e.keyword === 'oneOf' && (first.instancePath === e.instancePath || first.instancePath.startsWith(`${e.instancePath}/`)));
+  const one = errors.find(
+    (e) =>
+      e.keyword === 'oneOf' &&
+      (first.instancePath === e.instancePath || first.instancePath.startsWith(`${e.instancePath}/`)),
+  );
   if (!one) return first;
   return errors.find((e) => e !== one && e.instancePath.startsWith(`${one.instancePath}/`)) ?? one;
 }

@@ -43,10 +43,20 @@ export interface DataApiForms {
 }
 
 /** The forms a target that declares none is written in (the harness's forms before they could be declared). */
-export const DEFAULT_DATA_API_FORMS: Readonly<DataApiForms> = Object.freeze({ configEnd: 'without-slash', keyedWrite: 'path', keyField: 'serviceKey', writeBody: 'data' });
+export const DEFAULT_DATA_API_FORMS: Readonly<DataApiForms> = Object.freeze({
+  configEnd: 'without-slash',
+  keyedWrite: 'path',
+  keyField: 'serviceKey',
+  writeBody: 'data',
+});
 
 /** The `dataApi` member of a target file as written (every field optional). */
-export interface DataApiFormsInput { configEnd?: string; keyedWrite?: string; keyField?: string; writeBody?: string }
+export interface DataApiFormsInput {
+  configEnd?: string;
+  keyedWrite?: string;
+  keyField?: string;
+  writeBody?: string;
+}
 
 function oneOf<T extends string>(values: readonly T[], v: unknown, field: string, name: string): T | undefined {
   if (v === undefined) return undefined;
@@ -68,10 +78,16 @@ export function resolveDataApiForms(input: DataApiFormsInput | undefined, name =
     writeBody: oneOf(WRITE_BODY_FORMS, i.writeBody, 'dataApi.writeBody', name) ?? DEFAULT_DATA_API_FORMS.writeBody,
   };
   if (typeof forms.keyField !== 'string' || forms.keyField.length === 0) {
-    throw new CcsError('TARGET_FIELD_INVALID', `${name}: dataApi.keyField: must be a non-empty string`, { field: 'dataApi.keyField' });
+    throw new CcsError('TARGET_FIELD_INVALID', `${name}: dataApi.keyField: must be a non-empty string`, {
+      field: 'dataApi.keyField',
+    });
   }
   if (forms.keyedWrite === 'body' && forms.writeBody === 'data' && forms.keyField === 'data') {
-    throw new CcsError('TARGET_FIELD_INVALID', `${name}: dataApi.keyField: must not be "data" when dataApi.writeBody is data (the key member would replace the fields)`, { field: 'dataApi.keyField' });
+    throw new CcsError(
+      'TARGET_FIELD_INVALID',
+      `${name}: dataApi.keyField: must not be "data" when dataApi.writeBody is data (the key member would replace the fields)`,
+      { field: 'dataApi.keyField' },
+    );
   }
   return forms;
 }
@@ -87,13 +103,23 @@ export function configEndInPath(configEnd: string, form: ConfigEndForm): string 
 }
 
 /** The data API path of a record or of a user's records: /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}]. */
-export function dataApiPath(workspaceKey: string, configEnd: string, endUserHandle: string, form: ConfigEndForm, serviceKey?: string): string {
+export function dataApiPath(
+  workspaceKey: string,
+  configEnd: string,
+  endUserHandle: string,
+  form: ConfigEndForm,
+  serviceKey?: string,
+): string {
   const tail = serviceKey === undefined ? '' : `/${segment(serviceKey)}`;
   return `/api/${segment(workspaceKey)}/endpoints/${configEndInPath(configEnd, form)}/data/${segment(endUserHandle)}${tail}`;
 }
 
 /** One reading of a data API path: the configEnd it names (with its leading slash), the handle and the key if any. */
-export interface DataPathParts { configEnd: string; endUserHandle: string; serviceKey?: string }
+export interface DataPathParts {
+  configEnd: string;
+  endUserHandle: string;
+  serviceKey?: string;
+}
 
 function decoded(s: string): string | undefined {
   try {
@@ -139,7 +165,11 @@ export function parseDataApiTail(tail: string, form: ConfigEndForm): DataPathPar
 }
 
 /** The body of a write of these fields in the declared forms; `serviceKey` for a keyed write whose key goes in the body. */
-export function writeBodyOf(fields: Record<string, unknown>, forms: DataApiForms, serviceKey?: string): Record<string, unknown> {
+export function writeBodyOf(
+  fields: Record<string, unknown>,
+  forms: DataApiForms,
+  serviceKey?: string,
+): Record<string, unknown> {
   const key = serviceKey !== undefined && forms.keyedWrite === 'body' ? { [forms.keyField]: serviceKey } : {};
   return forms.writeBody === 'data' ? { ...key, data: fields } : { ...fields, ...key };
 }
@@ -149,15 +179,20 @@ export function writeBodyOf(fields: Record<string, unknown>, forms: DataApiForms
  * its key member carries. undefined when the body is malformed for these forms (DATA-7): not a
  * JSON object, no `data` object in the `data` form, or a key member that is not a string.
  */
-export function readWriteBody(body: unknown, forms: DataApiForms): { fields: Record<string, unknown>; serviceKey?: string } | undefined {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export function readWriteBody(
+  body: unknown,
+  forms: DataApiForms,
+): { fields: Record<string, unknown>; serviceKey?: string } | undefined {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(body)) return undefined;
   let key: string | undefined;
   if (forms.keyedWrite === 'body' && body[forms.keyField] !== undefined) {
     if (typeof body[forms.keyField] !== 'string') return undefined;
     key = body[forms.keyField] as string;
   }
-  if (forms.writeBody === 'data') return isObject(body.data) ? { fields: body.data, ...(key !== undefined ? { serviceKey: key } : {}) } : undefined;
+  if (forms.writeBody === 'data')
+    return isObject(body.data) ? { fields: body.data, ...(key !== undefined ? { serviceKey: key } : {}) } : undefined;
   const fields = { ...body };
   if (forms.keyedWrite === 'body') delete fields[forms.keyField];
   return { fields, ...(key !== undefined ? { serviceKey: key } : {}) };
@@ -171,8 +206,10 @@ const CONFIG_END_WORDS: Record<ConfigEndForm, string> = {
 
 /** The forms in words, for a report header and for hints: "configEnd without its slash (...); keyed write ...; write body ...". */
 export function describeDataApiForms(f: DataApiForms): string {
-  const keyed = f.keyedWrite === 'path' ? 'keyed write with the serviceKey in the path (POST .../data/{endUserHandle}/{serviceKey})'
-    : `keyed write with the serviceKey in the body member ${JSON.stringify(f.keyField)} (POST .../data/{endUserHandle})`;
+  const keyed =
+    f.keyedWrite === 'path'
+      ? 'keyed write with the serviceKey in the path (POST .../data/{endUserHandle}/{serviceKey})'
+      : `keyed write with the serviceKey in the body member ${JSON.stringify(f.keyField)} (POST .../data/{endUserHandle})`;
   const body = f.writeBody === 'data' ? 'write body {"data": {...}}' : 'write body the bare field map {...}';
   return `configEnd ${CONFIG_END_WORDS[f.configEnd]}; ${keyed}; ${body}`;
 }
@@ -183,11 +220,14 @@ export function dataApiFormsName(f: DataApiForms): string {
 }
 
 /** Every combination of the three forms (12), keyField at its default unless `keyFieldOf` names another. */
-export function allDataApiForms(keyFieldOf: (f: Omit<DataApiForms, 'keyField'>) => string = () => DEFAULT_DATA_API_FORMS.keyField): DataApiForms[] {
+export function allDataApiForms(
+  keyFieldOf: (f: Omit<DataApiForms, 'keyField'>) => string = () => DEFAULT_DATA_API_FORMS.keyField,
+): DataApiForms[] {
   const out: DataApiForms[] = [];
   for (const configEnd of CONFIG_END_FORMS) {
     for (const keyedWrite of KEYED_WRITE_FORMS) {
-      for (const writeBody of WRITE_BODY_FORMS) out.push({ configEnd, keyedWrite, writeBody, keyField: keyFieldOf({ configEnd, keyedWrite, writeBody }) });
+      for (const writeBody of WRITE_BODY_FORMS)
+        out.push({ configEnd, keyedWrite, writeBody, keyField: keyFieldOf({ configEnd, keyedWrite, writeBody }) });
     }
   }
   return out;

@@ -29,8 +29,17 @@ export function readYaml(file: string, required: boolean): unknown {
 export function readOpenApi(file: string, required: boolean): OpenAPIV3_1.Document | undefined {
   const doc = readYaml(file, required);
   if (doc === undefined) return undefined;
-  if (doc === null || typeof doc !== 'object' || typeof (doc as { openapi?: unknown }).openapi !== 'string' || !(doc as { openapi: string }).openapi.startsWith('3.1')) {
-    throw new CcsError('SPEC_LOAD_FAILED', `spec/${file} is not an OpenAPI 3.1 document (missing or wrong "openapi" member)`, { file });
+  if (
+    doc === null ||
+    typeof doc !== 'object' ||
+    typeof (doc as { openapi?: unknown }).openapi !== 'string' ||
+    !(doc as { openapi: string }).openapi.startsWith('3.1')
+  ) {
+    throw new CcsError(
+      'SPEC_LOAD_FAILED',
+      `spec/${file} is not an OpenAPI 3.1 document (missing or wrong "openapi" member)`,
+      { file },
+    );
   }
   return doc as OpenAPIV3_1.Document;
 }
@@ -56,14 +65,17 @@ export function readClauses(file = 'clauses.yaml'): ClauseIndex {
     const where = `spec/${file} clause #${index + 1}${typeof c.id === 'string' ? ` (${c.id})` : ''}`;
     const str = (field: string): string => {
       const v = c[field];
-      if (typeof v !== 'string' || v.trim() === '') throw new CcsError('SPEC_LOAD_FAILED', `${where}: "${field}" must be a non-empty string`, { field });
+      if (typeof v !== 'string' || v.trim() === '')
+        throw new CcsError('SPEC_LOAD_FAILED', `${where}: "${field}" must be a non-empty string`, { field });
       return v;
     };
     if (c.retired === true) return; // retired ids stay reserved in the file but are not clauses any more
     const level = str('level') as Level;
     const side = str('side') as Side;
-    if (!LEVELS.includes(level)) throw new CcsError('SPEC_LOAD_FAILED', `${where}: level "${level}" is not one of ${LEVELS.join(', ')}`);
-    if (!SIDES.includes(side)) throw new CcsError('SPEC_LOAD_FAILED', `${where}: side "${side}" is not one of ${SIDES.join(', ')}`);
+    if (!LEVELS.includes(level))
+      throw new CcsError('SPEC_LOAD_FAILED', `${where}: level "${level}" is not one of ${LEVELS.join(', ')}`);
+    if (!SIDES.includes(side))
+      throw new CcsError('SPEC_LOAD_FAILED', `${where}: side "${side}" is not one of ${SIDES.join(', ')}`);
     const clause: Clause = { id: str('id'), section: String(c.section ?? ''), level, side, text: str('text') };
     if (clause.section.trim() === '') throw new CcsError('SPEC_LOAD_FAILED', `${where}: "section" must be non-empty`);
     if (typeof c.reading === 'string') clause.reading = c.reading;

@@ -63,7 +63,10 @@ const ROW_SCHEMA = {
     traffic: { type: 'string', pattern: '^--[a-z-]+ ' },
   },
   // A row is checked (check and the fault that proves it) or says why not: never neither, never both.
-  oneOf: [{ required: ['check', 'fault'], not: { required: ['notChecked'] } }, { required: ['notChecked'], not: { anyOf: [{ required: ['check'] }, { required: ['fault'] }] } }],
+  oneOf: [
+    { required: ['check', 'fault'], not: { required: ['notChecked'] } },
+    { required: ['notChecked'], not: { anyOf: [{ required: ['check'] }, { required: ['fault'] }] } },
+  ],
 } as const;
 
 const MODEL_SCHEMA = {
@@ -75,7 +78,8 @@ const MODEL_SCHEMA = {
 
 /** Compiled on first use: every test worker imports this module, few load a model. */
 let compiled: ValidateFunction | undefined;
-const validate = (raw: unknown): boolean => (compiled ??= new Ajv({ allErrors: false, strict: false }).compile(MODEL_SCHEMA))(raw);
+const validate = (raw: unknown): boolean =>
+  (compiled ??= new Ajv({ allErrors: false, strict: false }).compile(MODEL_SCHEMA))(raw);
 const cache = new Map<Side, FaultModel>();
 
 /** Reads spec/faults/<side>.yaml; a malformed row is a load error naming the row and the field. */
@@ -89,15 +93,25 @@ export function loadFaultModel(side: Side): FaultModel {
     const at = e?.instancePath ?? '';
     const m = /^\/rows\/(\d+)/.exec(at);
     const row = m ? (raw as { rows: Array<{ row?: string }> }).rows[Number(m[1])]?.row : undefined;
-    throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}${row ? ` row ${row}` : ''}: ${at || '(top level)'} ${e?.message ?? 'is invalid'}`, { file, ...(row ? { row } : {}) });
+    throw new CcsError(
+      'SPEC_FAULT_MODEL_INVALID',
+      `spec/${file}${row ? ` row ${row}` : ''}: ${at || '(top level)'} ${e?.message ?? 'is invalid'}`,
+      { file, ...(row ? { row } : {}) },
+    );
   }
   const model = raw as FaultModel;
-  if (model.side !== side) throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: side is ${model.side}, not ${side}`, { file });
+  if (model.side !== side)
+    throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: side is ${model.side}, not ${side}`, { file });
   const seen = new Set<string>();
   for (const r of model.rows) {
-    if (seen.has(r.row)) throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: row ${r.row} appears twice`, { file, row: r.row });
+    if (seen.has(r.row))
+      throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: row ${r.row} appears twice`, { file, row: r.row });
     seen.add(r.row);
-    if (!r.row.startsWith(`${r.clause}/`)) throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: row ${r.row} is not under its clause ${r.clause}`, { file, row: r.row });
+    if (!r.row.startsWith(`${r.clause}/`))
+      throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: row ${r.row} is not under its clause ${r.clause}`, {
+        file,
+        row: r.row,
+      });
   }
   cache.set(side, model);
   return model;
@@ -111,12 +125,16 @@ export function rowsOfCheck(side: Side, checkId: string): FaultModelRow[] {
 /** The row with this id, or a load error naming it. */
 export function faultModelRow(side: Side, row: string): FaultModelRow {
   const r = loadFaultModel(side).rows.find((x) => x.row === row);
-  if (r === undefined) throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/faults/${side}.yaml has no row ${row}`, { row });
+  if (r === undefined)
+    throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/faults/${side}.yaml has no row ${row}`, { row });
   return r;
 }
 
 /** A hint of the fault model: the sentence and where its remedy is written. */
-export interface CheckHint { hint: string; recipe?: string }
+export interface CheckHint {
+  hint: string;
+  recipe?: string;
+}
 
 /** The hint of the first row of either side whose check has this id and that carries one, with its recipe. */
 export function hintOfCheck(checkId: string): CheckHint | undefined {

@@ -8,7 +8,15 @@ export { readSettings, reportDirFrom, DEFAULT_REPORT_DIR, SETTING_NAMES } from '
 export type { Settings } from './settings.ts';
 export { LEVELS, SIDES, readOpenApi, readClauses } from './documents.ts';
 export { parseYaml, parseYamlCached } from './yaml-cache.ts';
-export { CLAUSE_ID, CLAUSE_TAG, isClauseIdShape, clauseOfTag, clauseTags, toClauseId, areaOfClause } from './clause-id.ts';
+export {
+  CLAUSE_ID,
+  CLAUSE_TAG,
+  isClauseIdShape,
+  clauseOfTag,
+  clauseTags,
+  toClauseId,
+  areaOfClause,
+} from './clause-id.ts';
 export type { ClauseTag, MarkerTag } from './clause-id.ts';
 export type { ClauseId } from './generated/clauses.ts';
 export { CLAUSE_IDS } from './generated/clauses.ts';
@@ -21,11 +29,40 @@ export type { ConfigSchema, ConfigProblem } from './config-schema.ts';
 export { schemaNodes, nodesWith, clauseReferences, compileDocumentSchemas, checkExamples } from './walk.ts';
 export type { Located } from './walk.ts';
 export {
-  CONFIG_END_FORMS, KEYED_WRITE_FORMS, WRITE_BODY_FORMS, DEFAULT_DATA_API_FORMS, resolveDataApiForms, configEndInPath, dataApiPath,
-  parseDataApiTail, writeBodyOf, readWriteBody, describeDataApiForms, dataApiFormsName, allDataApiForms, parseDataApiForms, dataApiFormsOfTargetFile,
+  CONFIG_END_FORMS,
+  KEYED_WRITE_FORMS,
+  WRITE_BODY_FORMS,
+  DEFAULT_DATA_API_FORMS,
+  resolveDataApiForms,
+  configEndInPath,
+  dataApiPath,
+  parseDataApiTail,
+  writeBodyOf,
+  readWriteBody,
+  describeDataApiForms,
+  dataApiFormsName,
+  allDataApiForms,
+  parseDataApiForms,
+  dataApiFormsOfTargetFile,
 } from './data-api-forms.ts';
-export type { ConfigEndForm, KeyedWriteForm, WriteBodyForm, DataApiForms, DataApiFormsInput, DataPathParts } from './data-api-forms.ts';
-export { REDACTED, SECRET_NAMES, Redactor, isSecretName, loadSecrets, processRedactor, registerSecret, redactText } from './redact.ts';
+export type {
+  ConfigEndForm,
+  KeyedWriteForm,
+  WriteBodyForm,
+  DataApiForms,
+  DataApiFormsInput,
+  DataPathParts,
+} from './data-api-forms.ts';
+export {
+  REDACTED,
+  SECRET_NAMES,
+  Redactor,
+  isSecretName,
+  loadSecrets,
+  processRedactor,
+  registerSecret,
+  redactText,
+} from './redact.ts';
 export { EVIDENCE_ATTACHMENT } from './evidence.ts';
 export { CHECKS_ATTACHMENT, checkWords, hintWords, parseCheckRecords } from './checks.ts';
 export { loadFaultModel, rowsOfCheck, faultModelRow, hintOfCheck } from './fault-model.ts';

@@ -8,7 +8,15 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { CcsError } from './errors.ts';
 import { addComponentSchemas, compileInline, createAjv, encodePointerToken, extensionNames, run } from './ajv.ts';
 import { readClauses, readOpenApi } from './documents.ts';
-import { deref, indexOperations, indexWebhooks, pickMediaType, resolvePointer, responseKey, type IndexedOperation } from './operations.ts';
+import {
+  deref,
+  indexOperations,
+  indexWebhooks,
+  pickMediaType,
+  resolvePointer,
+  responseKey,
+  type IndexedOperation,
+} from './operations.ts';
 import type { Clause, Spec, ValidationResult } from './types.ts';
 
 const OPENAPI_PREFIX = 'urn:ccs:openapi:schemas:';
@@ -49,14 +57,22 @@ function compileOperation(
   base: string[],
 ): Compiled {
   const where = (...t: string[]): string => `${label}${pointer(...base, ...t)}`;
-  const out: Compiled = { requestBody: undefined, responses: new Map(), headers: [], contentTypes: undefined, accepts: undefined, forbidden: [] };
+  const out: Compiled = {
+    requestBody: undefined,
+    responses: new Map(),
+    headers: [],
+    contentTypes: undefined,
+    accepts: undefined,
+    forbidden: [],
+  };
   const forbidden = (op.operation as Record<string, unknown>)['x-forbidden-headers'] as { names?: unknown } | undefined;
   if (forbidden && Array.isArray(forbidden.names)) out.forbidden = forbidden.names.map(String);
   if (op.operation.requestBody) {
     const body = deref<OpenAPIV3_1.RequestBodyObject>(doc, op.operation.requestBody, label);
     const mt = pickMediaType(body.content);
     const schema = mt ? body.content[mt]?.schema : undefined;
-    if (mt && schema !== undefined) out.requestBody = compileInline(ajv, schema, prefix, where('requestBody', 'content', mt, 'schema'));
+    if (mt && schema !== undefined)
+      out.requestBody = compileInline(ajv, schema, prefix, where('requestBody', 'content', mt, 'schema'));
     const types = Object.keys(body.content ?? {});
     if (types.length > 0 && !types.includes('*/*')) out.contentTypes = types;
   }
@@ -64,13 +80,21 @@ function compileOperation(
     const res = deref<OpenAPIV3_1.ResponseObject>(doc, raw, label);
     const mt = pickMediaType(res.content);
     const schema = mt ? res.content?.[mt]?.schema : undefined;
-    out.responses.set(key, schema === undefined ? undefined : compileInline(ajv, schema, prefix, where('responses', key, 'content', mt ?? '', 'schema')));
+    out.responses.set(
+      key,
+      schema === undefined
+        ? undefined
+        : compileInline(ajv, schema, prefix, where('responses', key, 'content', mt ?? '', 'schema')),
+    );
     if (/^2/.test(key) && res.content?.['application/json']) out.accepts = ['application/json'];
   }
   for (const p of op.parameters) {
     if (p.in !== 'header') continue;
     const schema = p.schema as Record<string, unknown> | undefined;
-    const resolved = schema && typeof schema.$ref === 'string' ? (resolvePointer(doc, schema.$ref, label) as Record<string, unknown>) : schema;
+    const resolved =
+      schema && typeof schema.$ref === 'string'
+        ? (resolvePointer(doc, schema.$ref, label) as Record<string, unknown>)
+        : schema;
     out.headers.push({
       name: p.name,
       required: p.required === true,
@@ -90,12 +114,18 @@ function build(): Spec {
   const { clauses, areas } = readClauses();
   const clauseById = new Map<string, Clause>();
   for (const c of clauses) {
-    if (clauseById.has(c.id)) throw new CcsError('SPEC_LOAD_FAILED', `spec/clauses.yaml: clause id ${c.id} is used twice`, { id: c.id });
+    if (clauseById.has(c.id))
+      throw new CcsError('SPEC_LOAD_FAILED', `spec/clauses.yaml: clause id ${c.id} is used twice`, { id: c.id });
     clauseById.set(c.id, c);
   }
 
   const ajv = createAjv(extensionNames(openapi));
-  const schemas = addComponentSchemas(ajv, (openapi.components?.schemas ?? {}) as Record<string, unknown>, OPENAPI_PREFIX, 'spec/openapi.yaml');
+  const schemas = addComponentSchemas(
+    ajv,
+    (openapi.components?.schemas ?? {}) as Record<string, unknown>,
+    OPENAPI_PREFIX,
+    'spec/openapi.yaml',
+  );
   // The driver document is read on first use (spec.driver or one of its operations) and its
   // schemas compiled on first use of one of its operations: a fault in it (another room's file)
   // fails the driver's users and the self-checks, not every spec user, and plain users do not
@@ -115,7 +145,12 @@ function build(): Spec {
   };
   const ensureDriver = (): void => {
     if (driverState === 'compiled' || !readDriver()) return;
-    addComponentSchemas(ajv, (driver?.components?.schemas ?? {}) as Record<string, unknown>, DRIVER_PREFIX, 'spec/driver.openapi.yaml');
+    addComponentSchemas(
+      ajv,
+      (driver?.components?.schemas ?? {}) as Record<string, unknown>,
+      DRIVER_PREFIX,
+      'spec/driver.openapi.yaml',
+    );
     driverState = 'compiled';
   };
 
@@ -128,7 +163,11 @@ function build(): Spec {
     if (op.doc === 'driver') ensureDriver();
     const doc = op.doc === 'openapi' ? openapi : (driver as OpenAPIV3_1.Document);
     const label = op.doc === 'openapi' ? 'spec/openapi.yaml' : 'spec/driver.openapi.yaml';
-    const compiled = compileOperation(ajv, doc, label, op.doc === 'openapi' ? OPENAPI_PREFIX : DRIVER_PREFIX, op, ['paths', op.path, op.method.toLowerCase()]);
+    const compiled = compileOperation(ajv, doc, label, op.doc === 'openapi' ? OPENAPI_PREFIX : DRIVER_PREFIX, op, [
+      'paths',
+      op.path,
+      op.method.toLowerCase(),
+    ]);
     compiledOps.set(id, compiled);
     return compiled;
   };
@@ -138,7 +177,11 @@ function build(): Spec {
   const findOp = (operationId: string): IndexedOperation => {
     const op = operations.get(operationId) ?? (readDriver(), operations.get(operationId));
     if (!op) {
-      throw new CcsError('SPEC_OPERATION_UNKNOWN', `no operation "${operationId}" in spec/openapi.yaml${driver ? ' or spec/driver.openapi.yaml' : ''}`, { operationId });
+      throw new CcsError(
+        'SPEC_OPERATION_UNKNOWN',
+        `no operation "${operationId}" in spec/openapi.yaml${driver ? ' or spec/driver.openapi.yaml' : ''}`,
+        { operationId },
+      );
     }
     return op;
   };
@@ -149,15 +192,30 @@ function build(): Spec {
   const hookOrThrow = (name: string): Compiled => {
     const hook = webhooks.get(name);
     if (!hook) {
-      throw new CcsError('SPEC_WEBHOOK_UNKNOWN', `no webhook "${name}" in spec/openapi.yaml (known: ${[...webhooks.keys()].join(', ')})`, { name });
+      throw new CcsError(
+        'SPEC_WEBHOOK_UNKNOWN',
+        `no webhook "${name}" in spec/openapi.yaml (known: ${[...webhooks.keys()].join(', ')})`,
+        { name },
+      );
     }
     let compiled = compiledHooks.get(name);
-    if (!compiled) compiledHooks.set(name, (compiled = compileOperation(ajv, openapi, 'spec/openapi.yaml', OPENAPI_PREFIX, hook, ['webhooks', name, hook.method.toLowerCase()])));
+    if (!compiled)
+      compiledHooks.set(
+        name,
+        (compiled = compileOperation(ajv, openapi, 'spec/openapi.yaml', OPENAPI_PREFIX, hook, [
+          'webhooks',
+          name,
+          hook.method.toLowerCase(),
+        ])),
+      );
     return compiled;
   };
   const schemaOrThrow = (name: string): ValidateFunction => {
     const fn = schemas(name);
-    if (!fn) throw new CcsError('SPEC_SCHEMA_UNKNOWN', `no schema "${name}" in spec/openapi.yaml components.schemas`, { name });
+    if (!fn)
+      throw new CcsError('SPEC_SCHEMA_UNKNOWN', `no schema "${name}" in spec/openapi.yaml components.schemas`, {
+        name,
+      });
     return fn;
   };
 
@@ -201,12 +259,18 @@ function build(): Spec {
       if (hook.contentTypes) {
         const ct = lower.get('content-type');
         if (ct === undefined) errors.push(`header Content-Type is required (${hook.contentTypes.join(' or ')})`);
-        else if (!hook.contentTypes.includes(mediaTypeOf(ct))) errors.push(`header Content-Type must be ${hook.contentTypes.join(' or ')}, got "${mediaTypeOf(ct)}"`);
+        else if (!hook.contentTypes.includes(mediaTypeOf(ct)))
+          errors.push(`header Content-Type must be ${hook.contentTypes.join(' or ')}, got "${mediaTypeOf(ct)}"`);
       }
       if (hook.accepts) {
         const accept = lower.get('accept');
         if (accept === undefined) errors.push(`header Accept is required (${hook.accepts.join(' or ')})`);
-        else if (!accept.split(',').map(mediaTypeOf).some((m) => hook.accepts?.includes(m))) {
+        else if (
+          !accept
+            .split(',')
+            .map(mediaTypeOf)
+            .some((m) => hook.accepts?.includes(m))
+        ) {
           errors.push(`header Accept must name ${hook.accepts.join(' or ')}, got "${accept}"`);
         }
       }
@@ -217,7 +281,9 @@ function build(): Spec {
       const { compiled } = opOrThrow(operationId);
       const key = responseKey(Object.fromEntries(compiled.responses), status);
       if (key === undefined) {
-        return fail(`status ${status} not documented for ${operationId} (documented: ${[...compiled.responses.keys()].join(', ')})`);
+        return fail(
+          `status ${status} not documented for ${operationId} (documented: ${[...compiled.responses.keys()].join(', ')})`,
+        );
       }
       const fn = compiled.responses.get(key);
       return fn ? run(fn, body) : ok;
@@ -225,7 +291,8 @@ function build(): Spec {
 
     validateRequestBody(operationId, body) {
       const { op, compiled } = opOrThrow(operationId);
-      if (!op.operation.requestBody) return body === undefined ? ok : fail(`(root) ${operationId} takes no request body`);
+      if (!op.operation.requestBody)
+        return body === undefined ? ok : fail(`(root) ${operationId} takes no request body`);
       return compiled.requestBody ? run(compiled.requestBody, body) : ok;
     },
 

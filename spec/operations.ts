@@ -40,13 +40,19 @@ export function resolvePointer(doc: object, ref: string, docLabel: string): obje
 export function deref<T>(doc: object, value: T | OpenAPIV3_1.ReferenceObject, docLabel: string): T {
   let node: unknown = value;
   for (let hops = 0; node && typeof node === 'object' && '$ref' in node; hops++) {
-    if (hops > 20) throw new CcsError('SPEC_REF_UNRESOLVED', `${docLabel}: $ref cycle at "${(node as { $ref: string }).$ref}"`);
+    if (hops > 20)
+      throw new CcsError('SPEC_REF_UNRESOLVED', `${docLabel}: $ref cycle at "${(node as { $ref: string }).$ref}"`);
     node = resolvePointer(doc, (node as { $ref: string }).$ref, docLabel);
   }
   return node as T;
 }
 
-function parametersOf(doc: object, item: OpenAPIV3_1.PathItemObject, op: OpenAPIV3_1.OperationObject, label: string): OpenAPIV3_1.ParameterObject[] {
+function parametersOf(
+  doc: object,
+  item: OpenAPIV3_1.PathItemObject,
+  op: OpenAPIV3_1.OperationObject,
+  label: string,
+): OpenAPIV3_1.ParameterObject[] {
   const byKey = new Map<string, OpenAPIV3_1.ParameterObject>();
   for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
     const param = deref<OpenAPIV3_1.ParameterObject>(doc, p, label);
@@ -55,7 +61,11 @@ function parametersOf(doc: object, item: OpenAPIV3_1.PathItemObject, op: OpenAPI
   return [...byKey.values()];
 }
 
-export function indexOperations(doc: OpenAPIV3_1.Document, which: 'openapi' | 'driver', into: Map<string, IndexedOperation>): void {
+export function indexOperations(
+  doc: OpenAPIV3_1.Document,
+  which: 'openapi' | 'driver',
+  into: Map<string, IndexedOperation>,
+): void {
   const label = which === 'openapi' ? 'spec/openapi.yaml' : 'spec/driver.openapi.yaml';
   for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
     const item = deref<OpenAPIV3_1.PathItemObject>(doc, rawItem as OpenAPIV3_1.PathItemObject, label);
@@ -63,9 +73,17 @@ export function indexOperations(doc: OpenAPIV3_1.Document, which: 'openapi' | 'd
       const op = item[method];
       if (!op?.operationId) continue;
       if (into.has(op.operationId)) {
-        throw new CcsError('SPEC_LOAD_FAILED', `${label}: operationId "${op.operationId}" is used twice`, { operationId: op.operationId });
+        throw new CcsError('SPEC_LOAD_FAILED', `${label}: operationId "${op.operationId}" is used twice`, {
+          operationId: op.operationId,
+        });
       }
-      into.set(op.operationId, { doc: which, method: method.toUpperCase(), path, operation: op, parameters: parametersOf(doc, item, op, label) });
+      into.set(op.operationId, {
+        doc: which,
+        method: method.toUpperCase(),
+        path,
+        operation: op,
+        parameters: parametersOf(doc, item, op, label),
+      });
     }
   }
 }
@@ -77,7 +95,13 @@ export function indexWebhooks(doc: OpenAPIV3_1.Document): Map<string, IndexedOpe
     const method = METHODS.find((m) => item[m]);
     if (!method) throw new CcsError('SPEC_LOAD_FAILED', `spec/openapi.yaml: webhook "${name}" has no operation`);
     const op = item[method] as OpenAPIV3_1.OperationObject;
-    out.set(name, { doc: 'openapi', method: method.toUpperCase(), path: name, operation: op, parameters: parametersOf(doc, item, op, 'spec/openapi.yaml') });
+    out.set(name, {
+      doc: 'openapi',
+      method: method.toUpperCase(),
+      path: name,
+      operation: op,
+      parameters: parametersOf(doc, item, op, 'spec/openapi.yaml'),
+    });
   }
   return out;
 }

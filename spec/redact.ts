@@ -19,14 +19,29 @@ export const REDACTED = '[REDACTED]';
  * header is not here: a signature is no secret (it proves nothing without the secret and t).
  */
 export const SECRET_NAMES: readonly string[] = Object.freeze([
-  'secret', 'secrets', 'hmacSecret', 'previousSecret', 'apiKey', 'api_key', 'bearerToken', 'embedAuthorization',
-  'privateKey', 'private_key', 'password', 'token', 'd',
-  'authorization', 'proxy-authorization', 'x-api-key', 'cookie',
+  'secret',
+  'secrets',
+  'hmacSecret',
+  'previousSecret',
+  'apiKey',
+  'api_key',
+  'bearerToken',
+  'embedAuthorization',
+  'privateKey',
+  'private_key',
+  'password',
+  'token',
+  'd',
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
 ]);
 const NAMES = new Set(SECRET_NAMES.map((n) => n.toLowerCase()));
 
 /** Headers of the list, as they appear in free text (curl lines, messages). */
-const HEADER_IN_TEXT = /\b(proxy-authorization|authorization|x-api-key|cookie)(["']?\s*[:=]\s*["']?)(?!(?:(?:Bearer|Basic|ApiKey)\s+)?\$CCS_)(?:(?:Bearer|Basic|ApiKey)\s+)?[^\s'",}]+/gi;
+const HEADER_IN_TEXT =
+  /\b(proxy-authorization|authorization|x-api-key|cookie)(["']?\s*[:=]\s*["']?)(?!(?:(?:Bearer|Basic|ApiKey)\s+)?\$CCS_)(?:(?:Bearer|Basic|ApiKey)\s+)?[^\s'",}]+/gi;
 
 /** A value shorter than this would shred ordinary text; a real secret is longer. */
 const MIN_SECRET_LENGTH = 4;
@@ -46,7 +61,10 @@ export function loadSecrets(file: string | undefined = readSettings().secretsFil
   } catch {
     return [];
   }
-  return text.split(/\r?\n/).map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET_LENGTH);
+  return text
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter((s) => s.length >= MIN_SECRET_LENGTH);
 }
 
 export class Redactor {

@@ -79,7 +79,10 @@ function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
 }
 
 function list(env: NodeJS.ProcessEnv, name: string): string[] {
-  return (text(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (text(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function num(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -98,13 +101,29 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     mutants: list(env, 'CCS_MUTANTS'),
   };
   const optional: Array<[keyof Settings, string]> = [
-    ['target', 'CCS_TARGET'], ['targetArg', 'CCS_TARGET_ARG'], ['targetDescription', 'CCS_TARGET_DESCRIPTION'], ['dataApiForms', 'CCS_DATA_API_FORMS'],
-    ['faultClauses', 'CCS_FAULT_CLAUSES'], ['timeScale', 'CCS_TIME_SCALE'], ['hostTarget', 'CCS_HOST_TARGET'],
-    ['hostFault', 'CCS_HOST_FAULT'], ['servicePort', 'CCS_SERVICE_PORT'], ['serviceControl', 'CCS_SERVICE_CONTROL'], ['seedPath', 'CCS_SEED_PATH'],
-    ['reporter', 'CCS_REPORTER'], ['shard', 'CCS_SHARD'], ['expectedFile', 'CCS_EXPECTED_FILE'],
-    ['secretsFile', 'CCS_SECRETS_FILE'], ['runId', 'CCS_RUN_ID'], ['contractUrl', 'CCS_CONTRACT_URL'],
-    ['matrixPlan', 'CCS_MATRIX_PLAN'], ['matrixResults', 'CCS_MATRIX_RESULTS'], ['runConfig', 'CCS_RUN_CONFIG'],
-    ['mergeConfig', 'CCS_MERGE_CONFIG'], ['clausesFile', 'CCS_CLAUSES_FILE'], ['hostReproArgs', 'CCS_HOST_REPRO_ARGS'],
+    ['target', 'CCS_TARGET'],
+    ['targetArg', 'CCS_TARGET_ARG'],
+    ['targetDescription', 'CCS_TARGET_DESCRIPTION'],
+    ['dataApiForms', 'CCS_DATA_API_FORMS'],
+    ['faultClauses', 'CCS_FAULT_CLAUSES'],
+    ['timeScale', 'CCS_TIME_SCALE'],
+    ['hostTarget', 'CCS_HOST_TARGET'],
+    ['hostFault', 'CCS_HOST_FAULT'],
+    ['servicePort', 'CCS_SERVICE_PORT'],
+    ['serviceControl', 'CCS_SERVICE_CONTROL'],
+    ['seedPath', 'CCS_SEED_PATH'],
+    ['reporter', 'CCS_REPORTER'],
+    ['shard', 'CCS_SHARD'],
+    ['expectedFile', 'CCS_EXPECTED_FILE'],
+    ['secretsFile', 'CCS_SECRETS_FILE'],
+    ['runId', 'CCS_RUN_ID'],
+    ['contractUrl', 'CCS_CONTRACT_URL'],
+    ['matrixPlan', 'CCS_MATRIX_PLAN'],
+    ['matrixResults', 'CCS_MATRIX_RESULTS'],
+    ['runConfig', 'CCS_RUN_CONFIG'],
+    ['mergeConfig', 'CCS_MERGE_CONFIG'],
+    ['clausesFile', 'CCS_CLAUSES_FILE'],
+    ['hostReproArgs', 'CCS_HOST_REPRO_ARGS'],
   ];
   for (const [key, name] of optional) {
     const v = text(env, name);
@@ -124,9 +143,36 @@ export function reportDirFrom(flag?: string, env: NodeJS.ProcessEnv = process.en
 
 /** Every variable readSettings reads (CONTRIBUTING.md's table must list each). */
 export const SETTING_NAMES = [
-  'CCS_TARGET', 'CCS_TARGET_ARG', 'CCS_TARGET_DESCRIPTION', 'CCS_DATA_API_FORMS', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_TIME_SCALE',
-  'CCS_HOST_TARGET', 'CCS_HOST_FAULT', 'CCS_SERVICE_PORT', 'CCS_SERVICE_CONTROL', 'CCS_SEED', 'CCS_SEED_PATH', 'CCS_PROPERTY_RUNS', 'CCS_STATEFUL_RUNS',
-  'CCS_REPORT_DIR', 'CCS_WORKERS', 'CCS_REPORTER', 'CCS_PROGRESS_TTY', 'CCS_VERBOSE', 'CCS_SHARD', 'CCS_EXPECTED_FILE',
-  'CCS_SECRETS_FILE', 'CCS_RUN_ID', 'CCS_CONTRACT_URL', 'CCS_MUTANTS', 'CCS_MATRIX_PLAN', 'CCS_MATRIX_RESULTS',
-  'CCS_RUN_CONFIG', 'CCS_MERGE_CONFIG', 'CCS_CLAUSES_FILE', 'CCS_HOST_REPRO_ARGS',
+  'CCS_TARGET',
+  'CCS_TARGET_ARG',
+  'CCS_TARGET_DESCRIPTION',
+  'CCS_DATA_API_FORMS',
+  'CCS_FAULTS',
+  'CCS_FAULT_CLAUSES',
+  'CCS_TIME_SCALE',
+  'CCS_HOST_TARGET',
+  'CCS_HOST_FAULT',
+  'CCS_SERVICE_PORT',
+  'CCS_SERVICE_CONTROL',
+  'CCS_SEED',
+  'CCS_SEED_PATH',
+  'CCS_PROPERTY_RUNS',
+  'CCS_STATEFUL_RUNS',
+  'CCS_REPORT_DIR',
+  'CCS_WORKERS',
+  'CCS_REPORTER',
+  'CCS_PROGRESS_TTY',
+  'CCS_VERBOSE',
+  'CCS_SHARD',
+  'CCS_EXPECTED_FILE',
+  'CCS_SECRETS_FILE',
+  'CCS_RUN_ID',
+  'CCS_CONTRACT_URL',
+  'CCS_MUTANTS',
+  'CCS_MATRIX_PLAN',
+  'CCS_MATRIX_RESULTS',
+  'CCS_RUN_CONFIG',
+  'CCS_MERGE_CONFIG',
+  'CCS_CLAUSES_FILE',
+  'CCS_HOST_REPRO_ARGS',
 ] as const;

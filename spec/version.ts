@@ -31,7 +31,9 @@ export function harnessVersion(): string {
 export function clauseCatalogueVersion(file: string = specPath('clauses.yaml')): string {
   try {
     const doc = parseYamlCached(readFileSync(file, 'utf8')) as { version?: unknown } | null;
-    return doc && (typeof doc.version === 'number' || typeof doc.version === 'string') ? String(doc.version) : 'unversioned';
+    return doc && (typeof doc.version === 'number' || typeof doc.version === 'string')
+      ? String(doc.version)
+      : 'unversioned';
   } catch {
     return 'unversioned';
   }

@@ -14,7 +14,19 @@ export interface Located<T> {
 }
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
-const SUBSCHEMA_ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SUBSCHEMA_ONE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const SUBSCHEMA_LISTS = ['oneOf', 'anyOf', 'allOf', 'prefixItems'];
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -39,19 +51,25 @@ function walkSchema(schema: unknown, pointer: string, out: Located<Record<string
 
 function walkContent(content: unknown, pointer: string, out: Located<Record<string, unknown>>[]): void {
   if (!isObject(content)) return;
-  for (const [mt, media] of Object.entries(content)) if (isObject(media)) walkSchema(media.schema, join(pointer, mt, 'schema'), out);
+  for (const [mt, media] of Object.entries(content))
+    if (isObject(media)) walkSchema(media.schema, join(pointer, mt, 'schema'), out);
 }
 
 function walkOperationLike(node: unknown, pointer: string, out: Located<Record<string, unknown>>[]): void {
   if (!isObject(node)) return;
   const params = node.parameters;
-  if (Array.isArray(params)) params.forEach((p, i) => { if (isObject(p)) walkSchema(p.schema, join(pointer, 'parameters', String(i), 'schema'), out); });
+  if (Array.isArray(params))
+    params.forEach((p, i) => {
+      if (isObject(p)) walkSchema(p.schema, join(pointer, 'parameters', String(i), 'schema'), out);
+    });
   if (isObject(node.requestBody)) walkContent(node.requestBody.content, join(pointer, 'requestBody', 'content'), out);
   if (isObject(node.responses)) {
     for (const [key, res] of Object.entries(node.responses)) {
       if (!isObject(res)) continue;
       walkContent(res.content, join(pointer, 'responses', key, 'content'), out);
-      if (isObject(res.headers)) for (const [h, hdr] of Object.entries(res.headers)) if (isObject(hdr)) walkSchema(hdr.schema, join(pointer, 'responses', key, 'headers', h, 'schema'), out);
+      if (isObject(res.headers))
+        for (const [h, hdr] of Object.entries(res.headers))
+          if (isObject(hdr)) walkSchema(hdr.schema, join(pointer, 'responses', key, 'headers', h, 'schema'), out);
     }
   }
 }
@@ -62,7 +80,8 @@ function walkPathItems(items: unknown, base: string, out: Located<Record<string,
     if (!isObject(item)) continue;
     const p = join(base, name);
     walkOperationLike({ parameters: item.parameters }, p, out);
-    for (const m of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) walkOperationLike(item[m], join(p, m), out);
+    for (const m of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
+      walkOperationLike(item[m], join(p, m), out);
   }
 }
 
@@ -70,18 +89,32 @@ function walkPathItems(items: unknown, base: string, out: Located<Record<string,
 export function schemaNodes(doc: OpenAPIV3_1.Document): Located<Record<string, unknown>>[] {
   const out: Located<Record<string, unknown>>[] = [];
   const c = (doc.components ?? {}) as Record<string, unknown>;
-  if (isObject(c.schemas)) for (const [n, s] of Object.entries(c.schemas)) walkSchema(s, join('#', 'components', 'schemas', n), out);
-  if (isObject(c.parameters)) for (const [n, p] of Object.entries(c.parameters)) if (isObject(p)) walkSchema(p.schema, join('#', 'components', 'parameters', n, 'schema'), out);
-  if (isObject(c.headers)) for (const [n, h] of Object.entries(c.headers)) if (isObject(h)) walkSchema(h.schema, join('#', 'components', 'headers', n, 'schema'), out);
-  if (isObject(c.responses)) for (const [n, r] of Object.entries(c.responses)) if (isObject(r)) walkContent(r.content, join('#', 'components', 'responses', n, 'content'), out);
-  if (isObject(c.requestBodies)) for (const [n, r] of Object.entries(c.requestBodies)) if (isObject(r)) walkContent(r.content, join('#', 'components', 'requestBodies', n, 'content'), out);
+  if (isObject(c.schemas))
+    for (const [n, s] of Object.entries(c.schemas)) walkSchema(s, join('#', 'components', 'schemas', n), out);
+  if (isObject(c.parameters))
+    for (const [n, p] of Object.entries(c.parameters))
+      if (isObject(p)) walkSchema(p.schema, join('#', 'components', 'parameters', n, 'schema'), out);
+  if (isObject(c.headers))
+    for (const [n, h] of Object.entries(c.headers))
+      if (isObject(h)) walkSchema(h.schema, join('#', 'components', 'headers', n, 'schema'), out);
+  if (isObject(c.responses))
+    for (const [n, r] of Object.entries(c.responses))
+      if (isObject(r)) walkContent(r.content, join('#', 'components', 'responses', n, 'content'), out);
+  if (isObject(c.requestBodies))
+    for (const [n, r] of Object.entries(c.requestBodies))
+      if (isObject(r)) walkContent(r.content, join('#', 'components', 'requestBodies', n, 'content'), out);
   walkPathItems(doc.paths, '#/paths', out);
   walkPathItems((doc as { webhooks?: unknown }).webhooks, '#/webhooks', out);
   return out;
 }
 
 /** Every node (any object of the document) carrying the given member, with its pointer. */
-export function nodesWith(doc: unknown, member: string, pointer = '#', out: Located<Record<string, unknown>>[] = []): Located<Record<string, unknown>>[] {
+export function nodesWith(
+  doc: unknown,
+  member: string,
+  pointer = '#',
+  out: Located<Record<string, unknown>>[] = [],
+): Located<Record<string, unknown>>[] {
   if (Array.isArray(doc)) doc.forEach((v, i) => nodesWith(v, member, join(pointer, String(i)), out));
   else if (isObject(doc)) {
     if (member in doc) out.push({ pointer, value: doc });
@@ -116,7 +149,9 @@ export function compileDocumentSchemas(file: 'openapi.yaml' | 'driver.openapi.ya
   for (const name of Object.keys(components)) schemaOf(name);
   let count = Object.keys(components).length;
   // Top-level schemas outside components.schemas (their subschemas compile with them).
-  const roots = schemaNodes(doc).filter(({ pointer }) => !pointer.startsWith('#/components/schemas/') && /\/schema$/.test(pointer));
+  const roots = schemaNodes(doc).filter(
+    ({ pointer }) => !pointer.startsWith('#/components/schemas/') && /\/schema$/.test(pointer),
+  );
   for (const { pointer, value } of roots) {
     compileInline(ajv, value, prefix, `${label}${pointer}`);
     count++;
@@ -141,10 +176,14 @@ export function checkExamples(file: 'openapi.yaml' | 'driver.openapi.yaml'): { c
   const check = (schema: unknown, value: unknown, where: string): void => {
     checked++;
     const fn = compileInline(ajv, schema, prefix, where);
-    if (!fn(value)) failures.push(`${where}: ${(fn.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`).join('; ')}`);
+    if (!fn(value))
+      failures.push(
+        `${where}: ${(fn.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`).join('; ')}`,
+      );
   };
   for (const { pointer, value } of schemaNodes(doc)) {
-    if (Array.isArray(value.examples)) value.examples.forEach((ex, i) => check(value, ex, `${label}${pointer}/examples/${i}`));
+    if (Array.isArray(value.examples))
+      value.examples.forEach((ex, i) => check(value, ex, `${label}${pointer}/examples/${i}`));
     if ('example' in value) check(value, value.example, `${label}${pointer}/example`);
   }
   // Media types and parameters: { schema, example?, examples?: { name: { value } } }
@@ -153,7 +192,8 @@ export function checkExamples(file: 'openapi.yaml' | 'driver.openapi.yaml'): { c
       if (!isObject(value.schema)) continue; // schema nodes were handled above
       if (member === 'example') check(value.schema, value.example, `${label}${pointer}/example`);
       else if (isObject(value.examples)) {
-        for (const [name, ex] of Object.entries(value.examples)) if (isObject(ex) && 'value' in ex) check(value.schema, ex.value, `${label}${pointer}/examples/${name}`);
+        for (const [name, ex] of Object.entries(value.examples))
+          if (isObject(ex) && 'value' in ex) check(value.schema, ex.value, `${label}${pointer}/examples/${name}`);
       }
     }
   }

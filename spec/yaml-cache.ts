@@ -31,7 +31,10 @@ const memo = new Map<string, string>();
 
 /** The value of a YAML text (YAML.parse with OPTIONS); a fresh copy on every call. Throws what YAML.parse throws. */
 export function parseYamlCached(text: string): unknown {
-  const key = createHash('sha256').update(`${JSON.stringify(OPTIONS)}\n`).update(text).digest('hex');
+  const key = createHash('sha256')
+    .update(`${JSON.stringify(OPTIONS)}\n`)
+    .update(text)
+    .digest('hex');
   const known = memo.get(key) ?? readKept(key);
   if (known !== undefined) {
     memo.set(key, known);

@@ -28,10 +28,16 @@ export interface MemoryFigure {
   bytesPerEntry: number;
 }
 
-type Message = { cmd: 'check'; from: number; n: number } | { cmd: 'reset' } | { cmd: 'memory' } | { cmd: 'cpu' } | { cmd: 'stop' };
+type Message =
+  { cmd: 'check'; from: number; n: number } | { cmd: 'reset' } | { cmd: 'memory' } | { cmd: 'cpu' } | { cmd: 'stop' };
 
 /** Judges entries against what the load generator sent for indexes [from, from + n). */
-export function checkEntries(entries: Iterable<Pick<JournalEntry, 'deliveryId' | 'bodySha256' | 'signature' | 'finished'>>, from: number, n: number, dropped: number): JournalCheck {
+export function checkEntries(
+  entries: Iterable<Pick<JournalEntry, 'deliveryId' | 'bodySha256' | 'signature' | 'finished'>>,
+  from: number,
+  n: number,
+  dropped: number,
+): JournalCheck {
   const byId = new Map<string, Pick<JournalEntry, 'bodySha256' | 'signature' | 'finished'>>();
   let count = 0;
   for (const e of entries) {

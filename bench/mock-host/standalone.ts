@@ -44,9 +44,21 @@ export async function startStandalone(o: { quiet: boolean; execArgv?: string[] }
   writeFileSync(secretFile, BENCH_ONLY_SECRET + '\n');
   const outFile = join(dir, 'out.log');
   const fd = openSync(outFile, 'w');
-  const args = [join(ROOT, 'cli/bin.mjs'), 'mock-host', '--port', '0', '--hook-path', HOOK_PATH, '--hmac-secret-file', secretFile];
+  const args = [
+    join(ROOT, 'cli/bin.mjs'),
+    'mock-host',
+    '--port',
+    '0',
+    '--hook-path',
+    HOOK_PATH,
+    '--hmac-secret-file',
+    secretFile,
+  ];
   if (o.quiet) args.push('--quiet');
-  const child: ChildProcess = spawn(process.execPath, [...(o.execArgv ?? []), ...args], { cwd: ROOT, stdio: ['ignore', fd, 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...(o.execArgv ?? []), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', fd, 'inherit'],
+  });
   closeSync(fd);
   const read = () => readFileSync(outFile, 'utf8');
   const deadline = Date.now() + 120_000;
@@ -54,20 +66,27 @@ export async function startStandalone(o: { quiet: boolean; execArgv?: string[] }
   while (url === undefined) {
     const m = /mock host listening on (http:\/\/[^ ]+) /.exec(read());
     if (m) url = m[1];
-    else if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the standalone mock host did not start: ${read()}`);
+    else if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`the standalone mock host did not start: ${read()}`);
     else await new Promise((r) => setTimeout(r, 100));
   }
   const base = url;
   return {
     url: base,
     pid: child.pid!,
-    lines: () => read().split('\n').filter((l) => l.startsWith('-> ') || l.startsWith('<- ')).length,
+    lines: () =>
+      read()
+        .split('\n')
+        .filter((l) => l.startsWith('-> ') || l.startsWith('<- ')).length,
     async check(from, n) {
       const entries: JournalEntry[] = [];
       let since = 0;
       let dropped = 0;
       for (;;) {
-        const page = JSON.parse(await get(`${base}/__admin/journal?since=${since}&limit=10000`)) as { entries: JournalEntry[]; dropped: number };
+        const page = JSON.parse(await get(`${base}/__admin/journal?since=${since}&limit=10000`)) as {
+          entries: JournalEntry[];
+          dropped: number;
+        };
         dropped = page.dropped;
         if (page.entries.length === 0) break;
         entries.push(...page.entries);

@@ -14,10 +14,28 @@ import { join, resolve } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
-import { loadHostTarget, startServiceSide, HOST_FAULTS, type HostTarget, type ServiceSide } from '../../suites/host/index.ts';
 import {
-  bool, type FlagSpec, grepPattern, type Parsed, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt,
-  REPORT_DIR_FLAG, str, usageError, VERBOSE_FLAG,
+  loadHostTarget,
+  startServiceSide,
+  HOST_FAULTS,
+  type HostTarget,
+  type ServiceSide,
+} from '../../suites/host/index.ts';
+import {
+  bool,
+  type FlagSpec,
+  grepPattern,
+  type Parsed,
+  HELP_FLAG,
+  helpText,
+  integer,
+  list,
+  parseOrHelp,
+  positiveInt,
+  REPORT_DIR_FLAG,
+  str,
+  usageError,
+  VERBOSE_FLAG,
 } from '../args.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate } from '../gate-output.ts';
@@ -37,22 +55,73 @@ export const DEFAULT_SERVICE_PORT = 4470;
 export const HOST_WORKERS = 6;
 
 export const HOST_FLAGS: FlagSpec[] = [
-  { name: 'target', kind: 'string', value: 'FILE', help: 'host target file (YAML); default: the reference host receiver' },
-  { name: 'base-url', kind: 'string', value: 'URL', help: 'instead of a file: hostBaseUrl of the receiver, e.g. http://127.0.0.1:3000' },
-  { name: 'hook-path', kind: 'string', value: 'PATH', help: 'with --base-url: hookPath of the callback receiver (default /hooks/ccs)' },
-  { name: 'facts-path', kind: 'string', value: 'PATH', help: 'with --base-url: callback path of the FACTS class (facts tests skipped without it)' },
-  { name: 'facts-schema', kind: 'string', value: 'FILE', help: 'with --base-url: JSON Schema (JSON or YAML) of the facts object' },
+  {
+    name: 'target',
+    kind: 'string',
+    value: 'FILE',
+    help: 'host target file (YAML); default: the reference host receiver',
+  },
+  {
+    name: 'base-url',
+    kind: 'string',
+    value: 'URL',
+    help: 'instead of a file: hostBaseUrl of the receiver, e.g. http://127.0.0.1:3000',
+  },
+  {
+    name: 'hook-path',
+    kind: 'string',
+    value: 'PATH',
+    help: 'with --base-url: hookPath of the callback receiver (default /hooks/ccs)',
+  },
+  {
+    name: 'facts-path',
+    kind: 'string',
+    value: 'PATH',
+    help: 'with --base-url: callback path of the FACTS class (facts tests skipped without it)',
+  },
+  {
+    name: 'facts-schema',
+    kind: 'string',
+    value: 'FILE',
+    help: 'with --base-url: JSON Schema (JSON or YAML) of the facts object',
+  },
   { name: 'signing', kind: 'string', value: 'MODE', help: 'with --base-url: hmac, jwks or none (default hmac)' },
-  { name: 'secret-env', kind: 'string', value: 'NAME', help: 'with --base-url: environment variable holding the HMAC secret' },
-  { name: 'previous-secret-env', kind: 'string', value: 'NAME', help: 'with --base-url: environment variable holding the previous HMAC secret (rotation)' },
-  { name: 'bearer-token-env', kind: 'string', value: 'NAME', help: 'with --base-url: environment variable holding the Bearer token the receiver sends to the data API' },
-  { name: 'service-port', kind: 'string', value: 'N', help: `port of the harness's data API and JWKS (default ${DEFAULT_SERVICE_PORT} for a target, random for the reference)` },
+  {
+    name: 'secret-env',
+    kind: 'string',
+    value: 'NAME',
+    help: 'with --base-url: environment variable holding the HMAC secret',
+  },
+  {
+    name: 'previous-secret-env',
+    kind: 'string',
+    value: 'NAME',
+    help: 'with --base-url: environment variable holding the previous HMAC secret (rotation)',
+  },
+  {
+    name: 'bearer-token-env',
+    kind: 'string',
+    value: 'NAME',
+    help: 'with --base-url: environment variable holding the Bearer token the receiver sends to the data API',
+  },
+  {
+    name: 'service-port',
+    kind: 'string',
+    value: 'N',
+    help: `port of the harness's data API and JWKS (default ${DEFAULT_SERVICE_PORT} for a target, random for the reference)`,
+  },
   { name: 'fault', kind: 'string', value: 'NAME', help: 'run the reference receiver as one of its faulty variants' },
-  { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. HOST-8, or whose title matches a text (repeatable)' },
+  {
+    name: 'grep',
+    kind: 'list',
+    value: 'CLAUSE-ID',
+    help: 'run only the tests citing this clause, e.g. HOST-8, or whose title matches a text (repeatable)',
+  },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
   { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${HOST_WORKERS})` },
   {
-    name: 'no-preflight', kind: 'boolean',
+    name: 'no-preflight',
+    kind: 'boolean',
     help: 'with --target/--base-url: skip the check that the receiver accepts connections',
   },
   REPORT_DIR_FLAG,
@@ -67,7 +136,7 @@ export const HOST_HELP = helpText(
   [
     `Faulty variants of the reference receiver: ${HOST_FAULTS.map((f) => f.name).join(', ')}.`,
     'Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target file error, or nothing listens',
-    'at the receiver\'s hostBaseUrl or servicePort cannot be served (preflight; no clause is run).',
+    "at the receiver's hostBaseUrl or servicePort cannot be served (preflight; no clause is run).",
     'A failed SHOULD only warns.',
   ],
 );
@@ -96,7 +165,18 @@ function targetFromFlags(p: Parsed): Record<string, unknown> {
 }
 
 /** The flags that chose the receiver, repeated in each printed rerun line (never a secret: only names of variables). */
-const RECEIVER_FLAGS = ['base-url', 'hook-path', 'facts-path', 'facts-schema', 'signing', 'secret-env', 'previous-secret-env', 'bearer-token-env', 'service-port', 'fault'];
+const RECEIVER_FLAGS = [
+  'base-url',
+  'hook-path',
+  'facts-path',
+  'facts-schema',
+  'signing',
+  'secret-env',
+  'previous-secret-env',
+  'bearer-token-env',
+  'service-port',
+  'fault',
+];
 
 function reproArgs(p: Parsed): string[] {
   const args: string[] = [];
@@ -110,7 +190,10 @@ function reproArgs(p: Parsed): string[] {
 }
 
 function secretsOf(t: HostTarget): string[] {
-  const s = t.signing.mode === 'hmac' ? [t.signing.secret, ...(t.signing.previousSecret ? [t.signing.previousSecret] : [])] : [];
+  const s =
+    t.signing.mode === 'hmac'
+      ? [t.signing.secret, ...(t.signing.previousSecret ? [t.signing.previousSecret] : [])]
+      : [];
   return [...s, t.bearerToken];
 }
 
@@ -130,13 +213,30 @@ export async function run(argv: string[]): Promise<number> {
     const settings = readSettings();
     const seed = integer(str(p, 'seed'), 'seed');
     const reportDir = reportDirFrom(str(p, 'report-dir'));
-    const grep = grepPattern(greps, new Set((await loadClauses(settings.clausesFile)).clauses.map((c) => c.id)), 'HOST-8');
+    const grep = grepPattern(
+      greps,
+      new Set((await loadClauses(settings.clausesFile)).clauses.map((c) => c.id)),
+      'HOST-8',
+    );
     if (targetArg && baseUrl) throw usageError('give either --target FILE or --base-url, not both');
-    if ((targetArg || baseUrl) && fault) throw usageError('--fault applies to the reference host receiver only; drop --target/--base-url or --fault');
-    if (fault && !HOST_FAULTS.some((f) => f.name === fault)) throw usageError(`--fault ${fault}: not a faulty variant of the reference receiver (known: ${HOST_FAULTS.map((f) => f.name).join(', ')})`);
-    if (!baseUrl) for (const f of ['hook-path', 'facts-path', 'facts-schema', 'signing', 'secret-env', 'previous-secret-env', 'bearer-token-env']) {
-      if (str(p, f) !== undefined) throw usageError(`--${f} goes with --base-url (a target file holds it otherwise)`);
-    }
+    if ((targetArg || baseUrl) && fault)
+      throw usageError('--fault applies to the reference host receiver only; drop --target/--base-url or --fault');
+    if (fault && !HOST_FAULTS.some((f) => f.name === fault))
+      throw usageError(
+        `--fault ${fault}: not a faulty variant of the reference receiver (known: ${HOST_FAULTS.map((f) => f.name).join(', ')})`,
+      );
+    if (!baseUrl)
+      for (const f of [
+        'hook-path',
+        'facts-path',
+        'facts-schema',
+        'signing',
+        'secret-env',
+        'previous-secret-env',
+        'bearer-token-env',
+      ]) {
+        if (str(p, f) !== undefined) throw usageError(`--${f} goes with --base-url (a target file holds it otherwise)`);
+      }
 
     const env: Record<string, string | undefined> = {
       CCS_REPORT_DIR: reportDir,
@@ -174,7 +274,12 @@ export async function run(argv: string[]): Promise<number> {
       // was configured with; the workers drive it over a control path holding a random token.
       const controlToken = randomBytes(18).toString('base64url');
       try {
-        shared = await startServiceSide({ port, workspaceKey: target.workspaceKey, bearerToken: target.bearerToken, controlToken });
+        shared = await startServiceSide({
+          port,
+          workspaceKey: target.workspaceKey,
+          bearerToken: target.bearerToken,
+          controlToken,
+        });
       } catch (error) {
         // The receiver reads from this port: a run without it would fail every read for the harness's sake.
         const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -182,7 +287,11 @@ export async function run(argv: string[]): Promise<number> {
         const line = `cannot serve the data API and JWKS on port ${port} (${why}): check ${field}`;
         return preflightFailed('host', line, reportDir);
       }
-      writeFileSync(secretsFile, [...loadSecrets(settings.secretsFile), ...secretsOf(target), controlToken].join('\n') + '\n', { mode: 0o600 });
+      writeFileSync(
+        secretsFile,
+        [...loadSecrets(settings.secretsFile), ...secretsOf(target), controlToken].join('\n') + '\n',
+        { mode: 0o600 },
+      );
       Object.assign(env, {
         CCS_HOST_TARGET: file,
         CCS_SERVICE_PORT: String(port),
@@ -192,9 +301,9 @@ export async function run(argv: string[]): Promise<number> {
       });
       const base = shared.url;
       process.stdout.write(
-        `The harness plays the service for ${target.hostBaseUrl}${target.hookPath}. Configure the receiver to read from:\n`
-        + `  data API  ${base}/api/${target.workspaceKey}/endpoints/${target.configEnd.replace(/^\//, '')}/data/{endUserHandle}/{serviceKey}  (Bearer token from the target file)\n`
-        + `  JWKS      ${base}/.well-known/service/jwks.json\n`,
+        `The harness plays the service for ${target.hostBaseUrl}${target.hookPath}. Configure the receiver to read from:\n` +
+          `  data API  ${base}/api/${target.workspaceKey}/endpoints/${target.configEnd.replace(/^\//, '')}/data/{endUserHandle}/{serviceKey}  (Bearer token from the target file)\n` +
+          `  JWKS      ${base}/.well-known/service/jwks.json\n`,
       );
     } else {
       if (servicePort !== undefined) env.CCS_SERVICE_PORT = String(servicePort);
@@ -211,12 +320,15 @@ export async function run(argv: string[]): Promise<number> {
     const code = await runPlaywright(args, childEnv(env));
     const reportFile = join(reportDir, 'conformance.json');
     if (!existsSync(reportFile)) {
-      process.stderr.write(`ccs-conformance host: Playwright exited ${code} and wrote no ${reportFile}: the run did not complete (see the output above)\n`);
+      process.stderr.write(
+        `ccs-conformance host: Playwright exited ${code} and wrote no ${reportFile}: the run did not complete (see the output above)\n`,
+      );
       return 1;
     }
     return printGate(readReport(reportFile, { validate: false }), reportDir, { requireAll: false, sides: ['host'] });
   } catch (error) {
-    if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_'))) return fail2(error.message);
+    if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_')))
+      return fail2(error.message);
     throw error;
   } finally {
     await shared?.close();

@@ -5,7 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
-import { MockHost, parseScripts, printRequestLines, type MockHostOptions, type RouteConfig, type SigningConfig } from '../../mock-host/index.ts';
+import {
+  MockHost,
+  parseScripts,
+  printRequestLines,
+  type MockHostOptions,
+  type RouteConfig,
+  type SigningConfig,
+} from '../../mock-host/index.ts';
 import { isCcsError } from '../../spec/index.ts';
 
 const HELP = `Usage: ccs-conformance mock-host [options]
@@ -54,7 +61,12 @@ export const MOCK_HOST_FLAGS: FlagSpec[] = [
   { name: 'enforce', kind: 'boolean', help: 'answer 401 to a bad signature' },
   { name: 'forward-to', kind: 'string', value: 'URL', help: 'relay every request to this app' },
   { name: 'max-entries', kind: 'string', value: 'N', help: 'journal bound' },
-  { name: 'time-scale', kind: 'string', value: 'X', help: 'the service time scale: the inspector scales the contract windows by it' },
+  {
+    name: 'time-scale',
+    kind: 'string',
+    value: 'X',
+    help: 'the service time scale: the inspector scales the contract windows by it',
+  },
   { name: 'body-limit', kind: 'string', value: 'BYTES', help: 'largest body accepted' },
   { name: 'quiet', kind: 'boolean', help: 'no line per request' },
   { name: 'help', kind: 'boolean', short: 'h', help: 'this text' },
@@ -159,9 +171,14 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`ccs-conformance mock-host: cannot start: ${(error as Error).message}\n`);
     return 2;
   }
-  const routeText = host.listRoutes().map((r) => `${r.kind} ${r.path}`).join(', ');
+  const routeText = host
+    .listRoutes()
+    .map((r) => `${r.kind} ${r.path}`)
+    .join(', ');
   const signingMode = options.signing?.mode ?? 'not configured, signatures recorded but not verified';
-  process.stdout.write(`mock host listening on ${host.url} (routes: ${routeText}; signing: ${signingMode}${options.enforce ? ', enforced' : ''}${options.forwardTo ? `; forwarding to ${options.forwardTo}` : ''})\n`);
+  process.stdout.write(
+    `mock host listening on ${host.url} (routes: ${routeText}; signing: ${signingMode}${options.enforce ? ', enforced' : ''}${options.forwardTo ? `; forwarding to ${options.forwardTo}` : ''})\n`,
+  );
   process.stdout.write(`journal: ${host.url}/__admin/journal\n`);
   process.stdout.write(`inspector: ${host.url}/__admin/ui\n`);
   // written off the request path, gathered per turn of the event loop

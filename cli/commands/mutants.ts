@@ -11,19 +11,25 @@ import { runMutationMatrix } from '../../suites/mutants/index.ts';
 export const MUTANTS_FLAGS: FlagSpec[] = [
   { name: 'fault', kind: 'list', value: 'NAME', help: 'only these seeded faults (repeatable; default all)' },
   { name: 'concurrency', kind: 'string', value: 'N', help: 'faults run at once' },
-  { name: 'direction', kind: 'string', value: 'D', help: 'service, host or both (default: the runner\'s)' },
+  { name: 'direction', kind: 'string', value: 'D', help: "service, host or both (default: the runner's)" },
   { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where mutants.json and the per-fault reports go' },
   HELP_FLAG,
 ];
 
-export const MUTANTS_HELP = helpText('ccs-conformance mutants [options]', 'Runs the mutation matrix: the suites against the reference service clean and once per seeded fault; every fault must be caught by a test citing its clause.', MUTANTS_FLAGS, ['Exit codes: 0 every fault caught and the clean run clean; 1 the matrix fails; 2 usage error.']);
+export const MUTANTS_HELP = helpText(
+  'ccs-conformance mutants [options]',
+  'Runs the mutation matrix: the suites against the reference service clean and once per seeded fault; every fault must be caught by a test citing its clause.',
+  MUTANTS_FLAGS,
+  ['Exit codes: 0 every fault caught and the clean run clean; 1 the matrix fails; 2 usage error.'],
+);
 
 export async function run(argv: string[]): Promise<number> {
   try {
     const p = parseOrHelp(argv, MUTANTS_FLAGS, MUTANTS_HELP);
     if (!p) return 0;
     const direction = str(p, 'direction');
-    if (direction !== undefined && !['service', 'host', 'both'].includes(direction)) throw usageError(`--direction must be service, host or both, got '${direction}'`);
+    if (direction !== undefined && !['service', 'host', 'both'].includes(direction))
+      throw usageError(`--direction must be service, host or both, got '${direction}'`);
     const concurrency = positiveInt(str(p, 'concurrency'), 'concurrency');
     const faults = list(p, 'fault');
     // The user's folder, never the package's (the matrix would resolve a relative one against itself).

@@ -28,8 +28,10 @@ export function parseInjections(items: string[]): ResponseScript[] {
     }
     list.split(',').forEach((item, i) => {
       scripts.push({
-        id: `inject-${event}-attempt-${i + 1}`, match: { kind: 'lifecycle', event, attempt: i + 1 },
-        steps: [step(item.trim(), raw)], then: 'repeat-last',
+        id: `inject-${event}-attempt-${i + 1}`,
+        match: { kind: 'lifecycle', event, attempt: i + 1 },
+        steps: [step(item.trim(), raw)],
+        then: 'repeat-last',
       });
     });
   }

@@ -16,8 +16,15 @@ export function endLine(endNs: bigint): string {
 
 function isEntry(v: unknown): v is JournalEntry {
   const e = v as JournalEntry;
-  return !!e && typeof e === 'object' && typeof e.seq === 'number' && typeof e.arrival?.monoNs === 'string'
-    && typeof e.kind === 'string' && typeof e.signature === 'object' && Array.isArray(e.checks);
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    typeof e.seq === 'number' &&
+    typeof e.arrival?.monoNs === 'string' &&
+    typeof e.kind === 'string' &&
+    typeof e.signature === 'object' &&
+    Array.isArray(e.checks)
+  );
 }
 
 export function readJournalFile(file: string): { entries: JournalEntry[]; endNs?: bigint } {

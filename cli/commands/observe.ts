@@ -52,7 +52,15 @@ const OWN_FLAGS: FlagSpec[] = [
   { name: 'report-dir', kind: 'string', value: 'D', help: 'report folder' },
 ];
 const SHARED = new Set([
-  'port', 'host', 'hook-path', 'facts-path', 'hmac-secret-file', 'jwks-url', 'time-scale', 'forward-to', 'quiet',
+  'port',
+  'host',
+  'hook-path',
+  'facts-path',
+  'hmac-secret-file',
+  'jwks-url',
+  'time-scale',
+  'forward-to',
+  'quiet',
   'help',
 ]);
 const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAGS];
@@ -147,17 +155,25 @@ export async function run(argv: string[]): Promise<number> {
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
   // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
   const secretFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
-  const rerun = [`ccs-conformance observe --from ${journal} --time-scale ${timeScale}`,
-    ...secretFiles.map((f) => `--hmac-secret-file ${f}`)].join(' ');
+  const rerun = [
+    `ccs-conformance observe --from ${journal} --time-scale ${timeScale}`,
+    ...secretFiles.map((f) => `--hmac-secret-file ${f}`),
+  ].join(' ');
   const report = await observeReport({
-    judgement, runId: randomUUID(), startedAt, endedAt: new Date().toISOString(), rerun,
+    judgement,
+    runId: randomUUID(),
+    startedAt,
+    endedAt: new Date().toISOString(),
+    rerun,
     description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,
   });
   writeReports(report, reportDir, new Redactor([...loadSecrets(), ...secrets]));
   const t = report.totals;
-  process.stdout.write(`observe: ${judgement.callbacks} callback(s) judged: ${t.passed} clause(s) passed, `
-    + `${t.failed} failed, `
-    + `${t['not-exercised']} not exercised; verdict ${report.verdict.toUpperCase()}; reports in ${reportDir}\n`);
+  process.stdout.write(
+    `observe: ${judgement.callbacks} callback(s) judged: ${t.passed} clause(s) passed, ` +
+      `${t.failed} failed, ` +
+      `${t['not-exercised']} not exercised; verdict ${report.verdict.toUpperCase()}; reports in ${reportDir}\n`,
+  );
   for (const c of report.clauses.filter((r) => r.status === 'failed')) {
     process.stdout.write(`  FAIL ${c.id}: ${(c.failures?.[0]?.error ?? '').split('\n')[0]!.slice(0, 300)}\n`);
   }
@@ -173,9 +189,18 @@ function declaredSigning(options: MockHostOptions, entries: JournalEntry[], save
   return modes.size === 1 && (only === 'hmac' || only === 'jwks') ? only : 'unknown';
 }
 
-interface Live { entries: JournalEntry[]; endNs: bigint; url: string; elapsedMs: number }
+interface Live {
+  entries: JournalEntry[];
+  endNs: bigint;
+  url: string;
+  elapsedMs: number;
+}
 
-interface Stops { duration?: number; idle?: number; quiet: boolean }
+interface Stops {
+  duration?: number;
+  idle?: number;
+  quiet: boolean;
+}
 
 async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | number> {
   let host: MockHost;
@@ -185,7 +210,10 @@ async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | n
     return fail(`cannot start: ${(error as Error).message}`);
   }
   const start = performance.now();
-  const routes = host.listRoutes().map((r) => `${r.kind} ${r.path}`).join(', ');
+  const routes = host
+    .listRoutes()
+    .map((r) => `${r.kind} ${r.path}`)
+    .join(', ');
   const mode = options.signing?.mode ?? 'not given';
   process.stdout.write(`observe: listening on ${host.url} (routes: ${routes}; signing: ${mode})\n`);
   const { printRequestLines } = await import('../../mock-host/index.ts');

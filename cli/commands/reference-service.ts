@@ -5,8 +5,19 @@
  */
 import { fileURLToPath } from 'node:url';
 import { bool, list, parseArgs, str, type FlagSpec } from '../args.ts';
-import { FAULTS, loadWorkspaceFixture, startReferenceService, type WorkspaceFixture } from '../../reference-service/index.ts';
-import { CONFIG_END_FORMS, KEYED_WRITE_FORMS, WRITE_BODY_FORMS, describeDataApiForms, type DataApiForms } from '../../spec/index.ts';
+import {
+  FAULTS,
+  loadWorkspaceFixture,
+  startReferenceService,
+  type WorkspaceFixture,
+} from '../../reference-service/index.ts';
+import {
+  CONFIG_END_FORMS,
+  KEYED_WRITE_FORMS,
+  WRITE_BODY_FORMS,
+  describeDataApiForms,
+  type DataApiForms,
+} from '../../spec/index.ts';
 
 const DEFAULT_FIXTURE = fileURLToPath(new URL('../../fixtures/workspaces/default.yaml', import.meta.url));
 
@@ -52,7 +63,7 @@ const REFERENCE_SERVICE_FLAGS: FlagSpec[] = [
   { name: 'no-driver', kind: 'boolean', help: 'no driver API' },
   { name: 'configend-form', kind: 'string', value: 'F', help: 'configEnd form of the data API path served' },
   { name: 'keyed-write', kind: 'string', value: 'F', help: 'keyed write form served' },
-  { name: 'key-field', kind: 'string', value: 'NAME', help: 'body member of a keyed write\'s key' },
+  { name: 'key-field', kind: 'string', value: 'NAME', help: "body member of a keyed write's key" },
   { name: 'write-body', kind: 'string', value: 'F', help: 'write body form served' },
   { name: 'list-faults', kind: 'boolean', help: 'print the seeded faults' },
   { name: 'help', kind: 'boolean', short: 'h', help: 'this text' },
@@ -65,11 +76,22 @@ function parseFlags(argv: string[]): Args | string {
   } catch (error) {
     return (error as Error).message;
   }
-  const a: Args = { port: 8080, host: '127.0.0.1', timeScale: 1, faults: list(p, 'fault'), workspaces: str(p, 'workspaces') ?? DEFAULT_FIXTURE, driver: !bool(p, 'no-driver'), dataApi: undefined, listFaults: bool(p, 'list-faults'), help: bool(p, 'help') };
+  const a: Args = {
+    port: 8080,
+    host: '127.0.0.1',
+    timeScale: 1,
+    faults: list(p, 'fault'),
+    workspaces: str(p, 'workspaces') ?? DEFAULT_FIXTURE,
+    driver: !bool(p, 'no-driver'),
+    dataApi: undefined,
+    listFaults: bool(p, 'list-faults'),
+    help: bool(p, 'help'),
+  };
   const port = str(p, 'port');
   if (port !== undefined) {
     const n = Number(port);
-    if (port.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535) return `--port needs an integer from 0 to 65535, got ${port}`;
+    if (port.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535)
+      return `--port needs an integer from 0 to 65535, got ${port}`;
     a.port = n;
   }
   const host = str(p, 'host');
@@ -80,7 +102,8 @@ function parseFlags(argv: string[]): Args | string {
   const scale = str(p, 'time-scale');
   if (scale !== undefined) {
     const n = Number(scale);
-    if (scale.trim() === '' || !Number.isFinite(n) || n <= 0) return `--time-scale needs a positive number, got ${scale}`;
+    if (scale.trim() === '' || !Number.isFinite(n) || n <= 0)
+      return `--time-scale needs a positive number, got ${scale}`;
     a.timeScale = n;
   }
   if (a.faults.some((f) => !f)) return '--fault needs a fault name (see --list-faults)';
@@ -88,12 +111,14 @@ function parseFlags(argv: string[]): Args | string {
   const forms: Partial<DataApiForms> = {};
   const configEnd = str(p, 'configend-form');
   if (configEnd !== undefined) {
-    if (!(CONFIG_END_FORMS as readonly string[]).includes(configEnd)) return `--configend-form needs one of ${CONFIG_END_FORMS.join(', ')}, got ${configEnd}`;
+    if (!(CONFIG_END_FORMS as readonly string[]).includes(configEnd))
+      return `--configend-form needs one of ${CONFIG_END_FORMS.join(', ')}, got ${configEnd}`;
     forms.configEnd = configEnd as DataApiForms['configEnd'];
   }
   const keyed = str(p, 'keyed-write');
   if (keyed !== undefined) {
-    if (!(KEYED_WRITE_FORMS as readonly string[]).includes(keyed)) return `--keyed-write needs one of ${KEYED_WRITE_FORMS.join(', ')}, got ${keyed}`;
+    if (!(KEYED_WRITE_FORMS as readonly string[]).includes(keyed))
+      return `--keyed-write needs one of ${KEYED_WRITE_FORMS.join(', ')}, got ${keyed}`;
     forms.keyedWrite = keyed as DataApiForms['keyedWrite'];
   }
   const keyField = str(p, 'key-field');
@@ -103,7 +128,8 @@ function parseFlags(argv: string[]): Args | string {
   }
   const body = str(p, 'write-body');
   if (body !== undefined) {
-    if (!(WRITE_BODY_FORMS as readonly string[]).includes(body)) return `--write-body needs one of ${WRITE_BODY_FORMS.join(', ')}, got ${body}`;
+    if (!(WRITE_BODY_FORMS as readonly string[]).includes(body))
+      return `--write-body needs one of ${WRITE_BODY_FORMS.join(', ')}, got ${body}`;
     forms.writeBody = body as DataApiForms['writeBody'];
   }
   if (Object.keys(forms).length > 0) a.dataApi = forms;
@@ -144,7 +170,15 @@ export async function run(argv: string[]): Promise<number> {
   let service;
   try {
     workspaces = loadWorkspaceFixture(parsed.workspaces);
-    service = await startReferenceService({ port: parsed.port, host: parsed.host, timeScale: parsed.timeScale, faults: parsed.faults, driver: parsed.driver, workspaces, ...(parsed.dataApi ? { dataApi: parsed.dataApi } : {}) });
+    service = await startReferenceService({
+      port: parsed.port,
+      host: parsed.host,
+      timeScale: parsed.timeScale,
+      faults: parsed.faults,
+      driver: parsed.driver,
+      workspaces,
+      ...(parsed.dataApi ? { dataApi: parsed.dataApi } : {}),
+    });
   } catch (error) {
     process.stderr.write(`ccs-conformance reference-service: ${(error as Error).message}\n`);
     return 2;

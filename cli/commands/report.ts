@@ -14,12 +14,32 @@ import { childEnv, OWN_EXT, PACKAGE_ROOT, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
 
 export const REPORT_FLAGS: FlagSpec[] = [
-  { name: 'from', kind: 'string', value: 'FILE', help: 're-render from this conformance.json (default reports/out/conformance.json)' },
+  {
+    name: 'from',
+    kind: 'string',
+    value: 'FILE',
+    help: 're-render from this conformance.json (default reports/out/conformance.json)',
+  },
   { name: 'merge', kind: 'boolean', help: 'merge the shard blob reports found in the DIR arguments into one report' },
-  { name: 'report-dir', kind: 'string', value: 'DIR', help: 'where the merged or re-rendered reports go (default: beside --from, or reports/out)' },
+  {
+    name: 'report-dir',
+    kind: 'string',
+    value: 'DIR',
+    help: 'where the merged or re-rendered reports go (default: beside --from, or reports/out)',
+  },
   { name: 'require-all', kind: 'boolean', help: 'with --merge: fail when a service clause was not exercised' },
-  { name: 'expected', kind: 'string', value: 'FILE', help: 'with --merge: expected-outcomes YAML applied to the merged report' },
-  { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'with --merge --require-all: only these clauses must be exercised' },
+  {
+    name: 'expected',
+    kind: 'string',
+    value: 'FILE',
+    help: 'with --merge: expected-outcomes YAML applied to the merged report',
+  },
+  {
+    name: 'grep',
+    kind: 'list',
+    value: 'CLAUSE-ID',
+    help: 'with --merge --require-all: only these clauses must be exercised',
+  },
   { name: 'area', kind: 'list', value: 'AREA', help: 'with --merge --require-all: only these areas must be exercised' },
   HELP_FLAG,
 ];
@@ -37,7 +57,8 @@ function blobsIn(dir: string): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (name.endsWith('.zip') && statSync(path).isFile()) found.push(path);
-    else if (statSync(path).isDirectory()) for (const inner of readdirSync(path)) if (inner.endsWith('.zip')) found.push(join(path, inner));
+    else if (statSync(path).isDirectory())
+      for (const inner of readdirSync(path)) if (inner.endsWith('.zip')) found.push(join(path, inner));
   }
   return found;
 }
@@ -47,12 +68,16 @@ function runContext(dirs: string[]): Record<string, string> {
   const contexts: Array<Record<string, string>> = [];
   for (const d of dirs) {
     for (const name of readdirSync(d)) {
-      if (/^run-context-.*\.json$/.test(name)) contexts.push(JSON.parse(readFileSync(join(d, name), 'utf8')) as Record<string, string>);
+      if (/^run-context-.*\.json$/.test(name))
+        contexts.push(JSON.parse(readFileSync(join(d, name), 'utf8')) as Record<string, string>);
     }
   }
   const first = contexts[0] ?? {};
   for (const c of contexts.slice(1)) {
-    if (JSON.stringify(c) !== JSON.stringify(first)) throw usageError('--merge: the shards ran with different targets or flags (run-context-*.json differ); merge shards of one run only');
+    if (JSON.stringify(c) !== JSON.stringify(first))
+      throw usageError(
+        '--merge: the shards ran with different targets or flags (run-context-*.json differ); merge shards of one run only',
+      );
   }
   const out: Record<string, string> = {};
   for (const k of RUN_CONTEXT_KEYS) if (typeof first[k] === 'string') out[k] = first[k];
@@ -65,7 +90,8 @@ async function merge(dirs: string[], p: Parsed): Promise<number> {
   if (blobs.length === 0) throw usageError(`--merge: no blob report (.zip) in ${dirs.join(', ')}`);
   const names = new Set<string>();
   for (const b of blobs) {
-    if (names.has(basename(b))) throw usageError(`--merge: two blob reports named ${basename(b)}: each shard must write its own`);
+    if (names.has(basename(b)))
+      throw usageError(`--merge: two blob reports named ${basename(b)}: each shard must write its own`);
     names.add(basename(b));
   }
   const reportDir = reportDirFrom(str(p, 'report-dir'));
@@ -78,19 +104,29 @@ async function merge(dirs: string[], p: Parsed): Promise<number> {
     for (const b of blobs) copyFileSync(b, join(work, basename(b)));
     rmSync(join(reportDir, 'conformance.json'), { force: true });
     const config = readSettings().mergeConfig ?? join(PACKAGE_ROOT, 'reports', `merge.config.${OWN_EXT}`);
-    const code = await runPlaywright(['merge-reports', '--config', config, work], childEnv({
-      ...runContext(dirs.map((d) => resolve(d))),
-      CCS_REPORT_DIR: reportDir,
-      CCS_EXPECTED_FILE: expectedFile,
-      CCS_SHARD: undefined,
-    }));
+    const code = await runPlaywright(
+      ['merge-reports', '--config', config, work],
+      childEnv({
+        ...runContext(dirs.map((d) => resolve(d))),
+        CCS_REPORT_DIR: reportDir,
+        CCS_EXPECTED_FILE: expectedFile,
+        CCS_SHARD: undefined,
+      }),
+    );
     const reportFile = join(reportDir, 'conformance.json');
     if (!existsSync(reportFile)) {
       process.stderr.write(`ccs-conformance report --merge: merge-reports exited ${code} and wrote no ${reportFile}\n`);
       return 1;
     }
-    const sel = selection(list(p, 'grep'), list(p, 'area').map((a) => a.toUpperCase()));
-    return printGate(readReport(reportFile), reportDir, { requireAll: bool(p, 'require-all'), sides: ['service'], ...(sel ? { selected: sel } : {}) });
+    const sel = selection(
+      list(p, 'grep'),
+      list(p, 'area').map((a) => a.toUpperCase()),
+    );
+    return printGate(readReport(reportFile), reportDir, {
+      requireAll: bool(p, 'require-all'),
+      sides: ['service'],
+      ...(sel ? { selected: sel } : {}),
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -110,7 +146,9 @@ export async function run(argv: string[]): Promise<number> {
     const report = readReport(from);
     const out = resolve(str(p, 'report-dir') ?? dirname(from));
     const written = writeReports(report, out);
-    process.stdout.write(`rendered ${written.map((f) => basename(f)).join(', ')} in ${out} (verdict ${report.verdict})\n`);
+    process.stdout.write(
+      `rendered ${written.map((f) => basename(f)).join(', ')} in ${out} (verdict ${report.verdict})\n`,
+    );
     return 0;
   } catch (error) {
     if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('REPORT_'))) {

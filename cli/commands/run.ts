@@ -9,8 +9,21 @@ import { join, resolve } from 'node:path';
 import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
 import {
-  bool, type FlagSpec, grepPattern, HELP_FLAG, helpText, integer, list, parseOrHelp, positiveInt, REPORT_DIR_FLAG, shard,
-  str, timeScale as timeScaleFlag, usageError, VERBOSE_FLAG,
+  bool,
+  type FlagSpec,
+  grepPattern,
+  HELP_FLAG,
+  helpText,
+  integer,
+  list,
+  parseOrHelp,
+  positiveInt,
+  REPORT_DIR_FLAG,
+  shard,
+  str,
+  timeScale as timeScaleFlag,
+  usageError,
+  VERBOSE_FLAG,
 } from '../args.ts';
 import { defaultRunWorkers } from '../../suites/service/target-config/realtime.ts';
 import { parseTimeScale } from '../../suites/service/target-config/time-scale.ts';
@@ -20,19 +33,59 @@ import { printGate, selection } from '../gate-output.ts';
 import { preflightFailed, preflightPassed } from '../preflight/outcome.ts';
 
 export const RUN_FLAGS: FlagSpec[] = [
-  { name: 'target', kind: 'string', value: 'FILE', help: 'service target file (YAML or JSON); default: the embedded reference service' },
-  { name: 'fault', kind: 'list', value: 'NAME', help: 'turn on a seeded fault of the embedded reference service (repeatable)' },
-  { name: 'grep', kind: 'list', value: 'CLAUSE-ID', help: 'run only the tests citing this clause, e.g. DELIV-4, or whose title matches a text (repeatable)' },
+  {
+    name: 'target',
+    kind: 'string',
+    value: 'FILE',
+    help: 'service target file (YAML or JSON); default: the embedded reference service',
+  },
+  {
+    name: 'fault',
+    kind: 'list',
+    value: 'NAME',
+    help: 'turn on a seeded fault of the embedded reference service (repeatable)',
+  },
+  {
+    name: 'grep',
+    kind: 'list',
+    value: 'CLAUSE-ID',
+    help: 'run only the tests citing this clause, e.g. DELIV-4, or whose title matches a text (repeatable)',
+  },
   { name: 'area', kind: 'list', value: 'AREA', help: 'run only the tests of a clause area, e.g. DELIV (repeatable)' },
   { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed for the property tests (replays a failure)' },
-  { name: 'workers', kind: 'string', value: 'N', help: 'Playwright workers (default 8 at time scale 1 or with a target, else 5)' },
-  { name: 'reporter', kind: 'string', value: 'R', help: "console reporter: progress (default), list, line, dot, or a reporter path; reports/out is always written" },
-  { name: 'shard', kind: 'string', value: 'i/n', help: 'run slice i of n; writes a blob report to merge with `ccs-conformance report --merge`' },
+  {
+    name: 'workers',
+    kind: 'string',
+    value: 'N',
+    help: 'Playwright workers (default 8 at time scale 1 or with a target, else 5)',
+  },
+  {
+    name: 'reporter',
+    kind: 'string',
+    value: 'R',
+    help: 'console reporter: progress (default), list, line, dot, or a reporter path; reports/out is always written',
+  },
+  {
+    name: 'shard',
+    kind: 'string',
+    value: 'i/n',
+    help: 'run slice i of n; writes a blob report to merge with `ccs-conformance report --merge`',
+  },
   { name: 'require-all', kind: 'boolean', help: 'fail when a clause the run could exercise was not exercised' },
-  { name: 'expected', kind: 'string', value: 'FILE', help: 'expected-outcomes YAML { target, expectedFailures: [{ clause, reason }] }' },
+  {
+    name: 'expected',
+    kind: 'string',
+    value: 'FILE',
+    help: 'expected-outcomes YAML { target, expectedFailures: [{ clause, reason }] }',
+  },
   REPORT_DIR_FLAG,
   VERBOSE_FLAG,
-  { name: 'time-scale', kind: 'string', value: 'X', help: 'time scale of the embedded reference service, 0 < X <= 1 (default 0.1)' },
+  {
+    name: 'time-scale',
+    kind: 'string',
+    value: 'X',
+    help: 'time scale of the embedded reference service, 0 < X <= 1 (default 0.1)',
+  },
   { name: 'no-preflight', kind: 'boolean', help: 'with --target: skip the check that the service and driver answer' },
   HELP_FLAG,
 ];
@@ -44,7 +97,7 @@ export const RUN_HELP = helpText(
   [
     'Exit codes: 0 pass; 1 a MUST clause failed, an expected failure passed (stale list), or --require-all',
     'found a clause not exercised; 2 usage or configuration error, or the target does not answer (preflight:',
-    'service.baseUrl, the driver\'s capabilities, mockHost.publicUrl; no clause is run).',
+    "service.baseUrl, the driver's capabilities, mockHost.publicUrl; no clause is run).",
     'A failed SHOULD clause only warns.',
     'Reports: <report-dir>/conformance.json, summary.md, junit.xml, clauses.html, playwright-html/.',
   ],
@@ -56,7 +109,15 @@ function fail2(message: string): number {
 }
 
 /** Env the merged report needs and blobs do not carry: target description and reproduction flags. */
-export const RUN_CONTEXT_KEYS = ['CCS_TARGET_DESCRIPTION', 'CCS_DATA_API_FORMS', 'CCS_TARGET_ARG', 'CCS_FAULTS', 'CCS_FAULT_CLAUSES', 'CCS_SEED', 'CCS_TIME_SCALE'] as const;
+export const RUN_CONTEXT_KEYS = [
+  'CCS_TARGET_DESCRIPTION',
+  'CCS_DATA_API_FORMS',
+  'CCS_TARGET_ARG',
+  'CCS_FAULTS',
+  'CCS_FAULT_CLAUSES',
+  'CCS_SEED',
+  'CCS_TIME_SCALE',
+] as const;
 
 function writeRunContext(blobDir: string, name: string, env: Record<string, string | undefined>): void {
   mkdirSync(blobDir, { recursive: true });
@@ -82,21 +143,31 @@ export async function run(argv: string[]): Promise<number> {
     // Test hook: the CLI's self-tests run a tiny suite (suites/self/cli/fixtures) instead of the service suites.
     const configOverride = settings.runConfig ? resolve(settings.runConfig) : undefined;
 
-    if (target && faults.length > 0) throw usageError('--fault applies to the embedded reference service only; drop --target or --fault');
-    if (target && timeScale !== undefined) throw usageError('--time-scale applies to the embedded reference service only (a target declares its own)');
+    if (target && faults.length > 0)
+      throw usageError('--fault applies to the embedded reference service only; drop --target or --fault');
+    if (target && timeScale !== undefined)
+      throw usageError('--time-scale applies to the embedded reference service only (a target declares its own)');
     const { clauses, areas: knownAreas } = await loadClauses(settings.clausesFile);
     const ids = new Set(clauses.map((c) => c.id));
     const grep = grepPattern(greps, ids, 'DELIV-4');
     const areaIds = new Set([...Object.keys(knownAreas), ...clauses.map((c) => c.id.replace(/-\d+$/, ''))]);
-    for (const a of areas) if (!areaIds.has(a)) throw usageError(`--area ${a}: unknown area (known: ${[...areaIds].join(', ')})`);
+    for (const a of areas)
+      if (!areaIds.has(a)) throw usageError(`--area ${a}: unknown area (known: ${[...areaIds].join(', ')})`);
     let faultClauses: string | undefined;
     if (faults.length > 0 && !configOverride) {
       // Loaded only here: the reference service's modules are the CLI's heaviest, and a run without
       // seeded faults starts Playwright without them.
       const { FAULTS } = await import('../../reference-service/index.ts');
       const known = FAULTS.map((f) => ({ name: f.name, clause: f.clause }));
-      for (const f of faults) if (!known.some((k) => k.name === f)) throw usageError(`--fault ${f}: not a seeded fault of the reference service (known: ${known.map((k) => k.name).join(', ')})`);
-      faultClauses = known.filter((k) => faults.includes(k.name)).map((k) => `${k.name}:${k.clause}`).join(',');
+      for (const f of faults)
+        if (!known.some((k) => k.name === f))
+          throw usageError(
+            `--fault ${f}: not a seeded fault of the reference service (known: ${known.map((k) => k.name).join(', ')})`,
+          );
+      faultClauses = known
+        .filter((k) => faults.includes(k.name))
+        .map((k) => `${k.name}:${k.clause}`)
+        .join(',');
     }
     const expectedFile = str(p, 'expected') ? resolve(str(p, 'expected') as string) : undefined;
     if (expectedFile) loadExpectedOutcomes(expectedFile, ids); // exit 2 now, not after the run
@@ -115,7 +186,11 @@ export async function run(argv: string[]): Promise<number> {
       CCS_SHARD: shardSpec ? `${shardSpec.current}/${shardSpec.total}` : undefined,
     };
     // The run's time goes to waiting on contract windows, not to CPU: more workers than cores.
-    env.CCS_WORKERS = workers !== undefined ? String(workers) : settings.workers?.toString() ?? String(defaultRunWorkers({ ...process.env, CCS_TARGET: target, CCS_TIME_SCALE: env.CCS_TIME_SCALE }));
+    env.CCS_WORKERS =
+      workers !== undefined
+        ? String(workers)
+        : (settings.workers?.toString() ??
+          String(defaultRunWorkers({ ...process.env, CCS_TARGET: target, CCS_TIME_SCALE: env.CCS_TIME_SCALE })));
     if (target) {
       const file = resolve(target);
       const checked = await checkTarget(file); // throws TARGET_FIELD_INVALID naming the field
@@ -162,16 +237,28 @@ export async function run(argv: string[]): Promise<number> {
     if (shardSpec) writeRunContext(join(reportDir, 'blob'), `${shardSpec.current}-of-${shardSpec.total}`, env);
     const reportFile = join(reportDir, 'conformance.json');
     if (!existsSync(reportFile)) {
-      process.stderr.write(`ccs-conformance run: Playwright exited ${code} and wrote no ${reportFile}: the run did not complete (see the output above)\n`);
+      process.stderr.write(
+        `ccs-conformance run: Playwright exited ${code} and wrote no ${reportFile}: the run did not complete (see the output above)\n`,
+      );
       return 1;
     }
     const report = readReport(reportFile, { validate: false });
     const requireAll = bool(p, 'require-all');
-    if (requireAll && shardSpec) process.stderr.write('note: --require-all is applied when the shards are merged (ccs-conformance report --merge --require-all)\n');
+    if (requireAll && shardSpec)
+      process.stderr.write(
+        'note: --require-all is applied when the shards are merged (ccs-conformance report --merge --require-all)\n',
+      );
     const sel = selection(greps, areas);
-    return printGate(report, reportDir, { requireAll: requireAll && !shardSpec, sides: ['service'], ...(sel ? { selected: sel } : {}) });
+    return printGate(report, reportDir, {
+      requireAll: requireAll && !shardSpec,
+      sides: ['service'],
+      ...(sel ? { selected: sel } : {}),
+    });
   } catch (error) {
-    if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_') || error.code === 'REPORT_EXPECTED_INVALID')) {
+    if (
+      isCcsError(error) &&
+      (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_') || error.code === 'REPORT_EXPECTED_INVALID')
+    ) {
       return fail2(`${error.message}\n(see ccs-conformance run --help)`);
     }
     throw error;

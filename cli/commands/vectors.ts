@@ -10,7 +10,12 @@ import { type FlagSpec, HELP_FLAG, helpText, parseOrHelp, str, usageError } from
 import { buildVectors } from '../vectors.ts';
 
 export const VECTORS_FLAGS: FlagSpec[] = [
-  { name: 'out', kind: 'string', value: 'DIR', help: 'folder to write hmac.json and jws.json into (created if missing)' },
+  {
+    name: 'out',
+    kind: 'string',
+    value: 'DIR',
+    help: 'folder to write hmac.json and jws.json into (created if missing)',
+  },
   HELP_FLAG,
 ];
 

@@ -21,8 +21,16 @@ import type { Discovered } from './service.ts';
 /** Driver calls of the preflight: a live driver answers in well under this even on a loaded machine. */
 const DRIVER_CALL_MS = 10_000;
 
-interface Arrival { method: string; ms: number }
-interface Listener { port: number; first: Promise<Arrival>; mark(): void; close(): Promise<void> }
+interface Arrival {
+  method: string;
+  ms: number;
+}
+interface Listener {
+  port: number;
+  first: Promise<Arrival>;
+  mark(): void;
+  close(): Promise<void>;
+}
 
 /** A listener that answers 200 to anything (no retry to provoke) and remembers the first request. */
 async function listen(host: string, port: number): Promise<Listener> {
@@ -41,11 +49,14 @@ async function listen(host: string, port: number): Promise<Listener> {
   return {
     port: (server.address() as AddressInfo).port,
     first,
-    mark: () => { started = performance.now(); },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    mark: () => {
+      started = performance.now();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -88,7 +99,8 @@ export async function checkMockHostReach(t: TargetFile, name: string, d: Discove
   // listen address.
   const h = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
   const publicUrl = (t.mockHost?.publicUrl ?? `http://${h}:${listener.port}`)
-    .replace(/\{port\}/g, String(listener.port)).replace(/\/$/, '');
+    .replace(/\{port\}/g, String(listener.port))
+    .replace(/\/$/, '');
   const rand = randomBytes(6).toString('hex');
   const hookPath = `/hooks/preflight-${rand}`;
   const timeScale = d.timeScale ?? t.timing?.timeScale ?? 1;
@@ -106,8 +118,9 @@ export async function checkMockHostReach(t: TargetFile, name: string, d: Discove
     const left = Math.max(0, waitMs - (performance.now() - openedAt));
     const arrival = await Promise.race([listener.first, after(left)]);
     if (!arrival) {
-      const seen = `no request from the service reached the mock host at ${shown(publicUrl)} within ${waitMs} ms`
-        + ` of opening a conversation (onStart to ${hookPath})`;
+      const seen =
+        `no request from the service reached the mock host at ${shown(publicUrl)} within ${waitMs} ms` +
+        ` of opening a conversation (onStart to ${hookPath})`;
       const fix = `check mockHost.publicUrl in ${name} (the URL the service uses to reach this machine)`;
       return { ok: false, line: `${seen}: ${fix}` };
     }

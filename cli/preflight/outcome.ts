@@ -19,15 +19,18 @@ export function preflightFailed(command: 'run' | 'host', line: string, reportDir
   for (const f of [...REPORT_FILES, 'results.json']) rmSync(join(reportDir, f), { force: true });
   try {
     mkdirSync(reportDir, { recursive: true });
-    writeFileSync(join(reportDir, 'summary.md'), [
-      '# Conformance: not run (preflight failed)',
-      '',
-      full,
-      '',
-      'No clause was run: the run stopped before any test because the target did not answer.',
-      'Fix the field named above and run again.',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(reportDir, 'summary.md'),
+      [
+        '# Conformance: not run (preflight failed)',
+        '',
+        full,
+        '',
+        'No clause was run: the run stopped before any test because the target did not answer.',
+        'Fix the field named above and run again.',
+        '',
+      ].join('\n'),
+    );
   } catch {
     // An unwritable report folder must not hide the line: it is on stderr either way.
   }

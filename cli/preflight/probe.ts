@@ -12,9 +12,7 @@ export const PROBE_DEADLINE_MS = 5_000;
 /** A TCP connect alone (the host's receiver): a live listener accepts in milliseconds. */
 export const CONNECT_DEADLINE_MS = 3_000;
 
-export type Reach =
-  | { ok: true; status?: number; ms: number }
-  | { ok: false; error: string; ms: number };
+export type Reach = { ok: true; status?: number; ms: number } | { ok: false; error: string; ms: number };
 
 /** A URL as it may be printed: without user:password and query, where a secret could hide (never in output). */
 export function shown(url: string): string {

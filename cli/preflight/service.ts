@@ -12,7 +12,10 @@ import { httpReach, shown } from './probe.ts';
 import type { PreflightResult } from './outcome.ts';
 
 /** What the preflight needs of the capabilities document; the harness tolerates names it does not know. */
-export interface Discovered { capabilities: string[]; timeScale: number | undefined }
+export interface Discovered {
+  capabilities: string[];
+  timeScale: number | undefined;
+}
 
 /** Why a 200 answer is not the capabilities document, or undefined when it is one. */
 export function capabilitiesProblem(json: unknown): string | undefined {
@@ -42,7 +45,7 @@ export async function preflightService(file: string): Promise<PreflightResult> {
   }
   const notes = [`service.baseUrl answers (${base.status} in ${base.ms} ms)`];
   if (!capsUrl || !caps) {
-    notes.push('no service.driverUrl: the mock host\'s public URL is not checked');
+    notes.push("no service.driverUrl: the mock host's public URL is not checked");
     return { ok: true, notes };
   }
   const check = `check service.driverUrl in ${name}`;

@@ -2,7 +2,13 @@
 import type { JournalEntry, Verdict } from '../types.ts';
 
 export function checkEventOrder(entries: JournalEntry[], expected: string[]): Verdict {
-  const list = [...entries].sort((a, b) => (BigInt(a.arrival.monoNs) < BigInt(b.arrival.monoNs) ? -1 : BigInt(a.arrival.monoNs) > BigInt(b.arrival.monoNs) ? 1 : a.seq - b.seq));
+  const list = [...entries].sort((a, b) =>
+    BigInt(a.arrival.monoNs) < BigInt(b.arrival.monoNs)
+      ? -1
+      : BigInt(a.arrival.monoNs) > BigInt(b.arrival.monoNs)
+        ? 1
+        : a.seq - b.seq,
+  );
   const got = list.map((e) => e.event ?? '(no event)');
   const seqs = list.map((e) => e.seq);
   const named = list.map((e) => `#${e.seq} ${e.event ?? '(no event)'}`).join(', ');
@@ -13,7 +19,8 @@ export function checkEventOrder(entries: JournalEntry[], expected: string[]): Ve
       break;
     }
   }
-  if (firstDiff < 0) return { ok: true, sentence: `events arrived in the expected order: ${named || 'none'}.`, evidence: { seqs } };
+  if (firstDiff < 0)
+    return { ok: true, sentence: `events arrived in the expected order: ${named || 'none'}.`, evidence: { seqs } };
   const at = list[firstDiff];
   return {
     ok: false,

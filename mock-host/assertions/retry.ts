@@ -18,7 +18,8 @@ export function checkRetrySchedule(
   const times: Record<string, number> = {};
   const problems: string[] = [];
   const maxAttempts = o.maxAttempts ?? o.expectedGapsMs.length + 1;
-  if (list.length === 0) return { ok: false, sentence: 'no attempts to check the retry schedule of.', evidence: { seqs } };
+  if (list.length === 0)
+    return { ok: false, sentence: 'no attempts to check the retry schedule of.', evidence: { seqs } };
   const ids = new Set(list.map((e) => e.deliveryId));
   if (ids.size > 1) problems.push(`the entries are of ${ids.size} deliveries (${[...ids].join(', ')}), not one`);
   if (list.length > maxAttempts) problems.push(`${list.length} attempts arrived, at most ${maxAttempts} allowed`);
@@ -40,16 +41,33 @@ export function checkRetrySchedule(
     const want = expected * scale;
     times[`expected${i}`] = r(want);
     const off = gap - want;
-    gaps.push(`#${prev.seq} ended (${prev.finished.outcome}) -> #${cur.seq} arrived after ${r(gap)} ms, expected ${r(want)} ± ${r(o.toleranceMs)} ms`);
+    gaps.push(
+      `#${prev.seq} ended (${prev.finished.outcome}) -> #${cur.seq} arrived after ${r(gap)} ms, expected ${r(want)} ± ${r(o.toleranceMs)} ms`,
+    );
     if (Math.abs(off) > o.toleranceMs) {
-      problems.push(`gap before #${cur.seq} is ${r(gap)} ms, ${off > 0 ? 'later' : 'earlier'} than ${r(want)} ms by ${r(Math.abs(off))} ms (tolerance ${r(o.toleranceMs)} ms)`);
+      problems.push(
+        `gap before #${cur.seq} is ${r(gap)} ms, ${off > 0 ? 'later' : 'earlier'} than ${r(want)} ms by ${r(Math.abs(off))} ms (tolerance ${r(o.toleranceMs)} ms)`,
+      );
     }
   }
   const ok = problems.length === 0;
   const summary = gaps.length ? gaps.join('; ') : `one attempt (#${list[0]!.seq})`;
   return {
     ok,
-    sentence: ok ? `retry schedule holds: ${list.length} attempt(s); ${summary}.` : `retry schedule broken: ${problems.join('; ')}. Observed: ${summary}.`,
-    evidence: { seqs, times, details: { outcomes: list.map((e) => ({ seq: e.seq, attempt: e.attempt, outcome: e.finished?.outcome, status: e.response?.status })) } },
+    sentence: ok
+      ? `retry schedule holds: ${list.length} attempt(s); ${summary}.`
+      : `retry schedule broken: ${problems.join('; ')}. Observed: ${summary}.`,
+    evidence: {
+      seqs,
+      times,
+      details: {
+        outcomes: list.map((e) => ({
+          seq: e.seq,
+          attempt: e.attempt,
+          outcome: e.finished?.outcome,
+          status: e.response?.status,
+        })),
+      },
+    },
   };
 }

@@ -24,7 +24,8 @@ export async function waitForEntries(
       ok: false,
       sentence:
         `expected ${count} request(s) matching ${describeFilter(filter)} within ${o.deadlineMs} ms, ${got.length} arrived` +
-        (got.length ? `: ${got.map(summarizeEntry).join('; ')}` : '') + '.',
+        (got.length ? `: ${got.map(summarizeEntry).join('; ')}` : '') +
+        '.',
       evidence: { seqs: got.map((e) => e.seq), times: { deadlineMs: o.deadlineMs } },
       entries: got,
     };
@@ -44,12 +45,17 @@ export function assertNothingArrives(journal: Journal, filter: EntryFilter, o: {
     setTimeout(() => {
       off();
       // entries whose fields were filled only at completion are caught here too
-      for (const e of journal.entries(filter)) if (!before.has(e.seq) && !seen.some((s) => s.seq === e.seq)) seen.push(e);
+      for (const e of journal.entries(filter))
+        if (!before.has(e.seq) && !seen.some((s) => s.seq === e.seq)) seen.push(e);
       const times: Record<string, number> = { windowMs: o.windowMs };
       for (const e of seen) times[`#${e.seq}`] = Number((BigInt(e.arrival.monoNs) - startNs) / 1_000_000n);
       resolve(
         seen.length === 0
-          ? { ok: true, sentence: `no request matching ${describeFilter(filter)} arrived within the ${o.windowMs} ms window.`, evidence: { seqs: [], times } }
+          ? {
+              ok: true,
+              sentence: `no request matching ${describeFilter(filter)} arrived within the ${o.windowMs} ms window.`,
+              evidence: { seqs: [], times },
+            }
           : {
               ok: false,
               sentence: `expected no request matching ${describeFilter(filter)} within ${o.windowMs} ms, but ${seen.length} arrived: ${seen

@@ -6,16 +6,43 @@
 import { CcsError, parseYaml } from '../../spec/index.ts';
 import type { RouteKind } from '../types.ts';
 
-export interface RespondStep { action: 'respond'; status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }
-export interface HoldStep { action: 'hold'; ms: number; thenStatus?: number }
-export interface NeverStep { action: 'never' }
-export interface ResetStep { action: 'reset' }
-export interface CloseStep { action: 'close' }
-export interface RefuseStep { action: 'refuse'; ms: number }
-export interface FactsStep { action: 'facts'; body: object | unknown[] | string | number | boolean | null; delayMs?: number }
-export interface FactsNotFittingStep { action: 'factsNotFitting'; delayMs?: number }
+export interface RespondStep {
+  action: 'respond';
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+export interface HoldStep {
+  action: 'hold';
+  ms: number;
+  thenStatus?: number;
+}
+export interface NeverStep {
+  action: 'never';
+}
+export interface ResetStep {
+  action: 'reset';
+}
+export interface CloseStep {
+  action: 'close';
+}
+export interface RefuseStep {
+  action: 'refuse';
+  ms: number;
+}
+export interface FactsStep {
+  action: 'facts';
+  body: object | unknown[] | string | number | boolean | null;
+  delayMs?: number;
+}
+export interface FactsNotFittingStep {
+  action: 'factsNotFitting';
+  delayMs?: number;
+}
 
-export type Step = RespondStep | HoldStep | NeverStep | ResetStep | CloseStep | RefuseStep | FactsStep | FactsNotFittingStep;
+export type Step =
+  RespondStep | HoldStep | NeverStep | ResetStep | CloseStep | RefuseStep | FactsStep | FactsNotFittingStep;
 export type StepAction = Step['action'];
 
 export interface ScriptMatch {
@@ -36,7 +63,16 @@ export interface ResponseScript {
   then?: 'default' | 'repeat-last';
 }
 
-export const STEP_ACTIONS: readonly StepAction[] = ['respond', 'hold', 'never', 'reset', 'close', 'refuse', 'facts', 'factsNotFitting'];
+export const STEP_ACTIONS: readonly StepAction[] = [
+  'respond',
+  'hold',
+  'never',
+  'reset',
+  'close',
+  'refuse',
+  'facts',
+  'factsNotFitting',
+];
 
 function bad(field: string, rule: string, got: unknown): never {
   let shown: string;
@@ -55,16 +91,19 @@ function isObj(v: unknown): v is Record<string, unknown> {
 
 function ms(v: unknown, field: string, required: boolean): void {
   if (v === undefined && !required) return;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) bad(field, 'must be an integer number of milliseconds >= 0', v);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+    bad(field, 'must be an integer number of milliseconds >= 0', v);
 }
 
 function status(v: unknown, field: string, required: boolean): void {
   if (v === undefined && !required) return;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > 599) bad(field, 'must be an integer HTTP status 100..599', v);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > 599)
+    bad(field, 'must be an integer HTTP status 100..599', v);
 }
 
 function onlyKeys(o: Record<string, unknown>, allowed: string[], field: string): void {
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) bad(`${field}.${k}`, `is not a known field (allowed: ${allowed.join(', ')})`, o[k]);
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k)) bad(`${field}.${k}`, `is not a known field (allowed: ${allowed.join(', ')})`, o[k]);
 }
 
 function validateStep(v: unknown, field: string): Step {
@@ -80,7 +119,8 @@ function validateStep(v: unknown, field: string): Step {
       ms(v.delayMs, `${field}.delayMs`, false);
       if (v.headers !== undefined) {
         if (!isObj(v.headers)) bad(`${field}.headers`, 'must be an object of header name to string', v.headers);
-        for (const [k, h] of Object.entries(v.headers)) if (typeof h !== 'string') bad(`${field}.headers.${k}`, 'must be a string', h);
+        for (const [k, h] of Object.entries(v.headers))
+          if (typeof h !== 'string') bad(`${field}.headers.${k}`, 'must be a string', h);
       }
       break;
     case 'hold':
@@ -94,7 +134,8 @@ function validateStep(v: unknown, field: string): Step {
       break;
     case 'facts':
       onlyKeys(v, ['action', 'body', 'delayMs'], field);
-      if (!('body' in v)) bad(`${field}.body`, 'is required (an object, array, string, number, boolean or null)', undefined);
+      if (!('body' in v))
+        bad(`${field}.body`, 'is required (an object, array, string, number, boolean or null)', undefined);
       ms(v.delayMs, `${field}.delayMs`, false);
       break;
     case 'factsNotFitting':
@@ -117,7 +158,8 @@ function validateScript(v: unknown, field: string): ResponseScript {
   if (!isObj(match)) bad(`${field}.match`, 'must be an object', match);
   onlyKeys(match, MATCH_KEYS, `${field}.match`);
   for (const k of ['path', 'event', 'deliveryId', 'endUserHandle', 'method'] as const) {
-    if (match[k] !== undefined && typeof match[k] !== 'string') bad(`${field}.match.${k}`, 'must be a string', match[k]);
+    if (match[k] !== undefined && typeof match[k] !== 'string')
+      bad(`${field}.match.${k}`, 'must be a string', match[k]);
   }
   if (match.kind !== undefined && !['lifecycle', 'tool', 'facts', 'unrouted'].includes(match.kind as string)) {
     bad(`${field}.match.kind`, 'must be one of lifecycle, tool, facts, unrouted', match.kind);
@@ -128,10 +170,17 @@ function validateScript(v: unknown, field: string): ResponseScript {
       bad(`${field}.match.attempt`, 'must be an integer >= 1 or a non-empty list of them', match.attempt);
     }
   }
-  if (!Array.isArray(v.steps) || v.steps.length === 0) bad(`${field}.steps`, 'must be a non-empty list of steps', v.steps);
+  if (!Array.isArray(v.steps) || v.steps.length === 0)
+    bad(`${field}.steps`, 'must be a non-empty list of steps', v.steps);
   const steps = v.steps.map((s, i) => validateStep(s, `${field}.steps[${i}]`));
-  if (v.then !== undefined && v.then !== 'default' && v.then !== 'repeat-last') bad(`${field}.then`, "must be 'default' or 'repeat-last'", v.then);
-  return { id: v.id, match: match as ScriptMatch, steps, ...(v.then !== undefined ? { then: v.then as 'default' | 'repeat-last' } : {}) };
+  if (v.then !== undefined && v.then !== 'default' && v.then !== 'repeat-last')
+    bad(`${field}.then`, "must be 'default' or 'repeat-last'", v.then);
+  return {
+    id: v.id,
+    match: match as ScriptMatch,
+    steps,
+    ...(v.then !== undefined ? { then: v.then as 'default' | 'repeat-last' } : {}),
+  };
 }
 
 /** Validates one script or a list (or `{ scripts: [...] }`); throws MOCKHOST_SCRIPT_INVALID naming the field. */
@@ -153,7 +202,10 @@ export function parseScripts(text: string): ResponseScript[] {
   try {
     data = parseYaml(text); // YAML is a superset of JSON
   } catch (error) {
-    throw new CcsError('MOCKHOST_SCRIPT_INVALID', `script text is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`);
+    throw new CcsError(
+      'MOCKHOST_SCRIPT_INVALID',
+      `script text is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   return validateScripts(data);
 }

@@ -6,7 +6,10 @@ function after(delayMs: number | undefined): string {
 }
 
 function preview(body: unknown): string {
-  const text = typeof body === 'string' ? `the raw text ${JSON.stringify(body.length > 40 ? body.slice(0, 37) + '...' : body)}` : `the JSON ${truncate(JSON.stringify(body))}`;
+  const text =
+    typeof body === 'string'
+      ? `the raw text ${JSON.stringify(body.length > 40 ? body.slice(0, 37) + '...' : body)}`
+      : `the JSON ${truncate(JSON.stringify(body))}`;
   return text;
 }
 

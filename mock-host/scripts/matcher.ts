@@ -16,8 +16,7 @@ export interface MatchSubject {
 }
 
 export type Pick =
-  | { kind: 'step'; step: Step; script: string; index: number; explain: string }
-  | { kind: 'none'; unmatched: string };
+  { kind: 'step'; step: Step; script: string; index: number; explain: string } | { kind: 'none'; unmatched: string };
 
 function wantSentence(id: string, field: string, wanted: string, got: string | number | undefined): string {
   return `script '${id}' wants ${field} ${wanted}, this was ${got === undefined ? `no ${field}` : `${field} ${String(got)}`}`;
@@ -26,14 +25,18 @@ function wantSentence(id: string, field: string, wanted: string, got: string | n
 /** Why `m` does not match `s`, or undefined when it does. */
 export function mismatch(id: string, m: ScriptMatch, s: MatchSubject): string | undefined {
   if (m.path !== undefined && m.path !== s.path) return wantSentence(id, 'path', m.path, s.path);
-  if (m.method !== undefined && m.method.toUpperCase() !== s.method.toUpperCase()) return wantSentence(id, 'method', m.method, s.method);
+  if (m.method !== undefined && m.method.toUpperCase() !== s.method.toUpperCase())
+    return wantSentence(id, 'method', m.method, s.method);
   if (m.kind !== undefined && m.kind !== s.kind) return wantSentence(id, 'kind', m.kind, s.kind);
   if (m.event !== undefined && m.event !== s.event) return wantSentence(id, 'event', m.event, s.event);
-  if (m.deliveryId !== undefined && m.deliveryId !== s.deliveryId) return wantSentence(id, 'deliveryId', m.deliveryId, s.deliveryId);
-  if (m.endUserHandle !== undefined && m.endUserHandle !== s.endUserHandle) return wantSentence(id, 'endUserHandle', m.endUserHandle, s.endUserHandle);
+  if (m.deliveryId !== undefined && m.deliveryId !== s.deliveryId)
+    return wantSentence(id, 'deliveryId', m.deliveryId, s.deliveryId);
+  if (m.endUserHandle !== undefined && m.endUserHandle !== s.endUserHandle)
+    return wantSentence(id, 'endUserHandle', m.endUserHandle, s.endUserHandle);
   if (m.attempt !== undefined) {
     const list = Array.isArray(m.attempt) ? m.attempt : [m.attempt];
-    if (s.attempt === undefined || !list.includes(s.attempt)) return wantSentence(id, 'attempt', list.join(' or '), s.attempt);
+    if (s.attempt === undefined || !list.includes(s.attempt))
+      return wantSentence(id, 'attempt', list.join(' or '), s.attempt);
   }
   return undefined;
 }
@@ -78,7 +81,9 @@ export class ScriptBook {
       if (index >= s.steps.length) {
         if (s.then === 'repeat-last') index = s.steps.length - 1;
         else {
-          reasons.push(`script '${s.id}' matched, but its ${s.steps.length} step(s) are used up (this was match ${n + 1}; then: default)`);
+          reasons.push(
+            `script '${s.id}' matched, but its ${s.steps.length} step(s) are used up (this was match ${n + 1}; then: default)`,
+          );
           // used up: later scripts may still answer
           continue;
         }

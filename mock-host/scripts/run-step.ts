@@ -18,7 +18,14 @@ export interface StepContext {
   timers: Set<NodeJS.Timeout>;
 }
 
-export function sendJson(entry: JournalEntry, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, raw = false): void {
+export function sendJson(
+  entry: JournalEntry,
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  raw = false,
+): void {
   if (res.destroyed || res.writableEnded) return;
   let text: string;
   if (raw && typeof body === 'string') text = body;
@@ -27,9 +34,11 @@ export function sendJson(entry: JournalEntry, res: ServerResponse, status: numbe
   const length = Buffer.byteLength(text, 'utf8');
   // Object.assign rather than spread: same keys and order, far cheaper per request on node 20
   entry.response = Object.assign({}, entry.response, { status });
-  if (length) entry.response.bodyBase64 = text === '{}' ? EMPTY_OBJECT_BASE64 : Buffer.from(text, 'utf8').toString('base64');
+  if (length)
+    entry.response.bodyBase64 = text === '{}' ? EMPTY_OBJECT_BASE64 : Buffer.from(text, 'utf8').toString('base64');
   const h: Record<string, string | number> = Object.assign({ 'content-length': length }, headers);
-  if (length && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json; charset=utf-8';
+  if (length && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+    h['content-type'] = 'application/json; charset=utf-8';
   res.writeHead(status, h);
   // the text as UTF-8, the same bytes as Buffer.from(text); a string lets node send head and body in one write
   res.end(text, 'utf8');
@@ -55,7 +64,8 @@ function later(ctx: StepContext, ms: number | undefined, fn: () => void): void {
 
 export function resetSocket(socket: Socket | null): void {
   if (!socket || socket.destroyed) return;
-  if (typeof (socket as Socket & { resetAndDestroy?: () => void }).resetAndDestroy === 'function') socket.resetAndDestroy();
+  if (typeof (socket as Socket & { resetAndDestroy?: () => void }).resetAndDestroy === 'function')
+    socket.resetAndDestroy();
   else socket.destroy();
 }
 

@@ -8,7 +8,18 @@
 import type { JournalEntry } from '../types.ts';
 
 // curl writes these itself from the line (or they describe the old connection)
-const SKIP = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'expect', 'te', 'upgrade', 'proxy-connection', 'trailer']);
+const SKIP = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'expect',
+  'te',
+  'upgrade',
+  'proxy-connection',
+  'trailer',
+]);
 
 /** Quotes a string for sh: single quotes, each ' written as '\''. */
 export function shQuote(s: string): string {
@@ -29,7 +40,8 @@ function octal(b: Buffer): string {
   let out = '';
   for (const byte of b) {
     // printable ASCII other than the quote, backslash and percent goes as itself
-    if (byte >= 0x20 && byte < 0x7f && byte !== 0x27 && byte !== 0x5c && byte !== 0x25) out += String.fromCharCode(byte);
+    if (byte >= 0x20 && byte < 0x7f && byte !== 0x27 && byte !== 0x5c && byte !== 0x25)
+      out += String.fromCharCode(byte);
     else out += '\\' + byte.toString(8).padStart(3, '0');
   }
   return `'${out}'`;

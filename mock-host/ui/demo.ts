@@ -10,14 +10,31 @@ import { lcDeliveryId, signHmac, factsSigningPayload, ufDeliveryId } from '../..
 
 export const DEMO_ONLY_SECRET = 'demo-only-hmac-secret';
 
-function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
+function send(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<number> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const h = { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) };
-    const req = request({ method, hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers: h, agent: false, timeout: 10_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      {
+        method,
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        headers: h,
+        agent: false,
+        timeout: 10_000,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer in 10 s')));
     req.on('error', reject);
     req.end(body);
@@ -27,8 +44,21 @@ function send(base: string, method: string, path: string, headers: Record<string
 const now = () => Math.floor(Date.now() / 1000);
 const stamp = () => new Date().toISOString().slice(0, 23);
 
-function lifecycle(event: string, conversationId: number, endUserHandle: string, extra: Record<string, unknown>): string {
-  return JSON.stringify({ event, workspaceKey: 'acme-prod', configEnd: '/shipping-profile', endUserHandle, conversationId, timestamp: stamp(), ...extra });
+function lifecycle(
+  event: string,
+  conversationId: number,
+  endUserHandle: string,
+  extra: Record<string, unknown>,
+): string {
+  return JSON.stringify({
+    event,
+    workspaceKey: 'acme-prod',
+    configEnd: '/shipping-profile',
+    endUserHandle,
+    conversationId,
+    timestamp: stamp(),
+    ...extra,
+  });
 }
 
 async function callback(base: string, body: string, o: { attempt?: number; secret?: string } = {}): Promise<number> {
@@ -59,11 +89,30 @@ export async function postDemoTraffic(base: string, timeScale: number): Promise<
     'X-Service-Signature': signHmac({ secret: DEMO_ONLY_SECRET, t: now(), payload: factsSigningPayload(target) }),
   });
   await callback(base, lifecycle('onStart', 5120, user, { serviceKeys: [] }));
-  await callback(base, lifecycle('config.saved', 5120, user, { serviceKey: 'sp-9f2c', changedFields: ['address.city', 'address.zip'], callbackStatus: 'PENDING' }));
-  await callback(base, lifecycle('config.saved', 5121, 'user-0815', { serviceKey: 'sp-77aa', changedFields: ['carrier'], callbackStatus: 'PENDING' }), { secret: 'a-rotated-away-secret' });
+  await callback(
+    base,
+    lifecycle('config.saved', 5120, user, {
+      serviceKey: 'sp-9f2c',
+      changedFields: ['address.city', 'address.zip'],
+      callbackStatus: 'PENDING',
+    }),
+  );
+  await callback(
+    base,
+    lifecycle('config.saved', 5121, 'user-0815', {
+      serviceKey: 'sp-77aa',
+      changedFields: ['carrier'],
+      callbackStatus: 'PENDING',
+    }),
+    { secret: 'a-rotated-away-secret' },
+  );
   await callback(base, lifecycle('onSessionTimeout', 5119, 'user-0815', { serviceKeys: [] }));
   await callback(base, lifecycle('onStart', 5122, 'user-2024', { serviceKeys: [] }));
-  await callback(base, lifecycle('onComplete', 5122, 'user-2024', { serviceKeys: ['sp-1c3e', 'sp-1c3f'], path: '/hooks' }), { attempt: 1 });
+  await callback(
+    base,
+    lifecycle('onComplete', 5122, 'user-2024', { serviceKeys: ['sp-1c3e', 'sp-1c3f'], path: '/hooks' }),
+    { attempt: 1 },
+  );
   await callback(base, lifecycle('config.deleted', 5123, 'user-2024', { serviceKey: 'sp-0a11' }));
   // a body the schema refuses: serviceKeys must be an array (2.2)
   await callback(base, lifecycle('onSessionInterrupted', 5124, 'user-3141', { serviceKeys: 'none' }));

@@ -39,7 +39,8 @@ export function summarizeLazy(c: JournalChange): ChangeSummary {
   if (e instanceof Entry && !Entry.isSeen(e)) {
     const p = Entry.pendingOf(e);
     // on arrival the body has not been read: the request line is all there is
-    if (p !== undefined && c.kind === 'arrived') return { kind: c.kind, id: p.settler.id(e.seq), seq: e.seq, method: e.method, path: e.path };
+    if (p !== undefined && c.kind === 'arrived')
+      return { kind: c.kind, id: p.settler.id(e.seq), seq: e.seq, method: e.method, path: e.path };
     const t = p !== undefined ? p.settler.addressing(e, p) : undefined;
     if (t !== undefined) return summarizeChange({ kind: c.kind, entry: t });
   }
@@ -62,7 +63,10 @@ class EventStream {
   private queue: JournalChange[] = [];
   private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(private readonly res: ServerResponse, private readonly off: () => void) {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly off: () => void,
+  ) {
     this.heartbeat = setInterval(() => this.write(': keep-alive\n\n', true), HEARTBEAT_MS);
     this.heartbeat.unref();
     res.on('drain', () => {

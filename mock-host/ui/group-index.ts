@@ -87,7 +87,8 @@ export class GroupIndex {
     if (!this.off) this.start();
     for (const e of [...this.waiting]) if (addressed(e)) this.settle(e);
     const limit = Math.min(q.limit, MAX_PAGE);
-    const filtered = q.event !== undefined || q.deliveryId !== undefined || q.endUserHandle !== undefined || q.verdict !== undefined;
+    const filtered =
+      q.event !== undefined || q.deliveryId !== undefined || q.endUserHandle !== undefined || q.verdict !== undefined;
     const all = [...this.groups];
     const groups: Group[] = [];
     let total = 0;

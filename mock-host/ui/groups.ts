@@ -113,7 +113,12 @@ export function entryMatches(e: JournalEntry, q: GroupQuery): boolean {
 export function groupOf(key: string, list: readonly JournalEntry[]): Group {
   const shown = list.slice(0, MAX_ATTEMPTS);
   const first = shown[0]!;
-  const out: Group = { key, attempts: shown.map(summarizeAttempt), count: list.length, lastSeq: list[list.length - 1]!.seq };
+  const out: Group = {
+    key,
+    attempts: shown.map(summarizeAttempt),
+    count: list.length,
+    lastSeq: list[list.length - 1]!.seq,
+  };
   if (first.deliveryId !== undefined) out.deliveryId = first.deliveryId;
   const event = list.find((e) => e.event !== undefined)?.event;
   if (event !== undefined) out.event = event;

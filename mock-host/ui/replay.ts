@@ -18,7 +18,17 @@ export interface ReplayOutcome {
   error?: string;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+]);
 const MAX_ANSWER_BYTES = 1024 * 1024;
 // the contract's whole-request limit (DELIV-3): a replay never waits longer than a callback would
 const TIMEOUT_MS = 10_000;
@@ -31,7 +41,10 @@ export function safeTarget(base: string): string {
 
 export function replay(e: JournalEntry, base: string): Promise<ReplayOutcome> {
   const baseUrl = new URL(base);
-  if (baseUrl.protocol !== 'http:') return Promise.reject(new CcsError('MOCKHOST_REPLAY_TARGET', `replay supports http targets, not ${baseUrl.protocol}`));
+  if (baseUrl.protocol !== 'http:')
+    return Promise.reject(
+      new CcsError('MOCKHOST_REPLAY_TARGET', `replay supports http targets, not ${baseUrl.protocol}`),
+    );
   const path = baseUrl.pathname.replace(/\/$/, '') + e.url || '/';
   const body = Buffer.from(e.bodyBase64, 'base64');
   // keys in the recorded case and order: node sends header names as given
@@ -55,7 +68,15 @@ export function replay(e: JournalEntry, base: string): Promise<ReplayOutcome> {
       resolve({ entryId: e.id, at, target, durationMs: Math.round(performance.now() - started), ...o });
     };
     const req = request(
-      { method: e.method, hostname: baseUrl.hostname, port: baseUrl.port || 80, path, headers, agent: false, timeout: TIMEOUT_MS },
+      {
+        method: e.method,
+        hostname: baseUrl.hostname,
+        port: baseUrl.port || 80,
+        path,
+        headers,
+        agent: false,
+        timeout: TIMEOUT_MS,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -60,7 +60,9 @@ function originOf(req: FastifyRequest, host: MockHost): string {
 }
 
 function notFound(reply: FastifyReply, id: string): FastifyReply {
-  return reply.code(404).send({ error: 'MOCKHOST_ENTRY_UNKNOWN', message: `no journal entry ${id} (never recorded, dropped or reset)` });
+  return reply
+    .code(404)
+    .send({ error: 'MOCKHOST_ENTRY_UNKNOWN', message: `no journal entry ${id} (never recorded, dropped or reset)` });
 }
 
 export function registerInspector(app: FastifyInstance, host: MockHost, replays: ReplayLog, index: GroupIndex): void {
@@ -71,7 +73,10 @@ export function registerInspector(app: FastifyInstance, host: MockHost, replays:
     reply.header('content-type', PAGE_FILES[name]!);
     reply.header('cache-control', 'no-cache');
     // the page loads only its own files and talks only to this host
-    reply.header('content-security-policy', "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'");
+    reply.header(
+      'content-security-policy',
+      "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
+    );
     return reply.send(body);
   };
   app.get('/__admin/ui', serve('index.html'));
@@ -100,7 +105,10 @@ export function registerInspector(app: FastifyInstance, host: MockHost, replays:
   app.post('/__admin/replay/:id', async (req, reply) => {
     const id = (req.params as { id: string }).id;
     if (!host.forwardTo) {
-      return reply.code(409).send({ error: 'MOCKHOST_REPLAY_NO_TARGET', message: 'replay needs a forward target: start the mock host with --forward-to URL' });
+      return reply.code(409).send({
+        error: 'MOCKHOST_REPLAY_NO_TARGET',
+        message: 'replay needs a forward target: start the mock host with --forward-to URL',
+      });
     }
     const entry = findEntry(host, id);
     if (!entry) return notFound(reply, id);
@@ -109,7 +117,10 @@ export function registerInspector(app: FastifyInstance, host: MockHost, replays:
       replays.add(outcome);
       return outcome;
     } catch (error) {
-      return reply.code(400).send({ error: (error as { code?: string }).code ?? 'MOCKHOST_REPLAY_FAILED', message: (error as Error).message });
+      return reply.code(400).send({
+        error: (error as { code?: string }).code ?? 'MOCKHOST_REPLAY_FAILED',
+        message: (error as Error).message,
+      });
     }
   });
 }

@@ -19,9 +19,21 @@ async function main(): Promise<void> {
     timeScale: TIME_SCALE,
     routes: [
       { kind: 'lifecycle', path: '/hooks', signing },
-      { kind: 'facts', path: '/facts', signing, defaultFacts: { preferredLanguages: ['German', 'English'], country: 'DE', plan: 'business' } },
+      {
+        kind: 'facts',
+        path: '/facts',
+        signing,
+        defaultFacts: { preferredLanguages: ['German', 'English'], country: 'DE', plan: 'business' },
+      },
     ],
-    scripts: [{ id: 'fail-twice', match: { deliveryId: 'lc-5120-onComplete', attempt: [1, 2] }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' }],
+    scripts: [
+      {
+        id: 'fail-twice',
+        match: { deliveryId: 'lc-5120-onComplete', attempt: [1, 2] },
+        steps: [{ action: 'respond', status: 503 }],
+        then: 'repeat-last',
+      },
+    ],
   });
   const browser = await launchChromium();
   try {
@@ -34,7 +46,11 @@ async function main(): Promise<void> {
     const row = page.locator('.row[data-delivery-id="lc-5120-onComplete"][data-count="3"]');
     await row.waitFor({ timeout: 10_000 });
     await row.click();
-    await page.locator('#detail article.card').nth(2).waitFor({ timeout: 10_000 }).catch(() => undefined);
+    await page
+      .locator('#detail article.card')
+      .nth(2)
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
     mkdirSync(dirname(OUT), { recursive: true });
     await page.screenshot({ path: OUT });
     process.stdout.write(`wrote ${OUT}\n`);

@@ -57,18 +57,30 @@ export function driverScope(app: FastifyInstance, ctx: ServiceContext, serviceUr
     dataClass(ws, configEnd, field) {
       if (typeof configEnd !== 'string') throw badRequest(field, 'configEnd must be a string like "/profile"');
       const cls = classesOf(ws).get(withSlash(configEnd));
-      if (!cls || cls.kind === 'FACTS') throw badRequest(field, `no SETTING or LIST class at ${configEnd} in workspace ${ws.workspaceKey}`);
+      if (!cls || cls.kind === 'FACTS')
+        throw badRequest(field, `no SETTING or LIST class at ${configEnd} in workspace ${ws.workspaceKey}`);
       return cls;
     },
     handleOf(v, field) {
       // 2.1: at most 255 characters, never the reserved org- prefix.
       const max = CONTRACT.endUserHandleMaxLength;
-      if (typeof v !== 'string' || v.length === 0 || v.length > max) throw badRequest(field, `endUserHandle must be a string of 1-${max} characters`);
-      if (v.startsWith(CONTRACT.reservedHandlePrefix)) throw badRequest(field, `endUserHandle must not start with ${CONTRACT.reservedHandlePrefix} (2.1)`);
+      if (typeof v !== 'string' || v.length === 0 || v.length > max)
+        throw badRequest(field, `endUserHandle must be a string of 1-${max} characters`);
+      if (v.startsWith(CONTRACT.reservedHandlePrefix))
+        throw badRequest(field, `endUserHandle must not start with ${CONTRACT.reservedHandlePrefix} (2.1)`);
       return v;
     },
     newRecord(ws, cls, endUserHandle) {
-      const r: StoredRecord = { serviceKey: ctx.newServiceKey(), workspaceKey: ws.workspaceKey, configEnd: cls.configEnd, endUserHandle, values: {}, callbackStatus: 'PENDING', completedAt: Date.now(), held: false };
+      const r: StoredRecord = {
+        serviceKey: ctx.newServiceKey(),
+        workspaceKey: ws.workspaceKey,
+        configEnd: cls.configEnd,
+        endUserHandle,
+        values: {},
+        callbackStatus: 'PENDING',
+        completedAt: Date.now(),
+        held: false,
+      };
       ctx.records.set(r.serviceKey, r);
       return r;
     },

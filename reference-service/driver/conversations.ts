@@ -15,19 +15,35 @@ export function registerConversationRoutes(d: DriverScope): void {
     const b = bodyOf(req);
     const endUserHandle = d.handleOf(b.endUserHandle, 'endUserHandle');
     const cls = d.dataClass(ws, b.configEnd, 'configEnd');
-    const conv: Conversation = { conversationId: ctx.nextConversationId(), workspace: ws, endUserHandle, configEnd: cls.configEnd, state: 'open', openerLanguage: 'English', touched: [] };
+    const conv: Conversation = {
+      conversationId: ctx.nextConversationId(),
+      workspace: ws,
+      endUserHandle,
+      configEnd: cls.configEnd,
+      state: 'open',
+      openerLanguage: 'English',
+      touched: [],
+    };
     ctx.conversations.set(conv.conversationId, conv);
     if (f.has('facts-applied-same-open') && factsClassOf(ws)) await fetchFacts(ctx, ws, endUserHandle); // FACTS-6 broken on purpose
     // FACTS-6/9: the opener uses the facts in effect before this open's own fetch.
     const inEffect = factsInEffect(ctx, ws, endUserHandle)?.facts;
-    const preferred = Array.isArray(inEffect?.preferredLanguages) ? inEffect.preferredLanguages.filter((x): x is string => typeof x === 'string') : [];
+    const preferred = Array.isArray(inEffect?.preferredLanguages)
+      ? inEffect.preferredLanguages.filter((x): x is string => typeof x === 'string')
+      : [];
     // FACTS-9: the first entry (opener-last-language takes the last one on purpose).
-    conv.openerLanguage = (f.has('opener-last-language') && preferred.length > 0 ? preferred[preferred.length - 1] : replyLanguages(ctx, inEffect)[0]) ?? 'English';
+    conv.openerLanguage =
+      (f.has('opener-last-language') && preferred.length > 0
+        ? preferred[preferred.length - 1]
+        : replyLanguages(ctx, inEffect)[0]) ?? 'English';
     // FACTS-14 broken on purpose by hook-health-get: a GET to the hook before the first event.
     if (f.has('hook-health-get')) await healthGet(ws);
     // EVT-16 broken on purpose by onstart-first-conversation-only: "fresh" read as the user's first conversation.
-    const earlier = [...ctx.conversations.values()].some((c) => c !== conv && c.workspace === ws && c.endUserHandle === endUserHandle);
-    if (!(earlier && f.has('onstart-first-conversation-only'))) void d.lifecycle(conv, 'onStart', sessionPayload(ctx, conv, 'onStart'));
+    const earlier = [...ctx.conversations.values()].some(
+      (c) => c !== conv && c.workspace === ws && c.endUserHandle === endUserHandle,
+    );
+    if (!(earlier && f.has('onstart-first-conversation-only')))
+      void d.lifecycle(conv, 'onStart', sessionPayload(ctx, conv, 'onStart'));
     // FACTS-5: in the background; the open never waits for it (open-waits-for-facts breaks it on purpose).
     if (f.has('open-waits-for-facts') && factsClassOf(ws)) await fetchFacts(ctx, ws, endUserHandle);
     else if (!f.has('facts-applied-same-open')) void fetchFacts(ctx, ws, endUserHandle);
@@ -36,7 +52,14 @@ export function registerConversationRoutes(d: DriverScope): void {
 
   app.get<{ Params: { id: string } }>(`${P}/conversations/:id`, async (req) => {
     const c = d.conversation(req.params.id);
-    return { conversationId: c.conversationId, workspaceKey: c.workspace.workspaceKey, endUserHandle: c.endUserHandle, configEnd: c.configEnd, state: c.state, openerLanguage: c.openerLanguage };
+    return {
+      conversationId: c.conversationId,
+      workspaceKey: c.workspace.workspaceKey,
+      endUserHandle: c.endUserHandle,
+      configEnd: c.configEnd,
+      state: c.state,
+      openerLanguage: c.openerLanguage,
+    };
   });
 
   /** A GET to hostBaseUrl + hookPath (hook-health-get only: FACTS-14 says the facts fetch is the only GET). */
@@ -44,7 +67,13 @@ export function registerConversationRoutes(d: DriverScope): void {
     const base = effectiveHostBaseUrl(ws);
     const hook = effectiveHookPath(ws);
     if (!base || !hook) return;
-    await ctx.sender.send({ method: 'GET', url: new URL(joinUrl(base, hook)), headers: { 'X-Service-Workspace': ws.workspaceKey }, connectTimeoutMs: ctx.clock.scaled(CONTRACT.connectTimeoutMs), requestTimeoutMs: ctx.clock.scaled(CONTRACT.requestTimeoutMs) });
+    await ctx.sender.send({
+      method: 'GET',
+      url: new URL(joinUrl(base, hook)),
+      headers: { 'X-Service-Workspace': ws.workspaceKey },
+      connectTimeoutMs: ctx.clock.scaled(CONTRACT.connectTimeoutMs),
+      requestTimeoutMs: ctx.clock.scaled(CONTRACT.requestTimeoutMs),
+    });
   };
 
   /** Marks the drafts of a conversation closed without completing (read by seeded faults only). */
@@ -65,7 +94,8 @@ export function registerConversationRoutes(d: DriverScope): void {
     conv.state = 'interrupted';
     closeDrafts(conv);
     // EVT-20 broken on purpose by interrupt-silent-without-drafts.
-    if (conv.touched.length > 0 || !f.has('interrupt-silent-without-drafts')) void d.lifecycle(conv, 'onSessionInterrupted', sessionPayload(ctx, conv, 'onSessionInterrupted')); // EVT-20
+    if (conv.touched.length > 0 || !f.has('interrupt-silent-without-drafts'))
+      void d.lifecycle(conv, 'onSessionInterrupted', sessionPayload(ctx, conv, 'onSessionInterrupted')); // EVT-20
     return {};
   });
 
@@ -75,7 +105,8 @@ export function registerConversationRoutes(d: DriverScope): void {
     closeDrafts(conv);
     // EVT-21 broken on purpose by sweep-silent-without-drafts; EVT-15 by timeout-event-misspelled.
     const event = f.has('timeout-event-misspelled') ? 'onSessionTimedOut' : 'onSessionTimeout';
-    if (conv.touched.length > 0 || !f.has('sweep-silent-without-drafts')) void d.lifecycle(conv, event, sessionPayload(ctx, conv, 'onSessionTimeout')); // EVT-21
+    if (conv.touched.length > 0 || !f.has('sweep-silent-without-drafts'))
+      void d.lifecycle(conv, event, sessionPayload(ctx, conv, 'onSessionTimeout')); // EVT-21
     return {};
   });
 }

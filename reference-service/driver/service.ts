@@ -8,7 +8,8 @@ export function registerServiceRoutes(d: DriverScope): void {
 
   app.post(`${P}/clock/advance`, async (req) => {
     const b = bodyOf(req);
-    if (typeof b.ms !== 'number' || !Number.isInteger(b.ms) || b.ms < 0) throw badRequest('ms', 'ms must be a non-negative integer');
+    if (typeof b.ms !== 'number' || !Number.isInteger(b.ms) || b.ms < 0)
+      throw badRequest('ms', 'ms must be a non-negative integer');
     return { now: new Date(ctx.clock.advance(b.ms)).toISOString() };
   });
 
@@ -26,7 +27,8 @@ export function registerServiceRoutes(d: DriverScope): void {
       ctx.outages.delete(ws.workspaceKey);
       return { status: null };
     }
-    if (!(OUTAGE_STATUSES as readonly unknown[]).includes(b.status)) throw badRequest('status', `status must be one of ${OUTAGE_STATUSES.join(', ')} or null`);
+    if (!(OUTAGE_STATUSES as readonly unknown[]).includes(b.status))
+      throw badRequest('status', `status must be one of ${OUTAGE_STATUSES.join(', ')} or null`);
     ctx.outages.set(ws.workspaceKey, b.status as OutageStatus);
     return { status: b.status };
   });

@@ -18,20 +18,34 @@ export function registerToolRoutes(d: DriverScope): void {
     if (!tool) throw badRequest('toolClass', `no tool ${String(b.toolClass)} in workspace ${ws.workspaceKey}`);
     if (b.input !== undefined && !isObj(b.input)) throw badRequest('input', 'input must be an object');
     const base = effectiveHostBaseUrl(ws);
-    const path = f.has('tool-dispatch-to-hook') ? effectiveHookPath(ws) ?? tool.path : tool.path; // TOOL-1
+    const path = f.has('tool-dispatch-to-hook') ? (effectiveHookPath(ws) ?? tool.path) : tool.path; // TOOL-1
     if (!base) {
-      ctx.log('info', 'tool.skipped', `tool.dispatch ${tool.toolClass} skipped: hostBaseUrl is not set`, { workspaceKey: ws.workspaceKey });
+      ctx.log('info', 'tool.skipped', `tool.dispatch ${tool.toolClass} skipped: hostBaseUrl is not set`, {
+        workspaceKey: ws.workspaceKey,
+      });
       return { status: null };
     }
     // UNSPEC-11: the payload is the reference's own choice.
-    const body = Buffer.from(JSON.stringify({ toolClass: tool.toolClass, conversationId: conv.conversationId, endUserHandle: conv.endUserHandle, input: b.input ?? {} }), 'utf8');
+    const body = Buffer.from(
+      JSON.stringify({
+        toolClass: tool.toolClass,
+        conversationId: conv.conversationId,
+        endUserHandle: conv.endUserHandle,
+        input: b.input ?? {},
+      }),
+      'utf8',
+    );
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Service-Event': 'tool.dispatch' };
     const signature = f.has('tool-dispatch-unsigned') ? undefined : await signatureFor(ws, ctx.ring, f, body); // TOOL-2
     if (signature !== undefined) headers['X-Service-Signature'] = signature;
     // Section 8: the callback timeouts apply to every callback, tool dispatches included.
     const outcome = await ctx.sender.send({
-      method: 'POST', url: new URL(joinUrl(base, path)), headers, body,
-      connectTimeoutMs: ctx.clock.scaled(CONTRACT.connectTimeoutMs), requestTimeoutMs: ctx.clock.scaled(CONTRACT.requestTimeoutMs),
+      method: 'POST',
+      url: new URL(joinUrl(base, path)),
+      headers,
+      body,
+      connectTimeoutMs: ctx.clock.scaled(CONTRACT.connectTimeoutMs),
+      requestTimeoutMs: ctx.clock.scaled(CONTRACT.requestTimeoutMs),
     });
     return { status: outcome.kind === 'answer' ? outcome.status : null };
   });

@@ -7,13 +7,18 @@ import { bodyOf, DRIVER_PREFIX as P, type DriverScope } from './common.ts';
 export function registerWorkspaceRoutes(d: DriverScope): void {
   const { app, ctx } = d;
 
-  app.post(`${P}/workspaces`, async (req, reply) => reply.code(201).send(workspaceView(ctx, createWorkspace(ctx, bodyOf(req)))));
+  app.post(`${P}/workspaces`, async (req, reply) =>
+    reply.code(201).send(workspaceView(ctx, createWorkspace(ctx, bodyOf(req)))),
+  );
 
   app.patch<{ Params: { key: string } }>(`${P}/workspaces/:key`, async (req) => {
     const ws = d.workspace(req.params.key);
     const body = bodyOf(req);
     // SIGN-2 broken on purpose by mode-switch-keeps-hmac: a switch from HMAC to JWKS is ignored.
-    const keep = ctx.faults.has('mode-switch-keeps-hmac') && ws.signing.mode === 'hmac' && (body.signing as { mode?: unknown } | undefined)?.mode === 'jwks';
+    const keep =
+      ctx.faults.has('mode-switch-keeps-hmac') &&
+      ws.signing.mode === 'hmac' &&
+      (body.signing as { mode?: unknown } | undefined)?.mode === 'jwks';
     return workspaceView(ctx, patchWorkspace(ws, keep ? { ...body, signing: ws.signing } : body));
   });
 
@@ -38,7 +43,8 @@ export function registerWorkspaceRoutes(d: DriverScope): void {
     } catch {
       url = undefined;
     }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw badRequest('forwardTo', 'forwardTo must be an absolute http(s) URL or null');
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      throw badRequest('forwardTo', 'forwardTo must be an absolute http(s) URL or null');
     ctx.listenPipes.set(ws.workspaceKey, url);
     return { forwardTo: url.href };
   });
@@ -46,6 +52,10 @@ export function registerWorkspaceRoutes(d: DriverScope): void {
   app.get<{ Params: { key: string; handle: string } }>(`${P}/workspaces/:key/users/:handle/facts`, async (req) => {
     const ws = d.workspace(req.params.key);
     const entry = factsInEffect(ctx, ws, req.params.handle);
-    return { facts: entry?.facts ?? null, languages: replyLanguages(ctx, entry?.facts), fetchedAt: entry?.fetchedAt ?? null };
+    return {
+      facts: entry?.facts ?? null,
+      languages: replyLanguages(ctx, entry?.facts),
+      fetchedAt: entry?.fetchedAt ?? null,
+    };
   });
 }

@@ -21,10 +21,18 @@ import { sendError } from '../http-errors.ts';
 import { classesOf, type ClassDef, type Conversation, type StoredRecord, type Workspace } from '../model.ts';
 import { contractTimestamp } from '../clock.ts';
 
-const MIGRATING: MigratingConflictBody = { status: 'migrating', message: 'The record is held mid-migration; retry shortly.' }; // ERR-2
+const MIGRATING: MigratingConflictBody = {
+  status: 'migrating',
+  message: 'The record is held mid-migration; retry shortly.',
+}; // ERR-2
 
 /** The default forms' body: { serviceKey?: string, data: object } (DATA-7 otherwise). */
-const DEFAULT_BODY_FORMS: DataApiForms = { ...DEFAULT_DATA_API_FORMS, keyedWrite: 'body', keyField: 'serviceKey', writeBody: 'data' };
+const DEFAULT_BODY_FORMS: DataApiForms = {
+  ...DEFAULT_DATA_API_FORMS,
+  keyedWrite: 'body',
+  keyField: 'serviceKey',
+  writeBody: 'data',
+};
 
 /** The raw path after /api/{workspaceKey}/endpoints/ (still percent-encoded), or undefined. */
 function endpointsTail(url: string): string | undefined {
@@ -47,7 +55,9 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
   function readPath(url: string, ws?: Workspace): DataPathParts | undefined {
     const tail = endpointsTail(url);
     if (tail === undefined) return undefined;
-    const readings = forms ? parseDataApiTail(tail, forms.configEnd) : [...parseDataApiTail(tail, 'without-slash'), ...parseDataApiTail(tail, 'encoded')];
+    const readings = forms
+      ? parseDataApiTail(tail, forms.configEnd)
+      : [...parseDataApiTail(tail, 'without-slash'), ...parseDataApiTail(tail, 'encoded')];
     if (ws) {
       const classes = classesOf(ws);
       const named = readings.find((r) => classes.has(r.configEnd));
@@ -57,7 +67,11 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
   }
 
   /** Auth, org- handle and class, in that order; answers the error itself and returns undefined. */
-  function prelude(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply, allowAnonymous = false): { ws: Workspace; cls: ClassDef; at: DataPathParts } | undefined {
+  function prelude(
+    req: FastifyRequest<{ Params: { workspaceKey: string } }>,
+    reply: FastifyReply,
+    allowAnonymous = false,
+  ): { ws: Workspace; cls: ClassDef; at: DataPathParts } | undefined {
     const workspaceKey = req.params.workspaceKey;
     const read = req.method === 'GET';
     let ws: Workspace | undefined;
@@ -69,7 +83,13 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
       }
     } else {
       // AUTH-1 broken on purpose by data-list-any-bearer (reads by endUserHandle only).
-      const auth = authorize(ctx, req, workspaceKey, 'bearer', read && f.has('data-list-any-bearer') && readPath(req.url)?.serviceKey === undefined);
+      const auth = authorize(
+        ctx,
+        req,
+        workspaceKey,
+        'bearer',
+        read && f.has('data-list-any-bearer') && readPath(req.url)?.serviceKey === undefined,
+      );
       if (!auth.ok) {
         sendError(req, reply, auth.status, f);
         return undefined;
@@ -87,7 +107,11 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     }
     const cls = classesOf(ws).get(at.configEnd);
     // DATA-10, FACTS-13 broken on purpose: an empty list for a configEnd with no data route.
-    if (read && at.serviceKey === undefined && ((!cls && f.has('unknown-configend-200')) || (cls?.kind === 'FACTS' && f.has('facts-data-route-200')))) {
+    if (
+      read &&
+      at.serviceKey === undefined &&
+      ((!cls && f.has('unknown-configend-200')) || (cls?.kind === 'FACTS' && f.has('facts-data-route-200')))
+    ) {
       reply.code(200).send([]);
       return undefined;
     }
@@ -103,11 +127,18 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
   }
 
   /** ERR-2 (migrating-409-without-message breaks it on purpose). */
-  const migrating = (reply: FastifyReply) => reply.code(409).send(f.has('migrating-409-without-message') ? { status: MIGRATING.status } : MIGRATING);
+  const migrating = (reply: FastifyReply) =>
+    reply.code(409).send(f.has('migrating-409-without-message') ? { status: MIGRATING.status } : MIGRATING);
   /** ENV-4 broken on purpose by field-problem-422: field problems answered as an HTTP error. */
-  const answer = (req: FastifyRequest, reply: FastifyReply, env: Record<string, unknown>) => (f.has('field-problem-422') && Object.keys(env.errors as object).length > 0 ? sendError(req, reply, 422, f) : reply.send(env));
+  const answer = (req: FastifyRequest, reply: FastifyReply, env: Record<string, unknown>) =>
+    f.has('field-problem-422') && Object.keys(env.errors as object).length > 0
+      ? sendError(req, reply, 422, f)
+      : reply.send(env);
 
-  async function list(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  async function list(
+    req: FastifyRequest<{ Params: { workspaceKey: string } }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
     if (f.has('reads-wait-for-deliveries')) await ctx.deliverer.idle(); // DELIV-15 broken on purpose
     const pre = prelude(req, reply);
     if (!pre) return reply;
@@ -120,19 +151,34 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
       // DATA-1 broken on purpose by setting-read-after-chat-delete: the slot stays deleted for reads.
       const tombstoned = f.has('setting-read-after-chat-delete') && ctx.deletedSettings.has(slot);
       // DATA-8 broken on purpose by setting-read-empty-200: a Setting never written reads as an empty record.
-      if (!r && !ctx.deletedSettings.has(slot) && f.has('setting-read-empty-200')) return reply.send({ data: null, errors: {}, warnings: {}, callbackStatus: 'PENDING', completedAt: contractTimestamp() });
+      if (!r && !ctx.deletedSettings.has(slot) && f.has('setting-read-empty-200'))
+        return reply.send({
+          data: null,
+          errors: {},
+          warnings: {},
+          callbackStatus: 'PENDING',
+          completedAt: contractTimestamp(),
+        });
       if (!r || tombstoned) return sendError(req, reply, 404, f); // DATA-8
       if (r.held) return migrating(reply); // DATA-11
       // DATA-1 (setting-read-as-list breaks it on purpose).
-      return f.has('setting-read-as-list') ? reply.send([envelopeOf(pre.cls, r)]) : answer(req, reply, envelopeOf(pre.cls, r));
+      return f.has('setting-read-as-list')
+        ? reply.send([envelopeOf(pre.cls, r)])
+        : answer(req, reply, envelopeOf(pre.cls, r));
     }
     // DATA-2: every instance, drafts included; only a held record is withheld (DATA-11).
-    const dropped = (r: StoredRecord) => (f.has('list-drops-closed-drafts') && r.callbackStatus === 'PENDING' && r.trail?.closedDraft === true) || (f.has('release-keeps-withheld') && r.trail?.wasHeld === true) || (f.has('list-omits-host-written') && !r.trail?.chatTouched);
+    const dropped = (r: StoredRecord) =>
+      (f.has('list-drops-closed-drafts') && r.callbackStatus === 'PENDING' && r.trail?.closedDraft === true) ||
+      (f.has('release-keeps-withheld') && r.trail?.wasHeld === true) ||
+      (f.has('list-omits-host-written') && !r.trail?.chatTouched);
     const all = records.filter((r) => !r.held && !dropped(r)).map((r) => bindRecord(pre.cls, r, f));
     return reply.send(f.has('list-drops-unbound') ? all.filter(binds) : all);
   }
 
-  async function getByKey(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  async function getByKey(
+    req: FastifyRequest<{ Params: { workspaceKey: string } }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
     if (f.has('reads-wait-for-deliveries')) await ctx.deliverer.idle(); // DELIV-15 broken on purpose
     const pre = prelude(req, reply, f.has('data-get-by-key-without-bearer'));
     if (!pre) return reply;
@@ -144,7 +190,10 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     return answer(req, reply, envelopeOf(pre.cls, r)); // DATA-3
   }
 
-  async function write(req: FastifyRequest<{ Params: { workspaceKey: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  async function write(
+    req: FastifyRequest<{ Params: { workspaceKey: string } }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
     const pre = prelude(req, reply);
     if (!pre) return reply;
     const { ws, cls } = pre;
@@ -153,7 +202,8 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     const body = readWriteBody(req.body, forms ?? DEFAULT_BODY_FORMS);
     if (!body) return sendError(req, reply, 400, f);
     const pathKey = pre.at.serviceKey;
-    if (pathKey !== undefined && body.serviceKey !== undefined && body.serviceKey !== pathKey) return sendError(req, reply, 400, f);
+    if (pathKey !== undefined && body.serviceKey !== undefined && body.serviceKey !== pathKey)
+      return sendError(req, reply, 400, f);
     const key = pathKey ?? body.serviceKey;
     let record: StoredRecord | undefined;
     let newKey: string | undefined;
@@ -161,7 +211,8 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
       record = ctx.findRecord(ws, key);
       // DATA-9 broken on purpose by keyed-post-unknown-creates: an unknown key becomes a new record's.
       if (!record && f.has('keyed-post-unknown-creates')) newKey = key;
-      else if (!record || record.configEnd !== cls.configEnd || record.endUserHandle !== handle) return sendError(req, reply, 404, f); // DATA-9
+      else if (!record || record.configEnd !== cls.configEnd || record.endUserHandle !== handle)
+        return sendError(req, reply, 404, f); // DATA-9
       if (f.has('keyed-write-creates-new')) record = undefined; // DATA-4 broken on purpose
     } else if (cls.kind === 'SETTING') {
       if (!f.has('setting-write-appends')) record = ctx.recordsOf(ws, cls.configEnd, handle)[0]; // DATA-13: one record per user
@@ -171,11 +222,22 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     // DATA-11 (unkeyed-write-skips-held-setting breaks it for an unkeyed Setting write).
     if (record?.held && !(f.has('unkeyed-write-skips-held-setting') && key === undefined)) return migrating(reply);
     const data = body.fields;
-    if (cls.kind === 'LIST' && cls.identityField && data[cls.identityField] !== undefined && !f.has('identity-not-enforced')) {
+    if (
+      cls.kind === 'LIST' &&
+      cls.identityField &&
+      data[cls.identityField] !== undefined &&
+      !f.has('identity-not-enforced')
+    ) {
       const value = JSON.stringify(data[cls.identityField]);
-      const holder = ctx.recordsOf(ws, cls.configEnd, handle).find((r) => r !== record && JSON.stringify(r.values[cls.identityField!]) === value);
+      const holder = ctx
+        .recordsOf(ws, cls.configEnd, handle)
+        .find((r) => r !== record && JSON.stringify(r.values[cls.identityField!]) === value);
       if (holder) {
-        const conflict: IdentityConflictBody = { code: 'IDENTITY_CONFLICT', identityField: cls.identityField, existingKey: holder.serviceKey };
+        const conflict: IdentityConflictBody = {
+          code: 'IDENTITY_CONFLICT',
+          identityField: cls.identityField,
+          existingKey: holder.serviceKey,
+        };
         // ERR-3 broken on purpose by identity-conflict-no-existing-key.
         const { existingKey: _dropped, ...withoutKey } = conflict;
         return reply.code(409).send(f.has('identity-conflict-no-existing-key') ? withoutKey : conflict); // DATA-12, ERR-3
@@ -183,7 +245,16 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     }
     const created = record === undefined;
     if (!record) {
-      record = { serviceKey: newKey ?? ctx.newServiceKey(), workspaceKey: ws.workspaceKey, configEnd: cls.configEnd, endUserHandle: handle, values: {}, callbackStatus: 'PENDING', completedAt: Date.now(), held: false };
+      record = {
+        serviceKey: newKey ?? ctx.newServiceKey(),
+        workspaceKey: ws.workspaceKey,
+        configEnd: cls.configEnd,
+        endUserHandle: handle,
+        values: {},
+        callbackStatus: 'PENDING',
+        completedAt: Date.now(),
+        held: false,
+      };
       ctx.records.set(record.serviceKey, record);
     }
     Object.assign(record.values, data);
@@ -193,13 +264,34 @@ export function registerData(app: FastifyInstance, ctx: ServiceContext, forms?: 
     record.completedAt = Date.now(); // ENV-3: the last-write time until completion
     if (f.has('saved-on-rest-write')) {
       // STATE-3 broken on purpose: a REST write is not a chat save and fires nothing.
-      const conv: Conversation = { conversationId: ctx.nextConversationId(), workspace: ws, endUserHandle: handle, configEnd: cls.configEnd, state: 'open', openerLanguage: 'English', touched: [] };
-      void ctx.deliverer.enqueue(ws, conv.conversationId, 'config.saved', savedPayload(ctx, conv, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus));
+      const conv: Conversation = {
+        conversationId: ctx.nextConversationId(),
+        workspace: ws,
+        endUserHandle: handle,
+        configEnd: cls.configEnd,
+        state: 'open',
+        openerLanguage: 'English',
+        touched: [],
+      };
+      void ctx.deliverer.enqueue(
+        ws,
+        conv.conversationId,
+        'config.saved',
+        savedPayload(ctx, conv, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus),
+      );
     }
     if (!created && f.has('rest-write-in-live-conversation-saved')) {
       // STATE-3 broken on purpose: a write to a record of a conversation still open goes through its chat save path.
-      const live = [...ctx.conversations.values()].find((c) => c.state === 'open' && c.workspace === ws && c.touched.includes(record!.serviceKey));
-      if (live) void ctx.deliverer.enqueue(ws, live.conversationId, 'config.saved', savedPayload(ctx, live, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus));
+      const live = [...ctx.conversations.values()].find(
+        (c) => c.state === 'open' && c.workspace === ws && c.touched.includes(record!.serviceKey),
+      );
+      if (live)
+        void ctx.deliverer.enqueue(
+          ws,
+          live.conversationId,
+          'config.saved',
+          savedPayload(ctx, live, cls.configEnd, record.serviceKey, Object.keys(data), record.callbackStatus),
+        );
     }
     return reply.code(created ? 201 : 200).send({ serviceKey: record.serviceKey, ...bindRecord(cls, record, f) });
   }

@@ -54,7 +54,9 @@ export function doc(s: Schema, indent: string): string {
 }
 
 function isObjectLike(s: Schema): boolean {
-  return s.type === 'object' || isSchema(s.properties) || (s.type === undefined && s.additionalProperties !== undefined);
+  return (
+    s.type === 'object' || isSchema(s.properties) || (s.type === undefined && s.additionalProperties !== undefined)
+  );
 }
 
 /** The members of an object schema, one per line, indented by `indent`. */
@@ -89,16 +91,25 @@ export function typeOf(s: Schema | boolean | undefined, ctx: EmitContext, indent
   if (Array.isArray(s.enum)) return union(s.enum.map(literal));
   const alternatives = (s.oneOf ?? s.anyOf) as unknown;
   if (Array.isArray(alternatives)) {
-    return union(alternatives.map((a) => typeOf(isSchema(a) ? { ...a, ...(s.type && !a.type && !a.$ref ? { type: s.type } : {}) } : a, ctx, indent)));
+    return union(
+      alternatives.map((a) =>
+        typeOf(isSchema(a) ? { ...a, ...(s.type && !a.type && !a.$ref ? { type: s.type } : {}) } : a, ctx, indent),
+      ),
+    );
   }
   if (Array.isArray(s.type)) return union((s.type as string[]).map((t) => typeOf({ ...s, type: t }, ctx, indent)));
   switch (s.type) {
-    case 'string': return 'string';
+    case 'string':
+      return 'string';
     case 'integer':
-    case 'number': return 'number';
-    case 'boolean': return 'boolean';
-    case 'null': return 'null';
-    case 'array': return `${element(typeOf(isSchema(s.items) ? s.items : undefined, ctx, indent))}[]`;
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array':
+      return `${element(typeOf(isSchema(s.items) ? s.items : undefined, ctx, indent))}[]`;
     default:
       if (isObjectLike(s)) return objectType(s, ctx, indent);
       return 'unknown';
@@ -108,13 +119,23 @@ export function typeOf(s: Schema | boolean | undefined, ctx: EmitContext, indent
 /** One exported declaration: an interface for an object with properties, else a type alias. */
 export function declaration(name: string, s: Schema, ctx: EmitContext): string {
   const head = doc(s, '');
-  const plainObject = typeof s.$ref !== 'string' && s.oneOf === undefined && s.anyOf === undefined && s.const === undefined
-    && s.enum === undefined && isObjectLike(s) && isSchema(s.properties);
+  const plainObject =
+    typeof s.$ref !== 'string' &&
+    s.oneOf === undefined &&
+    s.anyOf === undefined &&
+    s.const === undefined &&
+    s.enum === undefined &&
+    isObjectLike(s) &&
+    isSchema(s.properties);
   if (plainObject) return `${head}export interface ${name} {\n${members(s, ctx, '  ')}}\n`;
   return `${head}export type ${name} = ${typeOf(s, ctx)};\n`;
 }
 
 /** 'config.bulk_deleted' / 'create-workspace' / 'getCapabilities' -> 'ConfigBulkDeleted' / ... */
 export function pascal(name: string): string {
-  return name.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 }

@@ -4,9 +4,22 @@
  * verdicts they give in the default forms.
  */
 export {
-  FORMS_ENTRIES, FORM_FIELDS, FORMS_STATEFUL_RUNS, DEFAULT_FORMS_PROJECT, entriesFor,
-  formCombinations, planFormsProjects, unvaried,
+  FORMS_ENTRIES,
+  FORM_FIELDS,
+  FORMS_STATEFUL_RUNS,
+  DEFAULT_FORMS_PROJECT,
+  entriesFor,
+  formCombinations,
+  planFormsProjects,
+  unvaried,
 } from './plan.ts';
 export type { FormField, FormsEntry, FormsProject } from './plan.ts';
-export { DEFAULT_FORMS_DEADLINE_MS, FORMS_CONFIG, judgeForms, readFormsReport, renderForms, runFormsMatrix } from './runner.ts';
+export {
+  DEFAULT_FORMS_DEADLINE_MS,
+  FORMS_CONFIG,
+  judgeForms,
+  readFormsReport,
+  renderForms,
+  runFormsMatrix,
+} from './runner.ts';
 export type { CombinationResult, FormsResult, PlanGap, VerdictDifference } from './runner.ts';

@@ -15,7 +15,9 @@ export type FormField = 'dataApi.configEnd' | 'dataApi.keyedWrite' | 'dataApi.wr
 export const FORM_FIELDS: readonly FormField[] = ['dataApi.configEnd', 'dataApi.keyedWrite', 'dataApi.writeBody'];
 
 const AXIS: Record<FormField, 'configEnd' | 'keyedWrite' | 'writeBody'> = {
-  'dataApi.configEnd': 'configEnd', 'dataApi.keyedWrite': 'keyedWrite', 'dataApi.writeBody': 'writeBody',
+  'dataApi.configEnd': 'configEnd',
+  'dataApi.keyedWrite': 'keyedWrite',
+  'dataApi.writeBody': 'writeBody',
 };
 
 export interface FormsEntry {
@@ -38,7 +40,11 @@ export const FORMS_ENTRIES: readonly FormsEntry[] = [
   { file: 'property.data-api.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: '@DATA-\\d+\\b' },
   // Other tests that read or write the data API: unkeyed writes and reads.
   { file: 'error-bodies.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: 'data|@ERR-[2-5]\\b' },
-  { file: 'routes-auth.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: 'data/\\{endUserHandle\\}' },
+  {
+    file: 'routes-auth.spec.ts',
+    varies: ['dataApi.configEnd', 'dataApi.writeBody'],
+    select: 'data/\\{endUserHandle\\}',
+  },
   { file: 'user-facts.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: '@FACTS-13\\b' },
   // Reads only.
   { file: 'lifecycle-states.spec.ts', varies: ['dataApi.configEnd'], select: '@(?:EVT-22|STATE-[1-8]|HOOK-4)\\b' },
@@ -51,13 +57,17 @@ export const FORMS_ENTRIES: readonly FormsEntry[] = [
  * `recordKey` (not the default `serviceKey`), so the run proves the declared member is the one used.
  */
 export function formCombinations(): DataApiForms[] {
-  return allDataApiForms((f) => (f.keyedWrite === 'body' && f.writeBody === 'bare' ? 'recordKey' : DEFAULT_DATA_API_FORMS.keyField));
+  return allDataApiForms((f) =>
+    f.keyedWrite === 'body' && f.writeBody === 'bare' ? 'recordKey' : DEFAULT_DATA_API_FORMS.keyField,
+  );
 }
 
 /** The entries that run in a combination: those whose unlisted forms are at their defaults there. */
 export function entriesFor(forms: DataApiForms | undefined): FormsEntry[] {
   if (!forms) return [...FORMS_ENTRIES];
-  return FORMS_ENTRIES.filter((e) => FORM_FIELDS.every((f) => e.varies.includes(f) || forms[AXIS[f]] === DEFAULT_DATA_API_FORMS[AXIS[f]]));
+  return FORMS_ENTRIES.filter((e) =>
+    FORM_FIELDS.every((f) => e.varies.includes(f) || forms[AXIS[f]] === DEFAULT_DATA_API_FORMS[AXIS[f]]),
+  );
 }
 
 /** One project of the forms run's child (forms.config.ts). Serialized into CCS_MATRIX_PLAN. */
@@ -88,7 +98,11 @@ function projectOf(name: string, forms: DataApiForms | undefined, statefulSeed: 
   // The grep title holds the file's path, then the titles and tags: "/<file> " anchors an entry to its own file.
   const grep = entries.map((e) => `[\\\\/]${escape(e.file)} ${e.select ? `.*(?:${e.select})` : ''}`).join('|');
   return {
-    name, ...(forms ? { forms } : {}), testDir: 'suites/service', files: entries.map((e) => e.file), grep: `(?:${grep})`,
+    name,
+    ...(forms ? { forms } : {}),
+    testDir: 'suites/service',
+    files: entries.map((e) => e.file),
+    grep: `(?:${grep})`,
     // The realtime copies of the retry tests run at time scale 1 in their own project: not here.
     grepInvert: '@realtime',
     // One base seed for the model-based test in every project: the same sequences reach the same
@@ -96,7 +110,9 @@ function projectOf(name: string, forms: DataApiForms | undefined, statefulSeed: 
     // its sequences side by side in one round, one quiet window each project.
     metadata: {
       ccsFormsRun: '1',
-      ccsStatefulRuns: String(FORMS_STATEFUL_RUNS), ccsStatefulSeed: String(statefulSeed), ccsStatefulOneRound: '1',
+      ccsStatefulRuns: String(FORMS_STATEFUL_RUNS),
+      ccsStatefulSeed: String(statefulSeed),
+      ccsStatefulOneRound: '1',
       ...(forms ? { ccsDataApi: JSON.stringify(forms) } : {}),
     },
   };

@@ -7,7 +7,14 @@ import { test, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle, freshKey } from './harness/payloads.ts';
 import {
-  byKey, complete, encodedHandle, encodedKeys, readOk, readsInWords, summary, type Completion,
+  byKey,
+  complete,
+  encodedHandle,
+  encodedKeys,
+  readOk,
+  readsInWords,
+  summary,
+  type Completion,
 } from './harness/reads.ts';
 import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
@@ -48,21 +55,40 @@ test(NO_RETRY_TITLE, { tag: tags('HOST-22') }, async ({ host }, testInfo) => {
   await host.service.script(handle, k400, [400, 400, 400, 400, 400, 400]);
   const c = await complete(host, ep, [k401, k400], { handle });
   acknowledged(host, ep, [c]);
-  const firsts = await Promise.all([k401, k400].map((k) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline)));
-  test.skip(firsts.some((f) => f === undefined), 'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)');
+  const firsts = await Promise.all(
+    [k401, k400].map((k) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline)),
+  );
+  test.skip(
+    firsts.some((f) => f === undefined),
+    'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)',
+  );
   // No contract window for a host's retries: the target's noRetryWindowMs (default dataReadMs + 1 s,
   // longer than the longest back-off HOST-21 accepts) is watched for a repeat of each refused read.
-  const repeats = await Promise.all(firsts.map((f, i) => host.service.waitForRead((r) => byKey(c.handle, [k401, k400][i]!)(r) && r.seq > f!.seq, quiet)));
-  await attachEvidence(testInfo, `reads answered 401 or 400 must never be retried (watched for ${quiet} ms)`, [c.outcome], host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary));
+  const repeats = await Promise.all(
+    firsts.map((f, i) =>
+      host.service.waitForRead((r) => byKey(c.handle, [k401, k400][i]!)(r) && r.seq > f!.seq, quiet),
+    ),
+  );
+  await attachEvidence(
+    testInfo,
+    `reads answered 401 or 400 must never be retried (watched for ${quiet} ms)`,
+    [c.outcome],
+    host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary),
+  );
   [401, 400].forEach((status, i) => {
     const r = repeats[i];
-    check.soft('HOST-22', `a read answered ${status} is not retried`, { id: `data.no-retry-${status}` })
-      .that(r === undefined, { expected: `no repeat within ${quiet} ms`, seen: r ? `the read was repeated ${Math.round(r.atMs - firsts[i]!.atMs)} ms later` : '' });
+    check
+      .soft('HOST-22', `a read answered ${status} is not retried`, { id: `data.no-retry-${status}` })
+      .that(r === undefined, {
+        expected: `no repeat within ${quiet} ms`,
+        seen: r ? `the read was repeated ${Math.round(r.atMs - firsts[i]!.atMs)} ms later` : '',
+      });
   });
 });
 
-const EVERY_KEY_TITLE = 'after onComplete the host reads every key in serviceKeys over the data API, keys and '
-  + `handles that need percent-encoding too (${cite('HOST-13')})`;
+const EVERY_KEY_TITLE =
+  'after onComplete the host reads every key in serviceKeys over the data API, keys and ' +
+  `handles that need percent-encoding too (${cite('HOST-13')})`;
 test(EVERY_KEY_TITLE, { tag: tags('HOST-13') }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   test.setTimeout(host.target.timeouts.requestMs + deadline + 20_000);
@@ -73,13 +99,35 @@ test(EVERY_KEY_TITLE, { tag: tags('HOST-13') }, async ({ host }, testInfo) => {
   ]);
   acknowledged(host, ep, [plain, encoded]);
   const until = performance.now() + deadline;
-  const results = await Promise.all([plain, encoded].flatMap((c) => c.keys.map(async (k) => ({ c, k, read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()) }))));
-  await attachEvidence(testInfo, `every key of serviceKeys must be read over the data API within ${deadline} ms of the acknowledgement`, [plain.outcome, encoded.outcome],
-    host.service.reads.filter((r) => r.endUserHandle === plain.handle || r.endUserHandle === encoded.handle).map(summary));
+  const results = await Promise.all(
+    [plain, encoded].flatMap((c) =>
+      c.keys.map(async (k) => ({
+        c,
+        k,
+        read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()),
+      })),
+    ),
+  );
+  await attachEvidence(
+    testInfo,
+    `every key of serviceKeys must be read over the data API within ${deadline} ms of the acknowledgement`,
+    [plain.outcome, encoded.outcome],
+    host.service.reads
+      .filter((r) => r.endUserHandle === plain.handle || r.endUserHandle === encoded.handle)
+      .map(summary),
+  );
   for (const { c, k, read } of results) {
     const enc = c === encoded;
-    check.soft('HOST-13', `key ${JSON.stringify(k)} of ${JSON.stringify(c.handle)} is read${enc ? ' (its path percent-encoded)' : ''} within ${deadline} ms of the acknowledgement`, { id: enc ? 'data.encoded-key-read' : 'data.every-key-read' })
-      .that(read !== undefined, { expected: 'a GET of the record (by key or the user\'s list) answered 200', seen: readsInWords(host, c.handle) });
+    check
+      .soft(
+        'HOST-13',
+        `key ${JSON.stringify(k)} of ${JSON.stringify(c.handle)} is read${enc ? ' (its path percent-encoded)' : ''} within ${deadline} ms of the acknowledgement`,
+        { id: enc ? 'data.encoded-key-read' : 'data.every-key-read' },
+      )
+      .that(read !== undefined, {
+        expected: "a GET of the record (by key or the user's list) answered 200",
+        seen: readsInWords(host, c.handle),
+      });
   }
 });
 
@@ -92,22 +140,57 @@ test(RETRY_TITLE, { tag: tags('HOST-21') }, async ({ host }, testInfo) => {
   const handle = freshHandle();
   await host.service.script(handle, k409, [409]);
   await host.service.script(handle, k503, [503]);
-  await host.service.script(handle, kLoop, Array.from({ length: 12 }, () => 409));
+  await host.service.script(
+    handle,
+    kLoop,
+    Array.from({ length: 12 }, () => 409),
+  );
   const c = await complete(host, ep, [k409, k503, kLoop], { handle });
   acknowledged(host, ep, [c]);
-  const firsts = await Promise.all([k409, k503, kLoop].map((k) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline)));
-  test.skip(firsts.some((f) => f === undefined), 'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)');
-  const retries = await Promise.all([k409, k503].map((k, i) => host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.seq > firsts[i]!.seq, deadline)));
+  const firsts = await Promise.all(
+    [k409, k503, kLoop].map((k) =>
+      host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.status !== 200, deadline),
+    ),
+  );
+  test.skip(
+    firsts.some((f) => f === undefined),
+    'not exercised: the host did not read the keys by key after onComplete (HOST-13 decides whether it reads them)',
+  );
+  const retries = await Promise.all(
+    [k409, k503].map((k, i) =>
+      host.service.waitForRead((r) => byKey(c.handle, k)(r) && r.seq > firsts[i]!.seq, deadline),
+    ),
+  );
   // The loop's reads: how many retries follow the first read within LOOP_WINDOW_MS (the reads' own
   // clock: a target's are stamped where its data API is served).
-  await host.service.waitForRead((r) => byKey(c.handle, kLoop)(r) && host.service.reads.filter(byKey(c.handle, kLoop)).length > LOOP_RETRIES, LOOP_WINDOW_MS + 200);
+  await host.service.waitForRead(
+    (r) => byKey(c.handle, kLoop)(r) && host.service.reads.filter(byKey(c.handle, kLoop)).length > LOOP_RETRIES,
+    LOOP_WINDOW_MS + 200,
+  );
   const loopReads = host.service.reads.filter(byKey(c.handle, kLoop));
   const loopRetries = loopReads.filter((r) => r.atMs - loopReads[0]!.atMs <= LOOP_WINDOW_MS).length - 1;
-  await attachEvidence(testInfo, `reads answered 409 or 503 should be retried with an exponential back-off; deadline ${deadline} ms`, [c.outcome], host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary));
+  await attachEvidence(
+    testInfo,
+    `reads answered 409 or 503 should be retried with an exponential back-off; deadline ${deadline} ms`,
+    [c.outcome],
+    host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary),
+  );
   [409, 503].forEach((status, i) => {
-    check.soft('HOST-21', `a read answered ${status} is retried`, { id: `data.retry-${status}` })
-      .that(retries[i] !== undefined, { expected: `a retry within ${deadline} ms`, seen: readsInWords(host, c.handle) });
+    check
+      .soft('HOST-21', `a read answered ${status} is retried`, { id: `data.retry-${status}` })
+      .that(retries[i] !== undefined, {
+        expected: `a retry within ${deadline} ms`,
+        seen: readsInWords(host, c.handle),
+      });
   });
-  check.soft('HOST-21', `retries of a read answered 409 again and again are spaced out (fewer than ${LOOP_RETRIES} retries within ${LOOP_WINDOW_MS} ms)`, { id: 'data.retry-backoff' })
-    .that(loopRetries < LOOP_RETRIES, { expected: `fewer than ${LOOP_RETRIES} retries within ${LOOP_WINDOW_MS} ms of the first read`, seen: `${loopRetries} retries: ${readsInWords(host, c.handle)}` });
+  check
+    .soft(
+      'HOST-21',
+      `retries of a read answered 409 again and again are spaced out (fewer than ${LOOP_RETRIES} retries within ${LOOP_WINDOW_MS} ms)`,
+      { id: 'data.retry-backoff' },
+    )
+    .that(loopRetries < LOOP_RETRIES, {
+      expected: `fewer than ${LOOP_RETRIES} retries within ${LOOP_WINDOW_MS} ms of the first read`,
+      seen: `${loopRetries} retries: ${readsInWords(host, c.handle)}`,
+    });
 });

@@ -24,32 +24,47 @@ async function announced(h: HostHarness, ep: ModeEndpoint): Promise<Payload> {
   const endUserHandle = freshHandle();
   const keys = [freshKey()];
   await h.service.announce(endUserHandle, keys);
-  const ctx = { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle,
-    conversationId: freshConversationId(), hookPath: ep.hookPath };
+  const ctx = {
+    workspaceKey: h.target.workspaceKey,
+    configEnd: h.target.configEnd,
+    endUserHandle,
+    conversationId: freshConversationId(),
+    hookPath: ep.hookPath,
+  };
   return lifecyclePayload('onComplete', ctx, { serviceKeys: keys });
 }
 
-const readOf = (h: HostHarness, p: Payload) => h.service.waitForRead(
-  readOk(p.endUserHandle as string, (p.serviceKeys as string[])[0]!), h.target.timeouts.dataReadMs);
+const readOf = (h: HostHarness, p: Payload) =>
+  h.service.waitForRead(
+    readOk(p.endUserHandle as string, (p.serviceKeys as string[])[0]!),
+    h.target.timeouts.dataReadMs,
+  );
 
 /**
  * HOST-11: the onComplete under test is handled (its key read) as the control onComplete is; the
  * control not read is HOST-13's, judged elsewhere, so here it only stops the test.
  */
 async function handledLikeControl(
-  h: HostHarness, control: Completion, done: Payload, rule: string, id: string,
+  h: HostHarness,
+  control: Completion,
+  done: Payload,
+  rule: string,
+  id: string,
 ): Promise<void> {
   const [controlRead, read] = await Promise.all([readOf(h, control.payload), readOf(h, done)]);
-  precondition(controlRead !== undefined, 'the key of a control onComplete is read (HOST-13)',
-    { expected: 'a read', seen: readsInWords(h, control.handle) });
+  precondition(controlRead !== undefined, 'the key of a control onComplete is read (HOST-13)', {
+    expected: 'a read',
+    seen: readsInWords(h, control.handle),
+  });
   check.soft('HOST-11', rule, { id }).that(read !== undefined, {
     expected: `a read within ${h.target.timeouts.dataReadMs} ms, as for the control`,
     seen: readsInWords(h, done.endUserHandle as string),
   });
 }
 
-const TITLE_1 = 'onStart, config.saved and onComplete of one conversation, each with its own delivery id, are each '
-  + `handled: the onComplete's keys are read (${cite})`;
+const TITLE_1 =
+  'onStart, config.saved and onComplete of one conversation, each with its own delivery id, are each ' +
+  `handled: the onComplete's keys are read (${cite})`;
 test(TITLE_1, { tag: tags }, async ({ host }, testInfo) => {
   const { requestMs, dataReadMs } = host.target.timeouts;
   test.setTimeout(4 * requestMs + dataReadMs + 20_000);
@@ -57,25 +72,43 @@ test(TITLE_1, { tag: tags }, async ({ host }, testInfo) => {
   const control = await complete(host, ep, [freshKey()]);
   answeredOrStop({ mode: ep.mode, kind: 'control onComplete', o: control.outcome }, requestMs);
   const done = await announced(host, ep);
-  const ctx = { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd,
-    endUserHandle: done.endUserHandle as string, conversationId: done.conversationId, hookPath: ep.hookPath };
+  const ctx = {
+    workspaceKey: host.target.workspaceKey,
+    configEnd: host.target.configEnd,
+    endUserHandle: done.endUserHandle as string,
+    conversationId: done.conversationId,
+    hookPath: ep.hookPath,
+  };
   // In the order the service sends them (section 6), each waited for as the service waits for its answer.
   const outcomes: SendOutcome[] = [];
   for (const p of [lifecyclePayload('onStart', ctx), lifecyclePayload('config.saved', ctx), done]) {
     outcomes.push(await deliver(host, ep, p));
   }
   const kinds = ['onStart', 'config.saved', 'onComplete'];
-  const sent = [control.outcome, ...outcomes]
-    .map((o, i) => ({ mode: ep.mode, kind: ['control onComplete', ...kinds][i]!, o }));
-  await attachEvidence(testInfo, 'the events of one conversation have different delivery ids (HDR-3): a later one is'
-    + ' no duplicate of an earlier one', [control.outcome, ...outcomes]);
+  const sent = [control.outcome, ...outcomes].map((o, i) => ({
+    mode: ep.mode,
+    kind: ['control onComplete', ...kinds][i]!,
+    o,
+  }));
+  await attachEvidence(
+    testInfo,
+    'the events of one conversation have different delivery ids (HDR-3): a later one is' +
+      ' no duplicate of an earlier one',
+    [control.outcome, ...outcomes],
+  );
   acknowledgedOrStop(sent, { deadlineMs: requestMs });
-  await handledLikeControl(host, control, done, 'an onComplete that follows onStart and config.saved of its'
-    + ' conversation is handled: its key is read', 'delivery.same-conversation-handled');
+  await handledLikeControl(
+    host,
+    control,
+    done,
+    'an onComplete that follows onStart and config.saved of its' + ' conversation is handled: its key is read',
+    'delivery.same-conversation-handled',
+  );
 });
 
-const TITLE_2 = 'a genuine onComplete that follows a forged copy of it (same delivery id, refused 401) is acknowledged '
-  + `and handled: its keys are read (${cite})`;
+const TITLE_2 =
+  'a genuine onComplete that follows a forged copy of it (same delivery id, refused 401) is acknowledged ' +
+  `and handled: its keys are read (${cite})`;
 test(TITLE_2, { tag: tags }, async ({ host }, testInfo) => {
   const { requestMs, dataReadMs } = host.target.timeouts;
   test.setTimeout(3 * requestMs + dataReadMs + 20_000);
@@ -90,15 +123,26 @@ test(TITLE_2, { tag: tags }, async ({ host }, testInfo) => {
   // Any refusal (a 4xx) makes the genuine delivery the first one received; 401 itself is HOST-3's.
   const refused = forged.status !== undefined && forged.status >= 400 && forged.status < 500 && forged.status !== 404;
   precondition(
-    refused, 'the forged copy is refused (HOST-3 and the verifier\'s clause, judged by the signature tests)',
+    refused,
+    "the forged copy is refused (HOST-3 and the verifier's clause, judged by the signature tests)",
     { expected: 'a 4xx (401)', seen: answered(forged) ? `${forged.status}` : `no answer (${forged.failure})` },
   );
   const genuine = await deliver(host, ep!, done);
-  await attachEvidence(testInfo, 'a delivery refused for its signature was never received: the genuine delivery with'
-    + ' the same delivery id is its first', [control.outcome, forged, genuine]);
+  await attachEvidence(
+    testInfo,
+    'a delivery refused for its signature was never received: the genuine delivery with' +
+      ' the same delivery id is its first',
+    [control.outcome, forged, genuine],
+  );
   acknowledgedOrStop([{ mode: ep!.mode, kind: 'control onComplete', o: control.outcome }], { deadlineMs: requestMs });
-  judgeAcks([{ mode: ep!.mode, kind: 'genuine onComplete after a forged copy', o: genuine }],
-    { deadlineMs: requestMs });
-  await handledLikeControl(host, control, done, 'a genuine onComplete that follows a forged copy with its delivery id'
-    + ' is handled: its key is read', 'delivery.genuine-after-forged-handled');
+  judgeAcks([{ mode: ep!.mode, kind: 'genuine onComplete after a forged copy', o: genuine }], {
+    deadlineMs: requestMs,
+  });
+  await handledLikeControl(
+    host,
+    control,
+    done,
+    'a genuine onComplete that follows a forged copy with its delivery id' + ' is handled: its key is read',
+    'delivery.genuine-after-forged-handled',
+  );
 });

@@ -21,7 +21,11 @@ const MODES = signingModesUnderTest();
 
 /** The clauses the callback cases of the modes under test decide, and those every case decides. */
 function callbackClauses(extra: ClauseId[]): ClauseId[] {
-  const cs = MODES.flatMap((m) => casesFor(m, 'callback').filter((c) => !c.control).map((c) => c.clause));
+  const cs = MODES.flatMap((m) =>
+    casesFor(m, 'callback')
+      .filter((c) => !c.control)
+      .map((c) => c.clause),
+  );
   return [...new Set([...extra, ...cs])];
 }
 
@@ -38,10 +42,20 @@ function signedEndpoints(host: HostHarness): ModeEndpoint[] {
  * the second t was taken from (the edge would then be judged on the wrong second).
  */
 async function prepareCallback(
-  host: HostHarness, ep: ModeEndpoint, event: LifecycleEvent, c: SignatureCase,
+  host: HostHarness,
+  ep: ModeEndpoint,
+  event: LifecycleEvent,
+  c: SignatureCase,
 ): Promise<Send<SentCase>> {
-  const payload = lifecyclePayload(event, { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
-  if (event === 'onComplete') await host.service.announce(String(payload.endUserHandle), payload.serviceKeys as string[]);
+  const payload = lifecyclePayload(event, {
+    workspaceKey: host.target.workspaceKey,
+    configEnd: host.target.configEnd,
+    endUserHandle: freshHandle(),
+    conversationId: freshConversationId(),
+    hookPath: ep.hookPath,
+  });
+  if (event === 'onComplete')
+    await host.service.announce(String(payload.endUserHandle), payload.serviceKeys as string[]);
   return async (now) => {
     const tBaseS = now ?? unixNow();
     const o = await deliverCase(host, ep, payload, c, tBaseS);
@@ -67,14 +81,18 @@ async function sendAll<T extends SentCase>(
   const rest = plan.filter((p) => p.c.t === undefined);
   const ready = await Promise.all(edges.map((p) => p.prepare()));
   const firstRound = atStartOfSecond((now) => Promise.all(ready.map((send) => send(now))));
-  const restSent = Promise.race([firstRound, new Promise((resolve) => setTimeout(resolve, 1_000 + EDGES_HEAD_START_MS))])
-    .then(() => Promise.all(rest.map(async (p) => (await p.prepare())())));
+  const restSent = Promise.race([
+    firstRound,
+    new Promise((resolve) => setTimeout(resolve, 1_000 + EDGES_HEAD_START_MS)),
+  ]).then(() => Promise.all(rest.map(async (p) => (await p.prepare())())));
   const first = await firstRound;
   const again = first.map((s, i) => ({ s, i })).filter(({ s }) => edgeInconclusive(s));
   if (again.length > 0) {
     const retry = await Promise.all(again.map(({ i }) => edges[i]!.prepare()));
     const retried = await atStartOfSecond((now) => Promise.all(retry.map((send) => send(now))));
-    again.forEach(({ i }, k) => { first[i] = retried[k]!; });
+    again.forEach(({ i }, k) => {
+      first[i] = retried[k]!;
+    });
   }
   return [...first, ...(await restSent)];
 }
@@ -82,33 +100,57 @@ async function sendAll<T extends SentCase>(
 {
   // The controls are correctly signed callbacks: judged on HOST-1 and the verifier (harness/ack.ts).
   const clauses = callbackClauses(['HOST-1', 'HOST-3', 'HOST-25', ...signedModeClauses()]);
-  test(`every event with each bad signature of the fault model is refused with 401, and the window's edges are accepted, in every signing mode (${clauses.join(', ')})`, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
-    test.setTimeout(3 * host.target.timeouts.requestMs + 30_000);
-    const plan = signedEndpoints(host).flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'callback').flatMap((c) =>
-      (LIFECYCLE_EVENTS as readonly LifecycleEvent[])
-        .map((event) => ({ c, prepare: () => prepareCallback(host, ep, event, c) }))));
-    const sent = await sendAll(plan);
-    await attachEvidence(testInfo, 'every event with a bad signature must be refused with 401; t at now - 300 s and now + 300 s accepted (HOST-3, HOST-25 and the clause of each case)', sent.map((s) => s.o));
-    judgeCallbackCases(sent, host.target.timeouts.requestMs);
-  });
+  test(
+    `every event with each bad signature of the fault model is refused with 401, and the window's edges are accepted, in every signing mode (${clauses.join(', ')})`,
+    { tag: clauses.map((c) => `@${c}`) },
+    async ({ host }, testInfo) => {
+      test.setTimeout(3 * host.target.timeouts.requestMs + 30_000);
+      const plan = signedEndpoints(host).flatMap((ep) =>
+        casesFor(ep.mode as 'hmac' | 'jwks', 'callback').flatMap((c) =>
+          (LIFECYCLE_EVENTS as readonly LifecycleEvent[]).map((event) => ({
+            c,
+            prepare: () => prepareCallback(host, ep, event, c),
+          })),
+        ),
+      );
+      const sent = await sendAll(plan);
+      await attachEvidence(
+        testInfo,
+        'every event with a bad signature must be refused with 401; t at now - 300 s and now + 300 s accepted (HOST-3, HOST-25 and the clause of each case)',
+        sent.map((s) => s.o),
+      );
+      judgeCallbackCases(sent, host.target.timeouts.requestMs);
+    },
+  );
 }
 
 {
   const clauses: ClauseId[] = MODES.length > 0 ? ['HOST-18', 'HOST-16'] : ['HOST-18'];
-  test('the facts GET with each bad signature of the fault model is refused with a 4xx, and the window\'s edges are answered, in every signing mode (HOST-18, HOST-16)', { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
-    const eps = signedEndpoints(host).filter((e) => e.factsUrl !== undefined);
-    test.skip(eps.length === 0, 'capability facts endpoint not offered by the target (factsPath not set)');
-    test.setTimeout(3 * host.target.timeouts.requestMs + 20_000);
-    const handle = host.target.endUserHandle ?? freshHandle();
-    const plan = eps.flatMap((ep) => casesFor(ep.mode as 'hmac' | 'jwks', 'facts').map((c) => ({
-      c, prepare: async (): Promise<Send<SentCase>> => async (now) => {
-        const tBaseS = now ?? unixNow();
-        const o = await fetchFactsCase(host, ep, handle, c, tBaseS);
-        return { mode: ep.mode, kind: 'facts GET', c, o, tBaseS, answeredAtMs: Date.now() };
-      },
-    })));
-    const sent = await sendAll(plan);
-    await attachEvidence(testInfo, 'a facts GET with a bad signature should be refused with a 4xx (HOST-18); the window\'s edges answered (HOST-16)', sent.map((s) => s.o));
-    judgeFactsCases(sent, host.target.timeouts.requestMs);
-  });
+  test(
+    "the facts GET with each bad signature of the fault model is refused with a 4xx, and the window's edges are answered, in every signing mode (HOST-18, HOST-16)",
+    { tag: clauses.map((c) => `@${c}`) },
+    async ({ host }, testInfo) => {
+      const eps = signedEndpoints(host).filter((e) => e.factsUrl !== undefined);
+      test.skip(eps.length === 0, 'capability facts endpoint not offered by the target (factsPath not set)');
+      test.setTimeout(3 * host.target.timeouts.requestMs + 20_000);
+      const handle = host.target.endUserHandle ?? freshHandle();
+      const plan = eps.flatMap((ep) =>
+        casesFor(ep.mode as 'hmac' | 'jwks', 'facts').map((c) => ({
+          c,
+          prepare: async (): Promise<Send<SentCase>> => async (now) => {
+            const tBaseS = now ?? unixNow();
+            const o = await fetchFactsCase(host, ep, handle, c, tBaseS);
+            return { mode: ep.mode, kind: 'facts GET', c, o, tBaseS, answeredAtMs: Date.now() };
+          },
+        })),
+      );
+      const sent = await sendAll(plan);
+      await attachEvidence(
+        testInfo,
+        "a facts GET with a bad signature should be refused with a 4xx (HOST-18); the window's edges answered (HOST-16)",
+        sent.map((s) => s.o),
+      );
+      judgeFactsCases(sent, host.target.timeouts.requestMs);
+    },
+  );
 }

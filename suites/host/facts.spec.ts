@@ -38,48 +38,95 @@ function parseBody(o: SendOutcome): unknown {
   }
 }
 
-test('the facts endpoint answers the signed GET with a 2xx within the 10 s fetch timeout, for a handle that needs percent-encoding too (HOST-16)', { tag: clauseTags('HOST-16') }, async ({ host }, testInfo) => {
-  test.setTimeout(host.target.timeouts.requestMs + 20_000);
-  const eps = factsEndpoints(host);
-  const sent = await Promise.all(eps.flatMap((ep) => [
-    (async () => ({ ep, encoded: false, o: await fetchFacts(host, ep, { endUserHandle: handleFor(host) }) }))(),
-    // The request line is signed as sent, its query percent-encoded (5.2 item 6): verify it as received.
-    ...(host.target.endUserHandle === undefined ? [(async () => ({ ep, encoded: true, o: await fetchFacts(host, ep, { endUserHandle: encodedHandle() }) }))()] : []),
-  ]));
-  await attachEvidence(testInfo, `the facts GET must be answered with a 2xx within ${host.target.timeouts.requestMs} ms`, sent.map((s) => s.o));
-  for (const { ep, encoded, o } of sent) {
-    check.soft('HOST-16', `${ep.mode} facts GET${encoded ? ' for an endUserHandle that needs percent-encoding' : ''} is answered with a 2xx within ${host.target.timeouts.requestMs} ms`, { id: encoded ? 'facts.encoded-handle-answered' : 'facts.answered-within-10s' })
-      // No answer fails the facts duty too, with the transport as its hint (never a library's).
-      .that(isAck(o), {
-        expected: `a 2xx within ${host.target.timeouts.requestMs} ms`, seen: describe(o),
-        ...(answered(o) ? {} : { hint: noAnswerHint(o, 'hostBaseUrl + factsPath') }),
-      });
-  }
-});
-
-test('the facts endpoint answers a flat JSON object that matches the FACTS class, no list and no envelope (HOST-15)', { tag: clauseTags('HOST-15') }, async ({ host }, testInfo) => {
-  test.setTimeout(host.target.timeouts.requestMs + 20_000);
-  const schema = host.target.factsSchema;
-  const validate = schema === undefined ? undefined : new Ajv({ allErrors: true, strict: false }).compile(schema);
-  const outcomes = await Promise.all(factsEndpoints(host).map((ep) => fetchFacts(host, ep, { endUserHandle: handleFor(host) })));
-  await attachEvidence(testInfo, 'the facts answer must be a flat JSON object whose fields match the FACTS class', outcomes);
-  for (const o of outcomes) {
-    // Answering at all is HOST-16's rule; the shape is decided on a 2xx answer.
-    precondition(isAck(o), 'the facts GET is answered with a 2xx (HOST-16)', { expected: 'a 2xx', seen: describe(o) });
-    const body = parseBody(o);
-    const flat = typeof body === 'object' && body !== null && !Array.isArray(body);
-    check.soft('HOST-15', 'the facts answer is a flat JSON object (no list)', { id: 'facts.flat-object' }).that(flat, { expected: 'a JSON object', seen: String(o.body ?? '').slice(0, 200) });
-    if (!flat) continue;
-    const declared = new Set(Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {}));
-    const wrappers = Object.keys(body as object).filter((k) => WRAPPERS.includes(k) && !declared.has(k));
-    check.soft('HOST-15', 'the facts are not wrapped in an envelope member', { id: 'facts.no-envelope' }).none(wrappers, 'no member named data, facts, result, results, items or payload that the class does not declare');
-    if (validate !== undefined && wrappers.length === 0) {
-      const ok = validate(body) as boolean;
-      check.soft('HOST-15', 'every member of the facts answer is a field of the FACTS class, of its type (or null)', { id: 'facts.matches-class' })
-        .that(ok, { expected: 'a match of the FACTS class', seen: (validate.errors ?? []).map((e) => `${e.instancePath || '(top)'} ${e.message ?? ''}`).join('; ').slice(0, 400) });
+test(
+  'the facts endpoint answers the signed GET with a 2xx within the 10 s fetch timeout, for a handle that needs percent-encoding too (HOST-16)',
+  { tag: clauseTags('HOST-16') },
+  async ({ host }, testInfo) => {
+    test.setTimeout(host.target.timeouts.requestMs + 20_000);
+    const eps = factsEndpoints(host);
+    const sent = await Promise.all(
+      eps.flatMap((ep) => [
+        (async () => ({ ep, encoded: false, o: await fetchFacts(host, ep, { endUserHandle: handleFor(host) }) }))(),
+        // The request line is signed as sent, its query percent-encoded (5.2 item 6): verify it as received.
+        ...(host.target.endUserHandle === undefined
+          ? [(async () => ({ ep, encoded: true, o: await fetchFacts(host, ep, { endUserHandle: encodedHandle() }) }))()]
+          : []),
+      ]),
+    );
+    await attachEvidence(
+      testInfo,
+      `the facts GET must be answered with a 2xx within ${host.target.timeouts.requestMs} ms`,
+      sent.map((s) => s.o),
+    );
+    for (const { ep, encoded, o } of sent) {
+      check
+        .soft(
+          'HOST-16',
+          `${ep.mode} facts GET${encoded ? ' for an endUserHandle that needs percent-encoding' : ''} is answered with a 2xx within ${host.target.timeouts.requestMs} ms`,
+          { id: encoded ? 'facts.encoded-handle-answered' : 'facts.answered-within-10s' },
+        )
+        // No answer fails the facts duty too, with the transport as its hint (never a library's).
+        .that(isAck(o), {
+          expected: `a 2xx within ${host.target.timeouts.requestMs} ms`,
+          seen: describe(o),
+          ...(answered(o) ? {} : { hint: noAnswerHint(o, 'hostBaseUrl + factsPath') }),
+        });
     }
-  }
-});
+  },
+);
+
+test(
+  'the facts endpoint answers a flat JSON object that matches the FACTS class, no list and no envelope (HOST-15)',
+  { tag: clauseTags('HOST-15') },
+  async ({ host }, testInfo) => {
+    test.setTimeout(host.target.timeouts.requestMs + 20_000);
+    const schema = host.target.factsSchema;
+    const validate = schema === undefined ? undefined : new Ajv({ allErrors: true, strict: false }).compile(schema);
+    const outcomes = await Promise.all(
+      factsEndpoints(host).map((ep) => fetchFacts(host, ep, { endUserHandle: handleFor(host) })),
+    );
+    await attachEvidence(
+      testInfo,
+      'the facts answer must be a flat JSON object whose fields match the FACTS class',
+      outcomes,
+    );
+    for (const o of outcomes) {
+      // Answering at all is HOST-16's rule; the shape is decided on a 2xx answer.
+      precondition(isAck(o), 'the facts GET is answered with a 2xx (HOST-16)', {
+        expected: 'a 2xx',
+        seen: describe(o),
+      });
+      const body = parseBody(o);
+      const flat = typeof body === 'object' && body !== null && !Array.isArray(body);
+      check
+        .soft('HOST-15', 'the facts answer is a flat JSON object (no list)', { id: 'facts.flat-object' })
+        .that(flat, { expected: 'a JSON object', seen: String(o.body ?? '').slice(0, 200) });
+      if (!flat) continue;
+      const declared = new Set(Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {}));
+      const wrappers = Object.keys(body as object).filter((k) => WRAPPERS.includes(k) && !declared.has(k));
+      check
+        .soft('HOST-15', 'the facts are not wrapped in an envelope member', { id: 'facts.no-envelope' })
+        .none(
+          wrappers,
+          'no member named data, facts, result, results, items or payload that the class does not declare',
+        );
+      if (validate !== undefined && wrappers.length === 0) {
+        const ok = validate(body) as boolean;
+        check
+          .soft('HOST-15', 'every member of the facts answer is a field of the FACTS class, of its type (or null)', {
+            id: 'facts.matches-class',
+          })
+          .that(ok, {
+            expected: 'a match of the FACTS class',
+            seen: (validate.errors ?? [])
+              .map((e) => `${e.instancePath || '(top)'} ${e.message ?? ''}`)
+              .join('; ')
+              .slice(0, 400),
+          });
+      }
+    }
+  },
+);
 
 /**
  * HOST-17 reading: the rule is about what the host answers per user, so it is judged over this many
@@ -95,56 +142,75 @@ function notEnglish(langs: unknown): string[] {
   return langs.map(judgeLanguageName).flatMap((v) => (v.kind === 'not-english' ? [v.why] : []));
 }
 
-const LANGUAGES_TITLE = 'preferredLanguages, when present, is an array of language names in English, for every user'
-  + ' asked about (HOST-17)';
+const LANGUAGES_TITLE =
+  'preferredLanguages, when present, is an array of language names in English, for every user' +
+  ' asked about (HOST-17)';
 test(LANGUAGES_TITLE, { tag: clauseTags('HOST-17') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 20_000);
   // A target names the one user it knows; the reference answers any handle, so many users are asked about.
-  const handles = host.target.endUserHandle !== undefined ? [host.target.endUserHandle]
-    : Array.from({ length: LANGUAGE_USERS }, () => freshHandle());
-  const sent = await Promise.all(factsEndpoints(host).map(async (ep) => ({
-    ep, outcomes: await Promise.all(handles.map((endUserHandle) => fetchFacts(host, ep, { endUserHandle }))),
-  })));
-  await attachEvidence(testInfo, 'preferredLanguages holds language names in English (English, Brazilian Portuguese, '
-    + 'Norwegian Bokmål), never codes (en, pt-BR) nor native names (Deutsch), for every user',
-  sent.flatMap((s) => s.outcomes));
+  const handles =
+    host.target.endUserHandle !== undefined
+      ? [host.target.endUserHandle]
+      : Array.from({ length: LANGUAGE_USERS }, () => freshHandle());
+  const sent = await Promise.all(
+    factsEndpoints(host).map(async (ep) => ({
+      ep,
+      outcomes: await Promise.all(handles.map((endUserHandle) => fetchFacts(host, ep, { endUserHandle }))),
+    })),
+  );
+  await attachEvidence(
+    testInfo,
+    'preferredLanguages holds language names in English (English, Brazilian Portuguese, ' +
+      'Norwegian Bokmål), never codes (en, pt-BR) nor native names (Deutsch), for every user',
+    sent.flatMap((s) => s.outcomes),
+  );
   for (const { ep, outcomes } of sent) {
     const missed = outcomes.filter((o) => !isAck(o));
-    precondition(missed.length === 0, 'the facts GET is answered with a 2xx (HOST-16)',
-      { expected: 'a 2xx', seen: missed.map(describe).join('; ') });
+    precondition(missed.length === 0, 'the facts GET is answered with a 2xx (HOST-16)', {
+      expected: 'a 2xx',
+      seen: missed.map(describe).join('; '),
+    });
     const [o, ...others] = outcomes.map((x) => parseBody(x) as Record<string, unknown> | undefined);
     const langs = typeof o === 'object' && o !== null ? o.preferredLanguages : undefined;
     if (langs === undefined || langs === null) {
-      check.soft('HOST-17', 'preferredLanguages, when present, is checked', { id: 'facts.languages-english' })
+      check
+        .soft('HOST-17', 'preferredLanguages, when present, is checked', { id: 'facts.languages-english' })
         .that(true, { expected: '', seen: '' });
     } else {
-      check.soft('HOST-17', 'preferredLanguages is an array', { id: 'facts.languages-english' })
+      check
+        .soft('HOST-17', 'preferredLanguages is an array', { id: 'facts.languages-english' })
         .that(Array.isArray(langs), { expected: 'an array of language names', seen: show(langs) });
       for (const l of Array.isArray(langs) ? langs : []) {
         const v = judgeLanguageName(l);
         const rule = `preferredLanguages entry ${show(l)} is a language name in English`;
         if (v.kind === 'unknown') warnCheck('HOST-17', rule, v.why);
         else {
-          check.soft('HOST-17', rule, { id: 'facts.languages-english' })
-            .that(v.kind === 'english', {
-              expected: 'a language name in English', seen: v.kind === 'not-english' ? v.why : '',
-            });
+          check.soft('HOST-17', rule, { id: 'facts.languages-english' }).that(v.kind === 'english', {
+            expected: 'a language name in English',
+            seen: v.kind === 'not-english' ? v.why : '',
+          });
         }
       }
     }
     if (others.length === 0) {
-      warnCheck('HOST-17', `${ep.mode}: preferredLanguages is in English for every user`,
-        'the target names one endUserHandle: the rule is judged on that user alone');
+      warnCheck(
+        'HOST-17',
+        `${ep.mode}: preferredLanguages is in English for every user`,
+        'the target names one endUserHandle: the rule is judged on that user alone',
+      );
       continue;
     }
     const wrong = others.flatMap((b, i) => {
       const why = notEnglish(typeof b === 'object' && b !== null ? b.preferredLanguages : undefined);
       return why.length === 0 ? [] : [`${JSON.stringify(handles[i + 1])}: ${why.join('; ')}`];
     });
-    check.soft('HOST-17', `${ep.mode}: preferredLanguages is in English for each of ${others.length} more users`,
-      { id: 'facts.languages-english-many-users' }).that(wrong.length === 0, {
-      expected: 'language names in English for every user',
-      seen: `${wrong.length} of ${others.length} users answered otherwise: ${wrong.slice(0, 3).join(' | ')}`,
-    });
+    check
+      .soft('HOST-17', `${ep.mode}: preferredLanguages is in English for each of ${others.length} more users`, {
+        id: 'facts.languages-english-many-users',
+      })
+      .that(wrong.length === 0, {
+        expected: 'language names in English for every user',
+        seen: `${wrong.length} of ${others.length} users answered otherwise: ${wrong.slice(0, 3).join(' | ')}`,
+      });
   }
 });

@@ -22,44 +22,67 @@ const FAILURES = [
   { id: 'data.every-key-read-after-409', words: 'answers 409, then 200', statuses: [409] },
   { id: 'data.every-key-read-after-held', words: 'is held past the read deadline', statuses: [], held: true },
   // Section 2.3: data is "object or null"; empty maps and a field beyond those listed are allowed too.
-  { id: 'data.every-key-read-after-null-data', words: 'answers 200 with data null, empty errors and warnings maps and'
-    + ' a field beyond those listed', statuses: [200] },
+  {
+    id: 'data.every-key-read-after-null-data',
+    words: 'answers 200 with data null, empty errors and warnings maps and' + ' a field beyond those listed',
+    statuses: [200],
+  },
 ] as const;
 
-const TITLE = 'after onComplete the host reads every other key of serviceKeys when the read of one key answers 404, '
-  + 'answers 409 before its 200, is held past the read deadline, or answers a record whose data is null '
-  + `(${cite})`;
+const TITLE =
+  'after onComplete the host reads every other key of serviceKeys when the read of one key answers 404, ' +
+  'answers 409 before its 200, is held past the read deadline, or answers a record whose data is null ' +
+  `(${cite})`;
 test(TITLE, { tag: clauseTags('HOST-13', ...ackClauses(true)) }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   // HOST-13 reading: the held read is answered only after the deadline the other keys are judged by.
   const holdMs = deadline + 1_000;
   test.setTimeout(host.target.timeouts.requestMs + holdMs + deadline + 20_000);
   const ep = firstEndpoint(host);
-  const cases = await Promise.all(FAILURES.map(async (f) => {
-    const handle = freshHandle();
-    const failing = freshKey();
-    const others = [freshKey(), freshKey()];
-    await host.service.script(handle, failing, f.statuses, 'held' in f ? { ms: holdMs, reads: 1 } : undefined);
-    return { f, others, c: await complete(host, ep, [failing, ...others], { handle }) };
-  }));
+  const cases = await Promise.all(
+    FAILURES.map(async (f) => {
+      const handle = freshHandle();
+      const failing = freshKey();
+      const others = [freshKey(), freshKey()];
+      await host.service.script(handle, failing, f.statuses, 'held' in f ? { ms: holdMs, reads: 1 } : undefined);
+      return { f, others, c: await complete(host, ep, [failing, ...others], { handle }) };
+    }),
+  );
   const sent = cases.map(({ c }) => ({ mode: ep.mode, kind: 'onComplete', o: c.outcome }));
   acknowledgedOrStop(sent, { deadlineMs: host.target.timeouts.requestMs });
   // HOST-13 reading: the other keys within the deadline from the held read's answer (the contract sets no
   // time limit on a read, so awaiting it is no fault, nor is a receiver that handles one onComplete at a
   // time and so reads the other cases' keys after it).
   const until = performance.now() + holdMs + deadline;
-  const results = await Promise.all(cases.flatMap(({ f, others, c }) => others.map(async (k) => ({
-    f, c, k, read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()),
-  }))));
+  const results = await Promise.all(
+    cases.flatMap(({ f, others, c }) =>
+      others.map(async (k) => ({
+        f,
+        c,
+        k,
+        read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()),
+      })),
+    ),
+  );
   const handles = new Set(cases.map(({ c }) => c.handle));
-  await attachEvidence(testInfo, `with the first key's read failing, every other key must be read within ${deadline} ms`
-    + ' of the held read\'s answer', cases.map(({ c }) => c.outcome),
-  host.service.reads.filter((r) => handles.has(r.endUserHandle)).map(summary));
+  await attachEvidence(
+    testInfo,
+    `with the first key's read failing, every other key must be read within ${deadline} ms` +
+      " of the held read's answer",
+    cases.map(({ c }) => c.outcome),
+    host.service.reads.filter((r) => handles.has(r.endUserHandle)).map(summary),
+  );
   for (const { f, c, k, read } of results) {
-    check.soft('HOST-13', `key ${JSON.stringify(k)} is read within ${deadline} ms of the held read's answer although`
-      + ` the read of the first key ${f.words}`, { id: f.id })
+    check
+      .soft(
+        'HOST-13',
+        `key ${JSON.stringify(k)} is read within ${deadline} ms of the held read's answer although` +
+          ` the read of the first key ${f.words}`,
+        { id: f.id },
+      )
       .that(read !== undefined, {
-        expected: 'a GET of the record (by key or the user\'s list) answered 200', seen: readsInWords(host, c.handle),
+        expected: "a GET of the record (by key or the user's list) answered 200",
+        seen: readsInWords(host, c.handle),
       });
   }
 });

@@ -10,12 +10,15 @@ import { settleAnswers } from './harness/ack.ts';
 export const test = base.extend<{ ccsChecks: void }, { host: HostHarness }>({
   // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts);
   // first, every request the receiver made to the service side in the test is judged (observer.ts).
-  ccsChecks: [async ({ host }, use, testInfo) => {
-    await use();
-    await host.observer.judge(testInfo);
-    settleAnswers(testInfo);
-    await attachChecks(testInfo);
-  }, { auto: true }],
+  ccsChecks: [
+    async ({ host }, use, testInfo) => {
+      await use();
+      await host.observer.judge(testInfo);
+      settleAnswers(testInfo);
+      await attachChecks(testInfo);
+    },
+    { auto: true },
+  ],
   host: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {
@@ -34,13 +37,18 @@ export { expect } from '@playwright/test';
 /** The endpoint of a mode, or skips the test: a mode the target does not sign in is not exercised. */
 export function modeEndpoint(h: HostHarness, mode: Mode): ModeEndpoint {
   const ep = h.endpoints[mode];
-  test.skip(ep === undefined, `capability signing mode ${mode} not offered by the target (its signing.mode is ${h.target.signing.mode})`);
+  test.skip(
+    ep === undefined,
+    `capability signing mode ${mode} not offered by the target (its signing.mode is ${h.target.signing.mode})`,
+  );
   return ep as ModeEndpoint;
 }
 
 /** Every endpoint under test (the reference runs one receiver per signing mode). */
 export function allEndpoints(h: HostHarness): ModeEndpoint[] {
-  return (['hmac', 'jwks', 'none'] as const).map((m) => h.endpoints[m]).filter((e): e is ModeEndpoint => e !== undefined);
+  return (['hmac', 'jwks', 'none'] as const)
+    .map((m) => h.endpoints[m])
+    .filter((e): e is ModeEndpoint => e !== undefined);
 }
 
 /** The endpoint of a test whose clause does not depend on the signing mode. */

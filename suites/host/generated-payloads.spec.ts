@@ -30,10 +30,16 @@ const SPACED_PER_MODE = 12;
  */
 const LANES = 8;
 
-interface Sent { ep: ModeEndpoint; name: string; payload: Payload; outcome: SendOutcome }
+interface Sent {
+  ep: ModeEndpoint;
+  name: string;
+  payload: Payload;
+  outcome: SendOutcome;
+}
 
 async function announce(h: HostHarness, p: Payload): Promise<void> {
-  if (p.event === 'onComplete' && Array.isArray(p.serviceKeys)) await h.service.announce(String(p.endUserHandle), p.serviceKeys as string[]);
+  if (p.event === 'onComplete' && Array.isArray(p.serviceKeys))
+    await h.service.announce(String(p.endUserHandle), p.serviceKeys as string[]);
 }
 
 function ctxOf(h: HostHarness, ep: ModeEndpoint) {
@@ -58,19 +64,35 @@ function excerpt(p: Payload): string {
  */
 /** The requests sent, with their answers (those left unsent after a request got no answer are left out). */
 function sentOf<P extends Omit<Sent, 'outcome'>>(
-  plan: readonly P[], outcomes: ReadonlyArray<SendOutcome | undefined>,
+  plan: readonly P[],
+  outcomes: ReadonlyArray<SendOutcome | undefined>,
 ): Sent[] {
   return plan.flatMap((p, i) => (outcomes[i] === undefined ? [] : [{ ...p, outcome: outcomes[i] }]));
 }
 
-interface Settle { clause: ClauseId; id: string; seed: number; deadlineMs: number }
+interface Settle {
+  clause: ClauseId;
+  id: string;
+  seed: number;
+  deadlineMs: number;
+}
 
 async function settle(testInfo: TestInfo, sentence: string, sent: Sent[], s: Settle): Promise<void> {
   const { clause, id, seed, deadlineMs } = s;
-  await attachEvidence(testInfo, sentence, sent.map((s) => s.outcome), undefined, seed);
+  await attachEvidence(
+    testInfo,
+    sentence,
+    sent.map((s) => s.outcome),
+    undefined,
+    seed,
+  );
   const replay = ` [seed ${seed}; replay: ccs-conformance host --grep ${clause} --seed ${seed}]`;
-  if (SIGNED.length === 0) notExercised('HOST-4', 'signing mode none: there is no signature to verify over the raw bytes');
-  judgeAcks(sent.map((s) => ({ mode: s.ep.mode, kind: s.name, o: s.outcome })), { deadlineMs, twoXx: 'caller' });
+  if (SIGNED.length === 0)
+    notExercised('HOST-4', 'signing mode none: there is no signature to verify over the raw bytes');
+  judgeAcks(
+    sent.map((s) => ({ mode: s.ep.mode, kind: s.name, o: s.outcome })),
+    { deadlineMs, twoXx: 'caller' },
+  );
   const judge = new AnswerJudge(sent.map((s) => s.outcome));
   // No answer, a 404 (no hook at hookPath) or a redirect is HOST-1's alone (judgeAcks): it says nothing of the payload.
   for (const x of sent.filter((y) => ownClauseDecides(y.outcome, true))) {
@@ -95,43 +117,63 @@ const SIGNED = signingModesUnderTest();
 const cited = (c: ClauseId): ClauseId[] => [c, 'HOST-4', 'HOST-1', 'HOST-2'];
 const withHost4 = (c: ClauseId): string[] => cited(c).map((x) => `@${x}`);
 
-const GENERATED_TITLE = 'generated valid payloads of every event and the edges (bulk pages of 1, 499 and 500 keys, '
-  + 'a short last page, 255-character and non-ASCII endUserHandles, 300 serviceKeys, the largest conversationIds), '
-  + `correctly signed, are acknowledged with a 2xx (${cited('HOST-26').join(', ')})`;
+const GENERATED_TITLE =
+  'generated valid payloads of every event and the edges (bulk pages of 1, 499 and 500 keys, ' +
+  'a short last page, 255-character and non-ASCII endUserHandles, 300 serviceKeys, the largest conversationIds), ' +
+  `correctly signed, are acknowledged with a 2xx (${cited('HOST-26').join(', ')})`;
 test(GENERATED_TITLE, { tag: withHost4('HOST-26') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 30_000);
   const seed = runSeed();
   printSeed(testInfo, seed, 'HOST-26');
   const plan = allEndpoints(host).flatMap((ep) => [
-    ...generatePayloads(ctxOf(host, ep), seed, GENERATED_PER_MODE).map((payload, i) => ({ ep, payload, name: `generated #${i} ${payload.event}` })),
+    ...generatePayloads(ctxOf(host, ep), seed, GENERATED_PER_MODE).map((payload, i) => ({
+      ep,
+      payload,
+      name: `generated #${i} ${payload.event}`,
+    })),
     ...edgePayloads(ctxOf(host, ep)).map((e) => ({ ep, ...e })),
   ]);
   const refused = invalidBySpec(plan.map((p) => p.payload));
-  precondition(refused.length === 0, `harness: every generated payload is valid per spec/openapi.yaml (seed ${seed})`, { expected: 'none refused', seen: JSON.stringify(refused).slice(0, 300) });
+  precondition(refused.length === 0, `harness: every generated payload is valid per spec/openapi.yaml (seed ${seed})`, {
+    expected: 'none refused',
+    seen: JSON.stringify(refused).slice(0, 300),
+  });
   await Promise.all(plan.map((p) => announce(host, p.payload)));
   const outcomes = await inLanes(plan, LANES, (p) => deliver(host, p.ep, p.payload));
   const sentence = `every valid payload of section 2.2 is acknowledged with a 2xx (seed ${seed})`;
   await settle(testInfo, sentence, sentOf(plan, outcomes), {
-    clause: 'HOST-26', id: 'payload.generated-acked', seed, deadlineMs: host.target.timeouts.requestMs,
+    clause: 'HOST-26',
+    id: 'payload.generated-acked',
+    seed,
+    deadlineMs: host.target.timeouts.requestMs,
   });
 });
 
-const SPACED_TITLE = 'generated payloads with JSON whitespace in unusual places, signed over those raw bytes, are '
-  + `acknowledged (${cited('HOST-24').join(', ')})`;
+const SPACED_TITLE =
+  'generated payloads with JSON whitespace in unusual places, signed over those raw bytes, are ' +
+  `acknowledged (${cited('HOST-24').join(', ')})`;
 test(SPACED_TITLE, { tag: withHost4('HOST-24') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 30_000);
   const seed = runSeed();
   printSeed(testInfo, seed, 'HOST-24');
   const spacings = generateSpacings(seed, SPACED_PER_MODE);
-  const plan = allEndpoints(host).flatMap((ep) => generatePayloads(ctxOf(host, ep), seed, SPACED_PER_MODE).map((payload, i) => ({
-    ep, payload, spacing: spacings[i % spacings.length]!, name: `generated #${i} ${payload.event} spaced with ${JSON.stringify(spacings[i % spacings.length]!.join(''))}`,
-  })));
+  const plan = allEndpoints(host).flatMap((ep) =>
+    generatePayloads(ctxOf(host, ep), seed, SPACED_PER_MODE).map((payload, i) => ({
+      ep,
+      payload,
+      spacing: spacings[i % spacings.length]!,
+      name: `generated #${i} ${payload.event} spaced with ${JSON.stringify(spacings[i % spacings.length]!.join(''))}`,
+    })),
+  );
   await Promise.all(plan.map((p) => announce(host, p.payload)));
   const outcomes = await inLanes(plan, LANES, (p) => {
     return deliver(host, p.ep, p.payload, { body: spaced(p.payload, p.spacing) });
   });
   const sentence = `a correctly signed body is acknowledged whatever its whitespace (seed ${seed})`;
   await settle(testInfo, sentence, sentOf(plan, outcomes), {
-    clause: 'HOST-24', id: 'payload.whitespace-acked', seed, deadlineMs: host.target.timeouts.requestMs,
+    clause: 'HOST-24',
+    id: 'payload.whitespace-acked',
+    seed,
+    deadlineMs: host.target.timeouts.requestMs,
   });
 });

@@ -1,5 +1,12 @@
 /** The host direction's public pieces, for the CLI and other rooms. */
-export { loadHostTarget, parseHostTarget, classToSchema, fieldTypeSchema, DEFAULT_TIMEOUTS, defaultNoRetryWindowMs } from './target.ts';
+export {
+  loadHostTarget,
+  parseHostTarget,
+  classToSchema,
+  fieldTypeSchema,
+  DEFAULT_TIMEOUTS,
+  defaultNoRetryWindowMs,
+} from './target.ts';
 export type { HostTarget, HostSigning, FactsClassField } from './target.ts';
 export { startHostHarness, REFERENCE_FACTS_CLASS } from './harness/harness.ts';
 export type { HostHarness, ModeEndpoint, Mode, SigningKey } from './harness/harness.ts';
@@ -12,4 +19,12 @@ export { send, isAck, curlOf } from './harness/send.ts';
 export type { SendRequest, SendOutcome } from './harness/send.ts';
 export { HOST_FAULTS } from '../../fixtures/host-receiver/index.ts';
 export { SIGNATURE_CASES, casesFor, factsCheckId } from './harness/signature-cases.ts';
-export type { SignatureCase, SigningMode, SignedKind, Keyring, CaseKey, SignedRequest, CaseRequest } from './harness/signature-cases.ts';
+export type {
+  SignatureCase,
+  SigningMode,
+  SignedKind,
+  Keyring,
+  CaseKey,
+  SignedRequest,
+  CaseRequest,
+} from './harness/signature-cases.ts';

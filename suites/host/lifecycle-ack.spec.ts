@@ -17,28 +17,51 @@ import { freshConversationId, freshHandle, lifecyclePayload } from './harness/pa
 import type { SendOutcome } from './harness/send.ts';
 import { signedModeClauses } from './harness/modes.ts';
 
-interface Sent { ep: ModeEndpoint; event: LifecycleEvent; outcome: SendOutcome }
+interface Sent {
+  ep: ModeEndpoint;
+  event: LifecycleEvent;
+  outcome: SendOutcome;
+}
 
 function sendEvery(host: HostHarness): Promise<Sent[]> {
-  return Promise.all(allEndpoints(host).flatMap((ep) => (LIFECYCLE_EVENTS as readonly LifecycleEvent[]).map(async (event) => {
-    const ctx = { workspaceKey: host.target.workspaceKey, configEnd: host.target.configEnd, endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath };
-    const payload = lifecyclePayload(event, ctx);
-    if (event === 'onComplete') await host.service.announce(ctx.endUserHandle, payload.serviceKeys as string[]);
-    return { ep, event, outcome: await deliver(host, ep, payload) };
-  })));
+  return Promise.all(
+    allEndpoints(host).flatMap((ep) =>
+      (LIFECYCLE_EVENTS as readonly LifecycleEvent[]).map(async (event) => {
+        const ctx = {
+          workspaceKey: host.target.workspaceKey,
+          configEnd: host.target.configEnd,
+          endUserHandle: freshHandle(),
+          conversationId: freshConversationId(),
+          hookPath: ep.hookPath,
+        };
+        const payload = lifecyclePayload(event, ctx);
+        if (event === 'onComplete') await host.service.announce(ctx.endUserHandle, payload.serviceKeys as string[]);
+        return { ep, event, outcome: await deliver(host, ep, payload) };
+      }),
+    ),
+  );
 }
 
 {
   const clauses = ['HOST-1', 'HOST-2', ...signedModeClauses()];
-  const title = 'every lifecycle event, correctly signed, is acknowledged with a 2xx within 10 s, and within 1 s: '
-    + `acknowledge first, work afterwards (${clauses.join(', ')})`;
+  const title =
+    'every lifecycle event, correctly signed, is acknowledged with a 2xx within 10 s, and within 1 s: ' +
+    `acknowledge first, work afterwards (${clauses.join(', ')})`;
   test(title, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
     test.setTimeout(host.target.timeouts.requestMs + 20_000);
     const deadlineMs = host.target.timeouts.requestMs;
     const sent = await sendEvery(host);
-    const sentence = `the host must answer every correctly signed event with a 2xx within ${deadlineMs} ms (HOST-1), `
-      + `and should within ${QUICK_MS} ms (HOST-2)`;
-    await attachEvidence(testInfo, sentence, sent.map((s) => s.outcome));
-    judgeAcks(sent.map((s) => ({ mode: s.ep.mode, kind: s.event, o: s.outcome })), { deadlineMs });
+    const sentence =
+      `the host must answer every correctly signed event with a 2xx within ${deadlineMs} ms (HOST-1), ` +
+      `and should within ${QUICK_MS} ms (HOST-2)`;
+    await attachEvidence(
+      testInfo,
+      sentence,
+      sent.map((s) => s.outcome),
+    );
+    judgeAcks(
+      sent.map((s) => ({ mode: s.ep.mode, kind: s.event, o: s.outcome })),
+      { deadlineMs },
+    );
   });
 }

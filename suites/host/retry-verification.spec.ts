@@ -19,8 +19,13 @@ import { clauseTags } from '../../spec/index.ts';
 const cite = ['HOST-12', ...ackClauses()].join(', ');
 
 function onComplete(h: HostHarness, ep: ModeEndpoint): Payload {
-  return lifecyclePayload('onComplete', { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd,
-    endUserHandle: freshHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath });
+  return lifecyclePayload('onComplete', {
+    workspaceKey: h.target.workspaceKey,
+    configEnd: h.target.configEnd,
+    endUserHandle: freshHandle(),
+    conversationId: freshConversationId(),
+    hookPath: ep.hookPath,
+  });
 }
 
 /** A forgery: the bytes sent and the headers as the service's, the signature over other bytes. */
@@ -29,30 +34,43 @@ function forged(h: HostHarness, ep: ModeEndpoint, attempt: number): Promise<Send
   return deliver(h, ep, p, { attempt, signedBody: Buffer.from(`${JSON.stringify(p)} `) });
 }
 
-const TITLE = 'an onComplete at attempt 2 or 3 whose signature fails verification is refused like one at attempt 1,'
-  + ` in every signing mode (${cite})`;
+const TITLE =
+  'an onComplete at attempt 2 or 3 whose signature fails verification is refused like one at attempt 1,' +
+  ` in every signing mode (${cite})`;
 test(TITLE, { tag: clauseTags('HOST-12', ...ackClauses()) }, async ({ host }, testInfo) => {
   const { requestMs } = host.target.timeouts;
   test.setTimeout(2 * requestMs + 20_000);
   const eps = allEndpoints(host).filter((e) => e.mode !== 'none');
   test.skip(eps.length === 0, 'capability signing not offered by the target (signing.mode none)');
-  const sent = await Promise.all(eps.map(async (ep) => {
-    const [control, first, second, third] = await Promise.all([
-      deliver(host, ep, onComplete(host, ep), { attempt: 2 }),
-      forged(host, ep, 1), forged(host, ep, 2), forged(host, ep, 3),
-    ]);
-    return { ep, control: control!, first: first!, retries: [second!, third!] };
-  }));
-  await attachEvidence(testInfo, 'a forged onComplete is refused whatever its X-Service-Delivery-Attempt',
-    sent.flatMap((s) => [s.control, s.first, ...s.retries]));
+  const sent = await Promise.all(
+    eps.map(async (ep) => {
+      const [control, first, second, third] = await Promise.all([
+        deliver(host, ep, onComplete(host, ep), { attempt: 2 }),
+        forged(host, ep, 1),
+        forged(host, ep, 2),
+        forged(host, ep, 3),
+      ]);
+      return { ep, control: control!, first: first!, retries: [second!, third!] };
+    }),
+  );
+  await attachEvidence(
+    testInfo,
+    'a forged onComplete is refused whatever its X-Service-Delivery-Attempt',
+    sent.flatMap((s) => [s.control, s.first, ...s.retries]),
+  );
   // The correctly signed attempt 2 is judged as every callback is (harness/ack.ts); its 2xx is HOST-12's
   // own rule (a retry acknowledged like attempt 1), as in delivery.spec.ts.
-  judgeAcks(sent.map((s) => ({ mode: s.ep.mode, kind: 'onComplete at attempt 2', o: s.control })), {
-    deadlineMs: requestMs,
-    twoXx: {
-      clause: 'HOST-12', id: 'delivery.retry-acked', rule: 'an onComplete at attempt 2 is acknowledged like attempt 1',
+  judgeAcks(
+    sent.map((s) => ({ mode: s.ep.mode, kind: 'onComplete at attempt 2', o: s.control })),
+    {
+      deadlineMs: requestMs,
+      twoXx: {
+        clause: 'HOST-12',
+        id: 'delivery.retry-acked',
+        rule: 'an onComplete at attempt 2 is acknowledged like attempt 1',
+      },
     },
-  });
+  );
   const forgeries = sent.flatMap((s) => [s.first, ...s.retries].map((o, i) => ({ mode: s.ep.mode, i, o })));
   for (const f of forgeries.filter((x) => !answered(x.o))) {
     failNoAnswer({ mode: f.mode, kind: `forged onComplete at attempt ${f.i + 1}`, o: f.o }, requestMs, 'ack.answered');
@@ -66,14 +84,19 @@ test(TITLE, { tag: clauseTags('HOST-12', ...ackClauses()) }, async ({ host }, te
     s.retries.filter(answered).forEach((o, i) => {
       const rule = `${s.ep.mode}: a forged onComplete at attempt ${i + 2} is refused like at attempt 1`;
       judge.soft('HOST-12', rule, 'delivery.retry-verified', is4xx(o), {
-        expected: `a refusal (a 4xx; attempt 1 was answered ${s.first.status})`, seen: describe(o),
+        expected: `a refusal (a 4xx; attempt 1 was answered ${s.first.status})`,
+        seen: describe(o),
       });
     });
   }
   const blocked = sent.filter((s) => !judged.includes(s));
-  precondition(blocked.length === 0, 'the forged attempt 1 is refused and a correctly signed attempt 2 acknowledged'
-    + ' (the verifier\'s clause and HOST-12 decide those)', {
-    expected: 'a 4xx and a 2xx in every mode',
-    seen: blocked.map((s) => `${s.ep.mode}: ${describe(s.first)}; ${describe(s.control)}`).join('; '),
-  });
+  precondition(
+    blocked.length === 0,
+    'the forged attempt 1 is refused and a correctly signed attempt 2 acknowledged' +
+      " (the verifier's clause and HOST-12 decide those)",
+    {
+      expected: 'a 4xx and a 2xx in every mode',
+      seen: blocked.map((s) => `${s.ep.mode}: ${describe(s.first)}; ${describe(s.control)}`).join('; '),
+    },
+  );
 });

@@ -29,14 +29,18 @@ const cite = CLAUSES.join(', ');
 
 function otherCallback(h: HostHarness, ep: ModeEndpoint, event: 'onStart' | 'config.saved'): Promise<SendOutcome> {
   const ctx = {
-    workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle: freshHandle(),
-    conversationId: freshConversationId(), hookPath: ep.hookPath,
+    workspaceKey: h.target.workspaceKey,
+    configEnd: h.target.configEnd,
+    endUserHandle: freshHandle(),
+    conversationId: freshConversationId(),
+    hookPath: ep.hookPath,
   };
   return deliver(h, ep, lifecyclePayload(event, ctx));
 }
 
-const HELD_TITLE = `an onComplete whose reads the data API holds ${HOLD_MS / 1000} s, and callbacks sent while `
-  + `they are held, are acknowledged within 1 s: acknowledge first, work afterwards (${cite})`;
+const HELD_TITLE =
+  `an onComplete whose reads the data API holds ${HOLD_MS / 1000} s, and callbacks sent while ` +
+  `they are held, are acknowledged within 1 s: acknowledge first, work afterwards (${cite})`;
 test(HELD_TITLE, { tag: clauseTags(...CLAUSES) }, async ({ host }, testInfo) => {
   const deadlineMs = host.target.timeouts.requestMs;
   test.setTimeout(2 * deadlineMs + 20_000);
@@ -48,28 +52,45 @@ test(HELD_TITLE, { tag: clauseTags(...CLAUSES) }, async ({ host }, testInfo) => 
   const done = complete(host, ep, [held, conflicted], { handle });
   // While the first read is held: the receiver is working on the onComplete now.
   const firstRead = await host.service.waitForRead(byKey(handle, held), host.target.timeouts.dataReadMs);
-  const during = firstRead === undefined
-    ? []
-    : await Promise.all([otherCallback(host, ep, 'onStart'), otherCallback(host, ep, 'config.saved')]);
+  const during =
+    firstRead === undefined
+      ? []
+      : await Promise.all([otherCallback(host, ep, 'onStart'), otherCallback(host, ep, 'config.saved')]);
   const c = await done;
   const reads = host.service.reads.filter((r) => r.endUserHandle === handle).map(summary);
-  await attachEvidence(testInfo, `the data API holds each read ${HOLD_MS} ms: the onComplete, and the callbacks sent `
-    + 'meanwhile, must still be answered within about 1 s', [c.outcome, ...during], reads);
+  await attachEvidence(
+    testInfo,
+    `the data API holds each read ${HOLD_MS} ms: the onComplete, and the callbacks sent ` +
+      'meanwhile, must still be answered within about 1 s',
+    [c.outcome, ...during],
+    reads,
+  );
   judgeAcks([{ mode: ep.mode, kind: `onComplete (its reads held ${HOLD_MS} ms)`, o: c.outcome }], {
-    deadlineMs, quickId: 'ack.within-1s-slow-reads', quickWhile: ' while its data API reads are slow',
+    deadlineMs,
+    quickId: 'ack.within-1s-slow-reads',
+    quickWhile: ' while its data API reads are slow',
   });
   if (firstRead === undefined) {
-    notExercised('HOST-2', 'the host did not read the keys of the onComplete: no callback was sent while a read '
-      + 'was held (HOST-13 decides the reads)');
+    notExercised(
+      'HOST-2',
+      'the host did not read the keys of the onComplete: no callback was sent while a read ' +
+        'was held (HOST-13 decides the reads)',
+    );
     return;
   }
-  judgeAcks(during.map((o, i) => ({ mode: ep.mode, kind: i === 0 ? 'onStart' : 'config.saved', o })), {
-    deadlineMs, quickId: 'ack.within-1s-during-reads', quickWhile: ' while the reads of an earlier onComplete are held',
-  });
+  judgeAcks(
+    during.map((o, i) => ({ mode: ep.mode, kind: i === 0 ? 'onStart' : 'config.saved', o })),
+    {
+      deadlineMs,
+      quickId: 'ack.within-1s-during-reads',
+      quickWhile: ' while the reads of an earlier onComplete are held',
+    },
+  );
 });
 
-const LONG_TITLE = `an onComplete whose reads take longer than 10 s (answered 409 ${CONFLICTS} times, each held `
-  + `${HOLD_MS / 1000} s) is acknowledged with a 2xx within 10 s (${cite})`;
+const LONG_TITLE =
+  `an onComplete whose reads take longer than 10 s (answered 409 ${CONFLICTS} times, each held ` +
+  `${HOLD_MS / 1000} s) is acknowledged with a 2xx within 10 s (${cite})`;
 test(LONG_TITLE, { tag: clauseTags(...CLAUSES) }, async ({ host }, testInfo) => {
   const deadlineMs = host.target.timeouts.requestMs;
   test.setTimeout(deadlineMs + CONFLICTS * HOLD_MS + host.target.timeouts.dataReadMs + 20_000);
@@ -79,11 +100,17 @@ test(LONG_TITLE, { tag: clauseTags(...CLAUSES) }, async ({ host }, testInfo) => 
   const conflicts = Array.from({ length: CONFLICTS }, () => 409);
   await host.service.script(handle, key, conflicts, { ms: HOLD_MS, reads: CONFLICTS });
   const c = await complete(host, ep, [key], { handle });
-  await attachEvidence(testInfo, `the first ${CONFLICTS} reads are answered 409, each held ${HOLD_MS} ms: the reads `
-    + `outlast the ${deadlineMs} ms the service waits, so only a receiver that answers first meets it`, [c.outcome]);
+  await attachEvidence(
+    testInfo,
+    `the first ${CONFLICTS} reads are answered 409, each held ${HOLD_MS} ms: the reads ` +
+      `outlast the ${deadlineMs} ms the service waits, so only a receiver that answers first meets it`,
+    [c.outcome],
+  );
   const kind = `onComplete (its reads held ${HOLD_MS} ms, answered 409 ${CONFLICTS} times)`;
   judgeAcks([{ mode: ep.mode, kind, o: c.outcome }], {
-    deadlineMs, quickId: 'ack.within-1s-slow-reads', quickWhile: ' while its data API reads are slow',
+    deadlineMs,
+    quickId: 'ack.within-1s-slow-reads',
+    quickWhile: ' while its data API reads are slow',
   });
   // The reads outlast the verdict: waited for until the record is served (not held), so the next test
   // on this receiver does not inherit them (at most every conflict held, and dataReadMs of back-off).

@@ -11,9 +11,7 @@ import { CcsError, HOST_TARGET_SCHEMA, configValidator, parseYaml } from '../../
 import type { HostTargetClassField, HostTargetEnvName, HostTargetFile, HostTargetSecret } from '../../spec/index.ts';
 
 export type HostSigning =
-  | { mode: 'hmac'; secret: string; previousSecret?: string }
-  | { mode: 'jwks' }
-  | { mode: 'none' };
+  { mode: 'hmac'; secret: string; previousSecret?: string } | { mode: 'jwks' } | { mode: 'none' };
 
 /** One field of a FACTS class definition (generated from the host target schema). */
 export type FactsClassField = HostTargetClassField;
@@ -69,7 +67,13 @@ function str(o: Obj, field: string, path: string, required: boolean): string | u
  * A secret written inline, as { env: NAME }, or (older spelling) through <field>Env naming the
  * variable. The field named in an error is the one the file used; a value never is.
  */
-function secret(ref: HostTargetSecret | undefined, envName: HostTargetEnvName | undefined, path: string, env: NodeJS.ProcessEnv, required: boolean): string | undefined {
+function secret(
+  ref: HostTargetSecret | undefined,
+  envName: HostTargetEnvName | undefined,
+  path: string,
+  env: NodeJS.ProcessEnv,
+  required: boolean,
+): string | undefined {
   const name = envName ?? (typeof ref === 'object' ? ref.env : undefined);
   if (name !== undefined) {
     const value = env[name];
@@ -102,7 +106,8 @@ export function fieldTypeSchema(type: string, path: string): Obj {
   if (list !== null) return { type: 'array', items: fieldTypeSchema(list[1] ?? list[2] ?? list[3] ?? '', path) };
   if (t.toLowerCase() === 'array') return { type: 'array' };
   const s = SCALARS[t.toLowerCase()];
-  if (s === undefined) throw bad(path, `has unknown type '${type}' (string, integer, number, boolean, object, T[] or list<T>)`);
+  if (s === undefined)
+    throw bad(path, `has unknown type '${type}' (string, integer, number, boolean, object, T[] or list<T>)`);
   return s;
 }
 
@@ -112,7 +117,8 @@ export function fieldTypeSchema(type: string, path: string): Obj {
  * could not fill); a declared field may be absent.
  */
 export function classToSchema(def: unknown, path: string): Obj {
-  if (!isObj(def) || !Array.isArray(def.fields) || def.fields.length === 0) throw bad(`${path}.fields`, 'must be a non-empty list of { name, type, comment }');
+  if (!isObj(def) || !Array.isArray(def.fields) || def.fields.length === 0)
+    throw bad(`${path}.fields`, 'must be a non-empty list of { name, type, comment }');
   const properties: Obj = {};
   def.fields.forEach((f, i) => {
     const p = `${path}.fields[${i}]`;
@@ -138,7 +144,12 @@ function readSchemaFile(file: string, baseDir: string): Obj {
 
 const validate = configValidator(HOST_TARGET_SCHEMA);
 
-export function parseHostTarget(value: unknown, env: NodeJS.ProcessEnv = process.env, where = 'host target', baseDir = process.cwd()): HostTarget {
+export function parseHostTarget(
+  value: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  where = 'host target',
+  baseDir = process.cwd(),
+): HostTarget {
   const problem = validate(value);
   if (problem) throw bad(problem.field === '(top level)' ? '(root)' : problem.field, problem.rule);
   const file = value as HostTargetFile;
@@ -159,10 +170,19 @@ export function parseHostTarget(value: unknown, env: NodeJS.ProcessEnv = process
   if (s.mode === 'hmac') {
     const current = secret(s.secret, s.secretEnv, 'signing.secret', env, true) as string;
     const previousSecret = secret(s.previousSecret, s.previousSecretEnv, 'signing.previousSecret', env, false);
-    signing = previousSecret === undefined ? { mode: 'hmac', secret: current } : { mode: 'hmac', secret: current, previousSecret };
+    signing =
+      previousSecret === undefined
+        ? { mode: 'hmac', secret: current }
+        : { mode: 'hmac', secret: current, previousSecret };
   } else signing = { mode: s.mode };
 
-  const bearerToken = secret(file.dataApi.bearerToken, file.dataApi.bearerTokenEnv, 'dataApi.bearerToken', env, true) as string;
+  const bearerToken = secret(
+    file.dataApi.bearerToken,
+    file.dataApi.bearerTokenEnv,
+    'dataApi.bearerToken',
+    env,
+    true,
+  ) as string;
   const workspaceKey = file.workspaceKey ?? 'ws-host-conformance';
   const t = file.timeouts ?? {};
   return {
@@ -197,7 +217,11 @@ export function loadHostTarget(file: string, env: NodeJS.ProcessEnv = process.en
   try {
     value = parseYaml(text);
   } catch (e) {
-    throw new CcsError('TARGET_FIELD_INVALID', `host target: '${file}' is not valid YAML (${(e as Error).message.split('\n')[0]})`, { field: '(file)' });
+    throw new CcsError(
+      'TARGET_FIELD_INVALID',
+      `host target: '${file}' is not valid YAML (${(e as Error).message.split('\n')[0]})`,
+      { field: '(file)' },
+    );
   }
   return parseHostTarget(value, env, file, dirname(resolve(file)));
 }

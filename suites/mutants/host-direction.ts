@@ -10,5 +10,11 @@ export const hostDirection: MatrixDirection = {
   project: 'host',
   faultEnv: 'CCS_HOST_FAULT',
   testDir: 'suites/host',
-  faults: HOST_FAULTS.filter((f) => f.matrix !== false).map((f) => ({ name: f.name, clause: f.clause, ...(f.also ? { also: f.also } : {}), area: 'HOST', sentence: f.sentence })),
+  faults: HOST_FAULTS.filter((f) => f.matrix !== false).map((f) => ({
+    name: f.name,
+    clause: f.clause,
+    ...(f.also ? { also: f.also } : {}),
+    area: 'HOST',
+    sentence: f.sentence,
+  })),
 };

@@ -2,4 +2,7 @@
 import { hostDirection } from './index.ts';
 import { declareVerdictTests } from './verdicts.ts';
 
-declareVerdictTests(hostDirection, (fault, clause) => `faulty receiver ${fault} is caught by a test citing ${clause} (mutation matrix)`);
+declareVerdictTests(
+  hostDirection,
+  (fault, clause) => `faulty receiver ${fault} is caught by a test citing ${clause} (mutation matrix)`,
+);

@@ -6,7 +6,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FAULTS } from '../../reference-service/index.ts';
-import { planProjects, precisionOf, renderTable, runMatrixChild, writeReport, REPO_ROOT, type MatrixDirection, type MatrixResult } from './runner.ts';
+import {
+  planProjects,
+  precisionOf,
+  renderTable,
+  runMatrixChild,
+  writeReport,
+  REPO_ROOT,
+  type MatrixDirection,
+  type MatrixResult,
+} from './runner.ts';
 import { CcsError, loadFaultModel } from '../../spec/index.ts';
 import { hostDirection } from './host-direction.ts';
 import { readSettings } from '../../spec/index.ts';
@@ -16,8 +25,27 @@ export { hostDirection };
 export { parseResults, parseResultsText, clausesOf } from './results.ts';
 export type { TestOutcome, Outcome } from './results.ts';
 export { readChildResults, runChildPlaywright, type ChildRun } from './child-run.ts';
-export { planProjects, precisionOf, runMatrixChild, renderTable, childEnv, REPO_ROOT, DEFAULT_MATRIX_DEADLINE_MS, MATRIX_CONFIG } from './runner.ts';
-export type { MatrixDirection, MatrixFault, MatrixProject, MatrixResult, FaultResult, CleanResult, FaultStatus, Precision, RunSummary } from './runner.ts';
+export {
+  planProjects,
+  precisionOf,
+  runMatrixChild,
+  renderTable,
+  childEnv,
+  REPO_ROOT,
+  DEFAULT_MATRIX_DEADLINE_MS,
+  MATRIX_CONFIG,
+} from './runner.ts';
+export type {
+  MatrixDirection,
+  MatrixFault,
+  MatrixProject,
+  MatrixResult,
+  FaultResult,
+  CleanResult,
+  FaultStatus,
+  Precision,
+  RunSummary,
+} from './runner.ts';
 
 /** Check ids of the model-based test (suites/service/stateful/) start so. */
 const STATEFUL_CHECK_PREFIX = 'model.';
@@ -28,7 +56,11 @@ const STATEFUL_CHECK_PREFIX = 'model.';
  * seconds, and for any other fault the row's own check decides.
  */
 function statefulFaults(): Set<string> {
-  return new Set(loadFaultModel('service').rows.filter((r) => r.check?.startsWith(STATEFUL_CHECK_PREFIX)).flatMap((r) => (r.fault ? [r.fault] : [])));
+  return new Set(
+    loadFaultModel('service')
+      .rows.filter((r) => r.check?.startsWith(STATEFUL_CHECK_PREFIX))
+      .flatMap((r) => (r.fault ? [r.fault] : [])),
+  );
 }
 
 /**
@@ -44,8 +76,20 @@ export const MATRIX_STATEFUL_RUNS = 192;
 export const serviceDirection: MatrixDirection = (() => {
   const stateful = statefulFaults();
   return {
-    name: 'service', project: 'service', faultEnv: 'CCS_FAULTS', testDir: 'suites/service',
-    faults: FAULTS.map((f) => ({ name: f.name, clause: f.clause, ...(f.also ? { also: f.also } : {}), area: f.area, sentence: f.sentence, ...(stateful.has(f.name) ? { metadata: { ccsStatefulRuns: String(MATRIX_STATEFUL_RUNS) } } : { leaveOut: ['@stateful'] }) })),
+    name: 'service',
+    project: 'service',
+    faultEnv: 'CCS_FAULTS',
+    testDir: 'suites/service',
+    faults: FAULTS.map((f) => ({
+      name: f.name,
+      clause: f.clause,
+      ...(f.also ? { also: f.also } : {}),
+      area: f.area,
+      sentence: f.sentence,
+      ...(stateful.has(f.name)
+        ? { metadata: { ccsStatefulRuns: String(MATRIX_STATEFUL_RUNS) } }
+        : { leaveOut: ['@stateful'] }),
+    })),
   };
 })();
 
@@ -74,27 +118,56 @@ export async function runMutationMatrix(o: MatrixOptions = {}): Promise<MatrixRe
   }
   const known = new Set(directions.flatMap((d) => d.faults.map((f) => f.name)));
   const unknown = (o.faults ?? []).filter((f) => !known.has(f));
-  if (unknown.length) throw new CcsError('MUTANTS_FAULT_UNKNOWN', `unknown fault(s): ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
+  if (unknown.length)
+    throw new CcsError(
+      'MUTANTS_FAULT_UNKNOWN',
+      `unknown fault(s): ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
+    );
   const reportDir = resolve(REPO_ROOT, o.reportDir ?? readSettings().reportDir);
-  const projects = planProjects(directions, { ...(o.faults ? { faults: o.faults } : {}), clean: o.clean !== false, scope: o.scope ?? 'clause' });
+  const projects = planProjects(directions, {
+    ...(o.faults ? { faults: o.faults } : {}),
+    clean: o.clean !== false,
+    scope: o.scope ?? 'clause',
+  });
   const r = await runMatrixChild(directions, projects, {
     reportDir,
     ...(o.concurrency ? { workers: o.concurrency } : {}),
     ...(o.deadlineMs ? { deadlineMs: o.deadlineMs } : {}),
     ...(o.onProgress ? { onProgress: o.onProgress } : {}),
   });
-  const ok = !r.error && r.clean.every((c) => c.ok) && r.faults.length > 0 && r.faults.every((f) => f.status === 'caught');
+  const ok =
+    !r.error && r.clean.every((c) => c.ok) && r.faults.length > 0 && r.faults.every((f) => f.status === 'caught');
   const table = renderTable(r.clean, r.faults);
   const precision = precisionOf(r.faults);
   const reportPath = join(reportDir, 'mutants.json');
   const durationMs = performance.now() - started;
-  writeReport(reportPath, { ok, clean: r.clean, faults: r.faults, precision, durationMs, ...(r.error ? { error: r.error } : {}) });
-  return { ok, clean: r.clean, faults: r.faults, precision, table, reportPath, durationMs, ...(r.error ? { error: r.error } : {}) };
+  writeReport(reportPath, {
+    ok,
+    clean: r.clean,
+    faults: r.faults,
+    precision,
+    durationMs,
+    ...(r.error ? { error: r.error } : {}),
+  });
+  return {
+    ok,
+    clean: r.clean,
+    faults: r.faults,
+    precision,
+    table,
+    reportPath,
+    durationMs,
+    ...(r.error ? { error: r.error } : {}),
+  };
 }
 
 /** Reads the mutants.json a matrix run wrote (the per-fault tests of the test command read it). */
 export function readMatrixReport(reportDir: string): MatrixResult & { error?: string } {
   const path = join(resolve(REPO_ROOT, reportDir), 'mutants.json');
-  if (!existsSync(path)) throw new CcsError('MUTANTS_REPORT_MISSING', `${path} is missing: the matrix did not run (see the mutants-run project)`);
+  if (!existsSync(path))
+    throw new CcsError(
+      'MUTANTS_REPORT_MISSING',
+      `${path} is missing: the matrix did not run (see the mutants-run project)`,
+    );
   return { ...(JSON.parse(readFileSync(path, 'utf8')) as MatrixResult), reportPath: path };
 }

@@ -10,7 +10,13 @@ import type { AttributableTest } from '../../reports/index.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
 export interface TestOutcome {
-  file: string; title: string; tags: string[]; clauses: string[]; outcome: Outcome; error?: string; project?: string;
+  file: string;
+  title: string;
+  tags: string[];
+  clauses: string[];
+  outcome: Outcome;
+  error?: string;
+  project?: string;
   /** The last result's status, its checks, errors and skip reasons: what attribution reads. */
   status: AttributableTest['status'];
   /** Passed or skipped as expected (a flaky test counts as failed). */
@@ -22,18 +28,50 @@ export interface TestOutcome {
   annotations: Array<{ type: string; description?: string }>;
 }
 
-interface JsonAttachment { name?: string; body?: string; path?: string }
-interface JsonResult { status?: string; error?: { message?: string }; errors?: Array<{ message?: string }>; attachments?: JsonAttachment[]; annotations?: Array<{ type?: string; description?: string }> }
-interface JsonSpec { title: string; file?: string; tags?: string[]; tests?: Array<{ projectName?: string; status?: string; annotations?: Array<{ type?: string; description?: string }>; results?: JsonResult[] }> }
-interface JsonSuite { title?: string; file?: string; specs?: JsonSpec[]; suites?: JsonSuite[] }
-interface JsonReport { suites?: JsonSuite[]; errors?: Array<{ message?: string }> }
+interface JsonAttachment {
+  name?: string;
+  body?: string;
+  path?: string;
+}
+interface JsonResult {
+  status?: string;
+  error?: { message?: string };
+  errors?: Array<{ message?: string }>;
+  attachments?: JsonAttachment[];
+  annotations?: Array<{ type?: string; description?: string }>;
+}
+interface JsonSpec {
+  title: string;
+  file?: string;
+  tags?: string[];
+  tests?: Array<{
+    projectName?: string;
+    status?: string;
+    annotations?: Array<{ type?: string; description?: string }>;
+    results?: JsonResult[];
+  }>;
+}
+interface JsonSuite {
+  title?: string;
+  file?: string;
+  specs?: JsonSpec[];
+  suites?: JsonSuite[];
+}
+interface JsonReport {
+  suites?: JsonSuite[];
+  errors?: Array<{ message?: string }>;
+}
 
 function outcomeOf(t: NonNullable<JsonSpec['tests']>[number]): Outcome {
   switch (t.status) {
-    case 'expected': return 'passed';
-    case 'skipped': return 'skipped';
-    case 'flaky': return 'flaky';
-    case 'unexpected': return 'failed';
+    case 'expected':
+      return 'passed';
+    case 'skipped':
+      return 'skipped';
+    case 'flaky':
+      return 'flaky';
+    case 'unexpected':
+      return 'failed';
     default: {
       const last = t.results?.[t.results.length - 1]?.status;
       return last === 'passed' ? 'passed' : last === 'skipped' ? 'skipped' : 'failed';
@@ -47,14 +85,21 @@ export function clausesOf(tags: string[]): string[] {
 }
 
 function checksOf(result: JsonResult | undefined): CheckRecord[] {
-  return (result?.attachments ?? []).filter((a) => a.name === CHECKS_ATTACHMENT).flatMap((a) => {
-    try {
-      const text = a.body !== undefined ? Buffer.from(a.body, 'base64').toString('utf8') : a.path ? readFileSync(a.path, 'utf8') : '';
-      return parseCheckRecords(text);
-    } catch {
-      return [];
-    }
-  });
+  return (result?.attachments ?? [])
+    .filter((a) => a.name === CHECKS_ATTACHMENT)
+    .flatMap((a) => {
+      try {
+        const text =
+          a.body !== undefined
+            ? Buffer.from(a.body, 'base64').toString('utf8')
+            : a.path
+              ? readFileSync(a.path, 'utf8')
+              : '';
+        return parseCheckRecords(text);
+      } catch {
+        return [];
+      }
+    });
 }
 
 function statusOf(result: JsonResult | undefined): AttributableTest['status'] {
@@ -75,11 +120,21 @@ export function parseResults(report: unknown): { tests: TestOutcome[]; errors: s
         const tags = spec.tags ?? [];
         const last = t.results?.[t.results.length - 1];
         const out: TestOutcome = {
-          file: spec.file ?? f ?? '', title: [...prefix, spec.title].join(' › '), tags, clauses: clausesOf(tags), outcome: outcomeOf(t), ...(t.projectName ? { project: t.projectName } : {}),
-          status: statusOf(last), checks: checksOf(last), ok: outcomeOf(t) === 'passed' || outcomeOf(t) === 'skipped',
-          errors: (last?.errors ?? (last?.error ? [last.error] : [])).map((e) => e.message ?? 'error without a message'),
+          file: spec.file ?? f ?? '',
+          title: [...prefix, spec.title].join(' › '),
+          tags,
+          clauses: clausesOf(tags),
+          outcome: outcomeOf(t),
+          ...(t.projectName ? { project: t.projectName } : {}),
+          status: statusOf(last),
+          checks: checksOf(last),
+          ok: outcomeOf(t) === 'passed' || outcomeOf(t) === 'skipped',
+          errors: (last?.errors ?? (last?.error ? [last.error] : [])).map(
+            (e) => e.message ?? 'error without a message',
+          ),
           skipReasons: (t.annotations ?? []).filter((a) => a.type === 'skip').map((a) => a.description ?? 'skipped'),
-          annotations: [...(t.annotations ?? []), ...(last?.annotations ?? [])].filter((a) => typeof a.type === 'string')
+          annotations: [...(t.annotations ?? []), ...(last?.annotations ?? [])]
+            .filter((a) => typeof a.type === 'string')
             .map((a) => ({ type: a.type!, ...(a.description !== undefined ? { description: a.description } : {}) })),
         };
         const err = t.results?.find((x) => x.error?.message)?.error?.message;
@@ -87,7 +142,14 @@ export function parseResults(report: unknown): { tests: TestOutcome[]; errors: s
         tests.push(out);
       }
     }
-    for (const child of s.suites ?? []) walk(child, f, child.title && child.title !== (child.file ?? f) && !child.title.endsWith('.ts') ? [...prefix, child.title] : prefix);
+    for (const child of s.suites ?? [])
+      walk(
+        child,
+        f,
+        child.title && child.title !== (child.file ?? f) && !child.title.endsWith('.ts')
+          ? [...prefix, child.title]
+          : prefix,
+      );
   };
   for (const s of r.suites!) walk(s, s.file, []);
   return { tests, errors: (r.errors ?? []).map((e) => e.message ?? String(e)) };

@@ -10,16 +10,22 @@ import { test, expect } from '@playwright/test';
 import { DEFAULT_MATRIX_DEADLINE_MS, runMutationMatrix } from './index.ts';
 import { clauseTags, readSettings } from '../../spec/index.ts';
 
-test('the mutation matrix runs every seeded fault against the tests citing its clause (mutation matrix)', { tag: clauseTags('@mutant') }, async () => {
-  test.setTimeout(DEFAULT_MATRIX_DEADLINE_MS + 60_000);
-  const only = readSettings().mutants;
-  const r = await runMutationMatrix({
-    direction: 'both',
-    clean: false,
-    reportDir: readSettings().reportDir,
-    ...(only.length ? { faults: only } : {}),
-  });
-  process.stdout.write(`${r.table}\nmutation matrix: ${r.faults.filter((f) => f.status === 'caught').length}/${r.faults.length} faults caught in ${(r.durationMs / 1000).toFixed(0)} s; precision ${(r.precision.share * 100).toFixed(1)}%\n`);
-  expect(r.error, r.error).toBeUndefined();
-  expect(r.faults.length, 'faults judged').toBeGreaterThan(0);
-});
+test(
+  'the mutation matrix runs every seeded fault against the tests citing its clause (mutation matrix)',
+  { tag: clauseTags('@mutant') },
+  async () => {
+    test.setTimeout(DEFAULT_MATRIX_DEADLINE_MS + 60_000);
+    const only = readSettings().mutants;
+    const r = await runMutationMatrix({
+      direction: 'both',
+      clean: false,
+      reportDir: readSettings().reportDir,
+      ...(only.length ? { faults: only } : {}),
+    });
+    process.stdout.write(
+      `${r.table}\nmutation matrix: ${r.faults.filter((f) => f.status === 'caught').length}/${r.faults.length} faults caught in ${(r.durationMs / 1000).toFixed(0)} s; precision ${(r.precision.share * 100).toFixed(1)}%\n`,
+    );
+    expect(r.error, r.error).toBeUndefined();
+    expect(r.faults.length, 'faults judged').toBeGreaterThan(0);
+  },
+);

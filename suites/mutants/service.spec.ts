@@ -2,4 +2,7 @@
 import { serviceDirection } from './index.ts';
 import { declareVerdictTests } from './verdicts.ts';
 
-declareVerdictTests(serviceDirection, (fault, clause) => `seeded fault ${fault} is caught by a test citing ${clause} (mutation matrix)`);
+declareVerdictTests(
+  serviceDirection,
+  (fault, clause) => `seeded fault ${fault} is caught by a test citing ${clause} (mutation matrix)`,
+);

@@ -25,8 +25,10 @@ export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSignin
     // the end-user header and the delivery id are compared with the query's handle: without one,
     // FACTS-1 speaks and they are not decided
     if (noHandle && (c.name === 'end-user-header' || c.name === 'delivery-id')) continue;
-    v.that(c.clause, `the user-facts GET: ${c.name}`, c.ok,
-      { id: FACTS_CHECK_IDS[c.clause], seen: `${c.detail} (${at(e)})` });
+    v.that(c.clause, `the user-facts GET: ${c.name}`, c.ok, {
+      id: FACTS_CHECK_IDS[c.clause],
+      seen: `${c.detail} (${at(e)})`,
+    });
   }
   if (signing !== 'hmac' && signing !== 'jwks') return;
   const s = e.signature;
@@ -42,6 +44,9 @@ export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSignin
     return;
   }
   if (s.verdict !== 'valid' && s.verdict !== 'invalid') return;
-  v.that('SIGN-6', bytes.rule, s.verdict === 'valid',
-    { id: bytes.id, expected: `a valid signature over "GET ${e.url}"`, seen: `${s.verdict}: ${s.reason}${where}` });
+  v.that('SIGN-6', bytes.rule, s.verdict === 'valid', {
+    id: bytes.id,
+    expected: `a valid signature over "GET ${e.url}"`,
+    seen: `${s.verdict}: ${s.reason}${where}`,
+  });
 }

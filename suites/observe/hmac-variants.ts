@@ -25,7 +25,11 @@ export function hmacMadeOver(secrets: string[], header: string, payload: Uint8Ar
 }
 
 /** The clause that says which secret signs which bytes for this request (SIGN-3 callbacks, SIGN-6 facts GET). */
-export interface BytesRule { clause: string; id: string; rule: string }
+export interface BytesRule {
+  clause: string;
+  id: string;
+  rule: string;
+}
 
 export const V1_RULE = 'v1 is the lowercase hex HMAC-SHA256, with the workspace secret, of t, a dot and the raw bytes';
 const SIGN_12 = { id: 'sign.hmac-v1', expected: 'v1 = HMAC-SHA256(secret, t + "." + bytes), 64 lowercase hex digits' };
@@ -39,9 +43,17 @@ interface Judge {
  * An HMAC signature of the declared form, judged on the clause each condition is: SIGN-12 for the hex
  * case and the dot, `bytes` for the secret and the signed bytes (SIGN-12 reading).
  */
-export function judgeHmac(v: Judge, o: {
-  secrets: string[]; header: string; payload: Uint8Array | string; valid: boolean; bytes: BytesRule; where: string;
-}): void {
+export function judgeHmac(
+  v: Judge,
+  o: {
+    secrets: string[];
+    header: string;
+    payload: Uint8Array | string;
+    valid: boolean;
+    bytes: BytesRule;
+    where: string;
+  },
+): void {
   const lowerHex = /^t=[0-9]+,v1=[0-9a-f]{64}$/.test(o.header.trim());
   if (o.valid && lowerHex) {
     v.that(o.bytes.clause, o.bytes.rule, true, { id: o.bytes.id });
@@ -49,15 +61,21 @@ export function judgeHmac(v: Judge, o: {
     return;
   }
   if (o.secrets.length === 0) {
-    v.warn(o.bytes.clause, o.bytes.rule, `the signature does not verify${o.where}; without --hmac-secret-file the `
-      + 'judge cannot tell the secret or the bytes (this clause) from the hex case or the dot (SIGN-12)');
+    v.warn(
+      o.bytes.clause,
+      o.bytes.rule,
+      `the signature does not verify${o.where}; without --hmac-secret-file the ` +
+        'judge cannot tell the secret or the bytes (this clause) from the hex case or the dot (SIGN-12)',
+    );
     return;
   }
   const over = hmacMadeOver(o.secrets, o.header, o.payload);
   if (over === undefined) {
-    v.that(o.bytes.clause, o.bytes.rule, false,
-      { id: o.bytes.id, expected: 'v1 made with the workspace secret over t and these bytes',
-        seen: `no secret given makes it${o.where}` });
+    v.that(o.bytes.clause, o.bytes.rule, false, {
+      id: o.bytes.id,
+      expected: 'v1 made with the workspace secret over t and these bytes',
+      seen: `no secret given makes it${o.where}`,
+    });
     if (!lowerHex) v.that('SIGN-12', V1_RULE, false, { ...SIGN_12, seen: `v1 is not 64 lowercase hex${o.where}` });
     return;
   }

@@ -52,8 +52,8 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
   notExercisedByEvent(callbacks, v);
   notExercisedByMode(o.signing, v);
   if (o.signing === 'unknown') {
-    for (const c of SIGNING_CLAUSES) v.notExercised(c,
-      'no signing mode given: --hmac-secret-file F or --jwks-url U decides it');
+    for (const c of SIGNING_CLAUSES)
+      v.notExercised(c, 'no signing mode given: --hmac-secret-file F or --jwks-url U decides it');
   }
   return { verdicts: v, callbacks: callbacks.length, others: entries.length - callbacks.length };
 }
@@ -78,9 +78,10 @@ function notExercisedByEvent(callbacks: JournalEntry[], v: Verdicts): void {
 function notExercisedByMode(signing: DeclaredSigning, v: Verdicts): void {
   const hmacOnly = ['SIGN-11', 'SIGN-12'];
   const jwksOnly = ['SIGN-7', 'SIGN-8', 'SIGN-9'];
-  const other = signing === 'hmac'
-    ? { clauses: jwksOnly, why: 'the workspace signs with HMAC: a JWKS workspace with --jwks-url' }
-    : { clauses: hmacOnly, why: 'the workspace signs with JWKS: an HMAC workspace with --hmac-secret-file' };
+  const other =
+    signing === 'hmac'
+      ? { clauses: jwksOnly, why: 'the workspace signs with HMAC: a JWKS workspace with --jwks-url' }
+      : { clauses: hmacOnly, why: 'the workspace signs with JWKS: an HMAC workspace with --hmac-secret-file' };
   if (signing === 'hmac' || signing === 'jwks') for (const c of other.clauses) v.notExercised(c, other.why);
   if (signing === 'hmac' || signing === 'jwks') v.notExercised('SIGN-1', 'signing is on: a workspace with signing off');
 }

@@ -8,7 +8,13 @@ import type { JournalEntry } from '../../mock-host/index.ts';
 import { at, bodyOf } from './per-callback.ts';
 import type { Verdicts } from './verdicts.ts';
 
-interface Page { e: JournalEntry; page: unknown; totalPages: unknown; count: unknown; keys: unknown }
+interface Page {
+  e: JournalEntry;
+  page: unknown;
+  totalPages: unknown;
+  count: unknown;
+  keys: unknown;
+}
 
 export function judgePages(entries: JournalEntry[], v: Verdicts): void {
   const by = new Map<string, Page[]>();
@@ -19,8 +25,8 @@ export function judgePages(entries: JournalEntry[], v: Verdicts): void {
     by.set(key, [...(by.get(key) ?? []), { e, page: b.page, totalPages: b.totalPages, count: b.count, keys: b.keys }]);
   }
   if (by.size === 0) {
-    for (const c of ['PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5']) v.notExercised(c,
-      'no config.bulk_deleted arrived: delete a whole scope');
+    for (const c of ['PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5'])
+      v.notExercised(c, 'no config.bulk_deleted arrived: delete a whole scope');
     return;
   }
   for (const pages of by.values()) judgeManifest(pages, v);
@@ -29,34 +35,52 @@ export function judgePages(entries: JournalEntry[], v: Verdicts): void {
 function judgeManifest(pages: Page[], v: Verdicts): void {
   for (const p of pages) {
     const n = Array.isArray(p.keys) ? p.keys.length : 0;
-    v.that('PAGE-1', 'a config.bulk_deleted page holds at most 500 keys', n <= CONTRACT.bulkPageSize,
-      { id: 'page.at-most-500', expected: `at most ${CONTRACT.bulkPageSize} keys`, seen: `${n} keys (${at(p.e)})` });
+    v.that('PAGE-1', 'a config.bulk_deleted page holds at most 500 keys', n <= CONTRACT.bulkPageSize, {
+      id: 'page.at-most-500',
+      expected: `at most ${CONTRACT.bulkPageSize} keys`,
+      seen: `${n} keys (${at(p.e)})`,
+    });
   }
   const first = pages[0]!;
   const count = first.count;
   for (const p of pages) {
-    v.that('PAGE-4', 'count is on every page, the same on each', Number.isInteger(p.count) && p.count === count,
-      { id: 'page.count-every-page', expected: `count ${JSON.stringify(count)}`,
-        seen: `count ${JSON.stringify(p.count) ?? 'absent'} (${at(p.e)})` });
+    v.that('PAGE-4', 'count is on every page, the same on each', Number.isInteger(p.count) && p.count === count, {
+      id: 'page.count-every-page',
+      expected: `count ${JSON.stringify(count)}`,
+      seen: `count ${JSON.stringify(p.count) ?? 'absent'} (${at(p.e)})`,
+    });
   }
   const total = first.totalPages;
   const numbering: string[] = [];
   for (const p of pages) {
-    const ok = Number.isInteger(p.page) && Number.isInteger(total) && (p.page as number) >= 1
-      && (p.page as number) <= (total as number) && p.totalPages === total;
+    const ok =
+      Number.isInteger(p.page) &&
+      Number.isInteger(total) &&
+      (p.page as number) >= 1 &&
+      (p.page as number) <= (total as number) &&
+      p.totalPages === total;
     if (!ok) numbering.push(`page ${JSON.stringify(p.page)} of ${JSON.stringify(p.totalPages)} (${at(p.e)})`);
   }
-  if (Number.isInteger(count) && Number.isInteger(total) && (count as number) > 0
-    && total !== Math.ceil((count as number) / CONTRACT.bulkPageSize)) {
+  if (
+    Number.isInteger(count) &&
+    Number.isInteger(total) &&
+    (count as number) > 0 &&
+    total !== Math.ceil((count as number) / CONTRACT.bulkPageSize)
+  ) {
     numbering.push(`totalPages ${String(total)} for count ${String(count)}`);
   }
-  v.that('PAGE-2', 'pages are numbered 1..totalPages, totalPages = ceil(count / 500)', numbering.length === 0,
-    { id: 'page.numbering', expected: `pages 1..${String(total)}`, seen: numbering.join('; ') });
+  v.that('PAGE-2', 'pages are numbered 1..totalPages, totalPages = ceil(count / 500)', numbering.length === 0, {
+    id: 'page.numbering',
+    expected: `pages 1..${String(total)}`,
+    seen: numbering.join('; '),
+  });
   if (numbering.length > 0 || !Number.isInteger(total)) return;
   const got = new Set(pages.map((p) => p.page as number));
   if (got.size < (total as number)) {
-    v.notExercised('PAGE-5',
-      `only ${got.size} of ${String(total)} pages of ${first.e.deliveryId ?? 'a manifest'} arrived`);
+    v.notExercised(
+      'PAGE-5',
+      `only ${got.size} of ${String(total)} pages of ${first.e.deliveryId ?? 'a manifest'} arrived`,
+    );
     return;
   }
   const union = new Set<string>();
@@ -70,8 +94,14 @@ function judgeManifest(pages: Page[], v: Verdicts): void {
       union.add(String(k));
     }
   }
-  v.that('PAGE-5', 'the union of the pages holds no key twice and its size equals count',
+  v.that(
+    'PAGE-5',
+    'the union of the pages holds no key twice and its size equals count',
     dup === 0 && union.size === count,
-    { id: 'page.union-exact', expected: `${String(count)} distinct keys, none twice`,
-      seen: `${union.size} distinct keys, ${dup} repeated (${first.e.deliveryId ?? ''})` });
+    {
+      id: 'page.union-exact',
+      expected: `${String(count)} distinct keys, none twice`,
+      seen: `${union.size} distinct keys, ${dup} repeated (${first.e.deliveryId ?? ''})`,
+    },
+  );
 }

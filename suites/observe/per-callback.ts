@@ -60,7 +60,8 @@ export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[])
   const lifecycleId = header(e, 'x-service-delivery-id')?.startsWith('lc-') === true;
   if (header(e, 'x-service-event') === undefined || !lifecycleId) return;
   v.that('HOOK-1', 'a lifecycle callback is a POST to hostBaseUrl + hookPath', false, {
-    id: 'hook.post-to-hook-path', expected: `${e.method === 'POST' ? 'POST' : 'a POST'} to ${hookPaths.join(' or ')}`,
+    id: 'hook.post-to-hook-path',
+    expected: `${e.method === 'POST' ? 'POST' : 'a POST'} to ${hookPaths.join(' or ')}`,
     seen: `${e.method} ${e.path} (${at(e)})`,
   });
 }
@@ -68,7 +69,9 @@ export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[])
 export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[] = []): void {
   const body = bodyOf(e);
   v.that('EVT-1', 'a lifecycle callback body is a JSON object', body !== undefined, {
-    id: 'model.json-object', expected: 'a JSON object', seen: `${e.parseError ?? show(e.json)} (${at(e)})`,
+    id: 'model.json-object',
+    expected: 'a JSON object',
+    seen: `${e.parseError ?? show(e.json)} (${at(e)})`,
   });
   const event = typeof body?.event === 'string' ? body.event : undefined;
   for (const c of e.checks) {
@@ -79,8 +82,11 @@ export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSig
     if (c.clause === 'HDR-3' && body?.conversationId === undefined) continue;
     // the mock host's detail reads "<what was seen>; expected <what the rule wants>" (mock-host/checks.ts)
     const [seen, expected] = c.detail.split('; expected ') as [string, string | undefined];
-    v.that(c.clause, ruleOf(c.name), c.ok,
-      { id: ENTRY_CHECK_IDS[c.name], expected: expected ?? ruleOf(c.name), seen: `${seen} (${at(e)})` });
+    v.that(c.clause, ruleOf(c.name), c.ok, {
+      id: ENTRY_CHECK_IDS[c.name],
+      expected: expected ?? ruleOf(c.name),
+      seen: `${seen} (${at(e)})`,
+    });
   }
   if (body) judgePayload(e, body, v);
   judgeSignature(e, v, signing, secrets);
@@ -88,79 +94,129 @@ export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSig
 
 function ruleOf(name: string): string {
   switch (name) {
-    case 'method': return 'a lifecycle callback is an HTTP POST';
-    case 'content-type': return 'a lifecycle callback is sent with Content-Type application/json';
-    case 'event-header': return 'X-Service-Event is present and equals body.event';
-    case 'delivery-id': return 'X-Service-Delivery-Id is lc-<conversationId>-<event>';
-    case 'attempt-header': return 'X-Service-Delivery-Attempt is 1, 2 or 3 on onComplete and absent on other events';
-    case 'signature-present': return 'X-Service-Signature is present exactly when signing is enabled';
-    case 'signature-absent': return 'with no signing mode, X-Service-Signature is absent';
-    default: return name;
+    case 'method':
+      return 'a lifecycle callback is an HTTP POST';
+    case 'content-type':
+      return 'a lifecycle callback is sent with Content-Type application/json';
+    case 'event-header':
+      return 'X-Service-Event is present and equals body.event';
+    case 'delivery-id':
+      return 'X-Service-Delivery-Id is lc-<conversationId>-<event>';
+    case 'attempt-header':
+      return 'X-Service-Delivery-Attempt is 1, 2 or 3 on onComplete and absent on other events';
+    case 'signature-present':
+      return 'X-Service-Signature is present exactly when signing is enabled';
+    case 'signature-absent':
+      return 'with no signing mode, X-Service-Signature is absent';
+    default:
+      return name;
   }
 }
 
 function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts): void {
   const where = ` (${at(e)})`;
   const inline = ['data', 'values'].filter((k) => k in p);
-  v.that('EVT-2', 'the payload carries no data or values object', inline.length === 0,
-    { id: 'payload.no-inline-values', expected: 'no data and no values member', seen: inline.join(', ') + where });
-  v.that('EVT-3', 'the discriminating field is event, never eventType',
+  v.that('EVT-2', 'the payload carries no data or values object', inline.length === 0, {
+    id: 'payload.no-inline-values',
+    expected: 'no data and no values member',
+    seen: inline.join(', ') + where,
+  });
+  v.that(
+    'EVT-3',
+    'the discriminating field is event, never eventType',
     p.eventType === undefined && typeof p.event === 'string',
-    { id: 'payload.event-member', expected: 'event: a string, no eventType',
-      seen: `event ${show(p.event)}, eventType ${show(p.eventType)}${where}` });
+    {
+      id: 'payload.event-member',
+      expected: 'event: a string, no eventType',
+      seen: `event ${show(p.event)}, eventType ${show(p.eventType)}${where}`,
+    },
+  );
   const event = typeof p.event === 'string' ? p.event : undefined;
   if (event === undefined) return;
-  const known = v.that('EVT-15', 'event is one of the exact strings of section 6', EVENTS.has(event),
-    { id: 'model.unknown-event', expected: [...EVENTS].join(', '), seen: show(event) + where });
+  const known = v.that('EVT-15', 'event is one of the exact strings of section 6', EVENTS.has(event), {
+    id: 'model.unknown-event',
+    expected: [...EVENTS].join(', '),
+    seen: show(event) + where,
+  });
   if (known) {
     const allowed = new Set<string>([...COMMON_FIELDS, ...(EVENT_FIELDS[event] ?? [])]);
     // eventType, data and values, and serviceKeys on config.deleted, are the rules of EVT-3, EVT-2's
     // first check and EVT-9: left to them so this check names only the unlisted members
     const own = event === 'config.deleted' ? OWN_RULE_MEMBERS_DELETED : OWN_RULE_MEMBERS;
     const extra = Object.keys(p).filter((k) => !allowed.has(k) && !own.has(k));
-    v.that('EVT-2', `${event} carries only the members section 2.2 lists for it`, extra.length === 0,
-      { id: 'payload.closed-members', expected: `members among ${[...allowed].join(', ')}`,
-        seen: `also ${extra.join(', ')}${where}` });
+    v.that('EVT-2', `${event} carries only the members section 2.2 lists for it`, extra.length === 0, {
+      id: 'payload.closed-members',
+      expected: `members among ${[...allowed].join(', ')}`,
+      seen: `also ${extra.join(', ')}${where}`,
+    });
   }
   const missing = COMMON_FIELDS.filter((f) => f !== 'event' && !(f in p));
-  v.that('EVT-4', 'every payload carries workspaceKey, configEnd, endUserHandle, conversationId and timestamp',
-    missing.length === 0, { id: 'payload.common-fields', expected: 'every common field',
-      seen: `no ${missing.join(', ')}${where}` });
+  v.that(
+    'EVT-4',
+    'every payload carries workspaceKey, configEnd, endUserHandle, conversationId and timestamp',
+    missing.length === 0,
+    { id: 'payload.common-fields', expected: 'every common field', seen: `no ${missing.join(', ')}${where}` },
+  );
   if (SESSION_EVENTS.has(event)) {
     const keys = p.serviceKeys;
-    v.that('EVT-5', `${event} carries serviceKeys as an empty array`, Array.isArray(keys) && keys.length === 0,
-      { id: 'payload.session-servicekeys-empty', expected: 'serviceKeys: []',
-        seen: `serviceKeys ${show(keys)}${where}` });
+    v.that('EVT-5', `${event} carries serviceKeys as an empty array`, Array.isArray(keys) && keys.length === 0, {
+      id: 'payload.session-servicekeys-empty',
+      expected: 'serviceKeys: []',
+      seen: `serviceKeys ${show(keys)}${where}`,
+    });
   }
   if (event === 'config.deleted') {
-    v.that('EVT-9', 'config.deleted carries serviceKey (a string) and no serviceKeys',
+    v.that(
+      'EVT-9',
+      'config.deleted carries serviceKey (a string) and no serviceKeys',
       typeof p.serviceKey === 'string' && !('serviceKeys' in p),
-      { id: 'payload.deleted-singular', expected: 'serviceKey: a string, no serviceKeys',
-        seen: `serviceKey ${show(p.serviceKey)}, serviceKeys ${show(p.serviceKeys)}${where}` });
+      {
+        id: 'payload.deleted-singular',
+        expected: 'serviceKey: a string, no serviceKeys',
+        seen: `serviceKey ${show(p.serviceKey)}, serviceKeys ${show(p.serviceKeys)}${where}`,
+      },
+    );
   }
   if (event === 'config.bulk_deleted') {
     const ints = ['count', 'page', 'totalPages'].filter((k) => !Number.isInteger(p[k]));
     const keysOk = Array.isArray(p.keys) && p.keys.every((k) => typeof k === 'string');
-    v.that('EVT-10', 'config.bulk_deleted carries count, page, totalPages as integers and keys as strings',
+    v.that(
+      'EVT-10',
+      'config.bulk_deleted carries count, page, totalPages as integers and keys as strings',
       ints.length === 0 && keysOk,
-      { id: 'payload.bulk-members', expected: 'integers count, page, totalPages; keys an array of strings',
-        seen: `${ints.map((k) => `${k} ${show(p[k])}`).join(', ')}${keysOk ? '' : ` keys ${show(p.keys)}`}${where}` });
+      {
+        id: 'payload.bulk-members',
+        expected: 'integers count, page, totalPages; keys an array of strings',
+        seen: `${ints.map((k) => `${k} ${show(p[k])}`).join(', ')}${keysOk ? '' : ` keys ${show(p.keys)}`}${where}`,
+      },
+    );
   }
   if ('configEnd' in p) {
-    v.that('EVT-12', 'configEnd carries a leading slash',
+    v.that(
+      'EVT-12',
+      'configEnd carries a leading slash',
       typeof p.configEnd === 'string' && p.configEnd.startsWith('/'),
-      { id: 'payload.configend-slash', expected: '"/<configEnd>"', seen: `configEnd ${show(p.configEnd)}${where}` });
+      { id: 'payload.configend-slash', expected: '"/<configEnd>"', seen: `configEnd ${show(p.configEnd)}${where}` },
+    );
   }
   if ('conversationId' in p) {
-    v.that('EVT-13', 'conversationId is an integer', Number.isInteger(p.conversationId),
-      { id: 'payload.conversation-id-integer', expected: 'an integer',
-        seen: `conversationId ${show(p.conversationId)}${where}` });
+    v.that('EVT-13', 'conversationId is an integer', Number.isInteger(p.conversationId), {
+      id: 'payload.conversation-id-integer',
+      expected: 'an integer',
+      seen: `conversationId ${show(p.conversationId)}${where}`,
+    });
   }
   if ('timestamp' in p) {
-    v.that('EVT-14', 'timestamp is YYYY-MM-DDTHH:MM:SS.mmm with no zone offset',
+    v.that(
+      'EVT-14',
+      'timestamp is YYYY-MM-DDTHH:MM:SS.mmm with no zone offset',
       typeof p.timestamp === 'string' && TIMESTAMP_PATTERN.test(p.timestamp),
-      { id: 'payload.timestamp-form', expected: 'YYYY-MM-DDTHH:MM:SS.mmm',
-        seen: `timestamp ${show(p.timestamp)}${where}` });
+      {
+        id: 'payload.timestamp-form',
+        expected: 'YYYY-MM-DDTHH:MM:SS.mmm',
+        seen: `timestamp ${show(p.timestamp)}${where}`,
+      },
+    );
   }
 }
 
@@ -169,40 +225,62 @@ function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, 
   if (signing !== 'hmac' && signing !== 'jwks') return;
   const sig = header(e, SIGNATURE_HEADER);
   const where = ` (${at(e)})`;
-  const present = v.that('SIGN-3', 'every lifecycle callback carries X-Service-Signature',
+  const present = v.that(
+    'SIGN-3',
+    'every lifecycle callback carries X-Service-Signature',
     sig !== undefined && sig !== '',
-    { id: 'sign.every-event', expected: 'an X-Service-Signature header', seen: `none${where}` });
+    { id: 'sign.every-event', expected: 'an X-Service-Signature header', seen: `none${where}` },
+  );
   if (!present) return;
   const s = e.signature;
   const seen = `${s.verdict}: ${s.reason}${where}`;
   if (signing === 'hmac') {
     // SIGN-11 reading: the form is t first, v1 second; that v1 is 64 lowercase hex digits is SIGN-12's
-    const form = v.that('SIGN-11', 'in HMAC mode the header is t=<unix_seconds>,v1=<hex>',
+    const form = v.that(
+      'SIGN-11',
+      'in HMAC mode the header is t=<unix_seconds>,v1=<hex>',
       HMAC_FORM.test(sig!.trim()),
-      { id: 'sign.hmac-header-form', expected: 't=<unix_seconds>,v1=<hex>',
-        seen: `${show(sig!.slice(0, 40))}${where}` });
+      {
+        id: 'sign.hmac-header-form',
+        expected: 't=<unix_seconds>,v1=<hex>',
+        seen: `${show(sig!.slice(0, 40))}${where}`,
+      },
+    );
     if (!form) return;
     judgeHmac(v, {
-      secrets, header: sig!, payload: rawBody(e), valid: s.verdict === 'valid', where,
+      secrets,
+      header: sig!,
+      payload: rawBody(e),
+      valid: s.verdict === 'valid',
+      where,
       bytes: { clause: 'SIGN-3', id: 'sign.every-event', rule: SIGN_3_BYTES },
     });
   } else {
-    const form = v.that('SIGN-7', 'in JWKS mode the header is a compact JWS with alg ES256 and a kid',
+    const form = v.that(
+      'SIGN-7',
+      'in JWKS mode the header is a compact JWS with alg ES256 and a kid',
       s.verdict !== 'malformed',
-      { id: 'sign.jws-form', expected: 'a compact ES256 JWS with a kid', seen });
+      { id: 'sign.jws-form', expected: 'a compact ES256 JWS with a kid', seen },
+    );
     if (!form) return;
     if (s.verdict === 'unknown-kid') {
-      v.that('SIGN-9', 'the kid a callback is signed with is in the JWKS document', false,
-        { id: 'sign.jwks-document', expected: 'a kid of the document', seen });
+      v.that('SIGN-9', 'the kid a callback is signed with is in the JWKS document', false, {
+        id: 'sign.jwks-document',
+        expected: 'a kid of the document',
+        seen,
+      });
       return;
     }
     // a valid JWS verified with the document's key under its kid: the document holds that kid's key
-    if (s.verdict === 'valid') v.that('SIGN-9', 'the kid a callback is signed with is in the JWKS document', true,
-      { id: 'sign.jwks-document' });
+    if (s.verdict === 'valid')
+      v.that('SIGN-9', 'the kid a callback is signed with is in the JWKS document', true, { id: 'sign.jwks-document' });
     if (s.verdict === 'invalid' || s.verdict === 'valid') {
-      v.that('SIGN-8', 'the JWS payload is "<unix_seconds>." followed by the raw body and verifies',
+      v.that(
+        'SIGN-8',
+        'the JWS payload is "<unix_seconds>." followed by the raw body and verifies',
         s.verdict === 'valid',
-        { id: 'sign.jws-payload', expected: '"<t>." + the raw body bytes received, verified', seen });
+        { id: 'sign.jws-payload', expected: '"<t>." + the raw body bytes received, verified', seen },
+      );
     }
   }
   judgeT(e, v, seen);
@@ -211,18 +289,26 @@ function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, 
 function judgeT(e: JournalEntry, v: Verdicts, seen: string): void {
   const s = e.signature;
   if (s.verdict === 'stale' || s.verdict === 'future') {
-    v.that('SIGN-4', "the signature's t is the unix time at sending, inside the 300 s window", false,
-      { id: 'sign.t-now', expected: 'abs(arrival - t) <= 300 s', seen });
+    v.that('SIGN-4', "the signature's t is the unix time at sending, inside the 300 s window", false, {
+      id: 'sign.t-now',
+      expected: 'abs(arrival - t) <= 300 s',
+      seen,
+    });
     return;
   }
   if (s.t === undefined) return;
   const skew = e.arrival.wallMs / 1000 - s.t;
-  v.that('SIGN-4', "the signature's t is the unix time at sending, inside the 300 s window", Math.abs(skew) <= 300,
-    { id: 'sign.t-now', expected: 'abs(arrival - t) <= 300 s',
-      seen: `t ${s.t}, ${skew.toFixed(1)} s before arrival (${at(e)})` });
+  v.that('SIGN-4', "the signature's t is the unix time at sending, inside the 300 s window", Math.abs(skew) <= 300, {
+    id: 'sign.t-now',
+    expected: 'abs(arrival - t) <= 300 s',
+    seen: `t ${s.t}, ${skew.toFixed(1)} s before arrival (${at(e)})`,
+  });
   // Between 5 s and 300 s the judge cannot tell a stale t from the clocks of two machines apart.
   if (Math.abs(skew) > T_NEAR_ARRIVAL_S && Math.abs(skew) <= 300) {
-    v.warn('SIGN-4', "the signature's t is near the arrival",
-      `t is ${skew.toFixed(1)} s from arrival (${at(e)}): stale, or the service's clock is off`);
+    v.warn(
+      'SIGN-4',
+      "the signature's t is near the arrival",
+      `t is ${skew.toFixed(1)} s from arrival (${at(e)}): stale, or the service's clock is off`,
+    );
   }
 }

@@ -31,9 +31,18 @@ export async function observeReport(input: ObserveReportInput): Promise<Conforma
     if (!known.has(clause)) continue;
     const failed = checks.some((c) => c.outcome === 'failed');
     tests.push({
-      title: `observed traffic: ${checks[0]!.rule} (${clause})`, file: OBSERVE_FILE, line: 0, project: 'service',
-      clauses: [clause], status: failed ? 'failed' : 'passed', ok: !failed, durationMs: 0, errors: [],
-      skipReasons: [], evidence: [], checks,
+      title: `observed traffic: ${checks[0]!.rule} (${clause})`,
+      file: OBSERVE_FILE,
+      line: 0,
+      project: 'service',
+      clauses: [clause],
+      status: failed ? 'failed' : 'passed',
+      ok: !failed,
+      durationMs: 0,
+      errors: [],
+      skipReasons: [],
+      evidence: [],
+      checks,
     });
   }
   for (const o of input.judgement.verdicts.overflow()) {
@@ -41,8 +50,14 @@ export async function observeReport(input: ObserveReportInput): Promise<Conforma
     t?.errors.push(`${o.clause}: ${o.rule}: ${o.more} more failure(s) not listed`);
   }
   const report = buildReport({
-    runId: input.runId, startedAt: input.startedAt, endedAt: input.endedAt, targetDescription: input.description,
-    projects: ['service'], sides: ['service'], clauses, tests,
+    runId: input.runId,
+    startedAt: input.startedAt,
+    endedAt: input.endedAt,
+    targetDescription: input.description,
+    projects: ['service'],
+    sides: ['service'],
+    clauses,
+    tests,
     versions: { harness: harnessVersion(), clauses: clauseCatalogueVersion() },
   });
   for (const r of report.clauses) {

@@ -49,34 +49,46 @@ export function judgeSeries(entries: JournalEntry[], v: Verdicts, ctx: SeriesCon
     for (const c of ['DELIV-8', 'DELIV-11', 'SIGN-5']) v.notExercised(c, NO_RETRY_SEEN);
   }
   if (!v.decided('DELIV-4')) v.notExercised('DELIV-4', 'no onComplete was answered 5xx: `--inject onComplete=503`');
-  if (!v.decided('DELIV-10')) v.notExercised('DELIV-10',
-    'no onComplete attempt was answered 2xx or 4xx with time left to see a retry');
+  if (!v.decided('DELIV-10'))
+    v.notExercised('DELIV-10', 'no onComplete attempt was answered 2xx or 4xx with time left to see a retry');
   judgeBestEffort(entries, v, ctx);
 }
 
 function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
   const first = s[0]!;
   const words = s.map(at).join(', ');
-  v.that('DELIV-7', 'onComplete makes at most 3 attempts', s.length <= CONTRACT.maxAttempts,
-    { id: 'delivery.three-attempts', expected: `at most ${CONTRACT.maxAttempts} attempts`,
-      seen: `${s.length}: ${words}` });
+  v.that('DELIV-7', 'onComplete makes at most 3 attempts', s.length <= CONTRACT.maxAttempts, {
+    id: 'delivery.three-attempts',
+    expected: `at most ${CONTRACT.maxAttempts} attempts`,
+    seen: `${s.length}: ${words}`,
+  });
   s.forEach((e, i) => {
     const a = e.headers['x-service-delivery-attempt'];
     if (i === 0) {
-      v.that('HDR-4', 'the first attempt of onComplete carries X-Service-Delivery-Attempt 1', a === '1',
-        { id: 'header.first-attempt-1', expected: '1', seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})` });
+      v.that('HDR-4', 'the first attempt of onComplete carries X-Service-Delivery-Attempt 1', a === '1', {
+        id: 'header.first-attempt-1',
+        expected: '1',
+        seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})`,
+      });
     } else if (i < CONTRACT.maxAttempts) {
-      v.that('HDR-4', 'X-Service-Delivery-Attempt counts the attempts of the delivery', a === String(i + 1),
-        { id: 'delivery.attempt-numbering', expected: String(i + 1),
-          seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})` });
+      v.that('HDR-4', 'X-Service-Delivery-Attempt counts the attempts of the delivery', a === String(i + 1), {
+        id: 'delivery.attempt-numbering',
+        expected: String(i + 1),
+        seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})`,
+      });
     }
   });
   for (const e of s.slice(1)) {
-    v.that('DELIV-11', 'every attempt carries the same X-Service-Delivery-Id and the same body bytes',
+    v.that(
+      'DELIV-11',
+      'every attempt carries the same X-Service-Delivery-Id and the same body bytes',
       e.deliveryId === first.deliveryId && e.bodySha256 === first.bodySha256,
-      { id: 'delivery.same-id-same-body',
+      {
+        id: 'delivery.same-id-same-body',
         expected: `${first.deliveryId ?? '(none)'}, body sha256 ${first.bodySha256.slice(0, 12)}`,
-        seen: `${e.deliveryId ?? '(none)'}, body sha256 ${e.bodySha256.slice(0, 12)} (${at(e)})` });
+        seen: `${e.deliveryId ?? '(none)'}, body sha256 ${e.bodySha256.slice(0, 12)} (${at(e)})`,
+      },
+    );
   }
   judgeResigned(s, v, ctx);
   judgeTriggers(s, v, ctx);
@@ -99,10 +111,11 @@ function judgeResigned(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void
     const moved = (e.arrival.wallMs - first.arrival.wallMs) / 1000;
     // t is whole seconds: 1 s of rounding on each side, and the loaded machine's jitter
     const fresh = e.signature.verdict === 'valid' && t !== undefined && Math.abs(t - first.signature.t - moved) <= 2;
-    v.that('SIGN-5', 'each retry re-signs the unchanged body with a fresh t', fresh,
-      { id: 'sign.resigned-each-attempt',
-        expected: `a valid signature with t about ${first.signature.t} + ${moved.toFixed(1)} s`,
-        seen: `${e.signature.verdict}, t ${t ?? 'unread'} (${at(e)})` });
+    v.that('SIGN-5', 'each retry re-signs the unchanged body with a fresh t', fresh, {
+      id: 'sign.resigned-each-attempt',
+      expected: `a valid signature with t about ${first.signature.t} + ${moved.toFixed(1)} s`,
+      seen: `${e.signature.verdict}, t ${t ?? 'unread'} (${at(e)})`,
+    });
   }
 }
 
@@ -124,21 +137,33 @@ function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void
       // A first retry missing is DELIV-4's (no retry after a 5xx); a retry made and the count stopped
       // short of 3 is DELIV-7's "1 initial plus 2 retries" (fault model row DELIV-7/two-attempts).
       if (i === 0) {
-        v.that('DELIV-4', 'onComplete is retried after a 5xx answer (or a reset)', next !== undefined,
-          { id: 'delivery.retry-after-5xx', expected, seen });
+        v.that('DELIV-4', 'onComplete is retried after a 5xx answer (or a reset)', next !== undefined, {
+          id: 'delivery.retry-after-5xx',
+          expected,
+          seen,
+        });
       } else {
-        v.that('DELIV-7', 'onComplete makes 3 attempts when every one fails (1 initial plus 2 retries)',
-          next !== undefined, { id: 'delivery.three-attempts', expected, seen });
+        v.that(
+          'DELIV-7',
+          'onComplete makes 3 attempts when every one fails (1 initial plus 2 retries)',
+          next !== undefined,
+          { id: 'delivery.three-attempts', expected, seen },
+        );
       }
       if (next) {
         const gap = ms(BigInt(next.arrival.monoNs) - end);
         const want = timing.scaled(backoff);
         const tol = timing.tolerance(backoff);
-        v.that('DELIV-8', `the back-off before attempt ${i + 2} is about ${backoff / 1000} s`,
+        v.that(
+          'DELIV-8',
+          `the back-off before attempt ${i + 2} is about ${backoff / 1000} s`,
           Math.abs(gap - want) <= tol,
-          { id: 'delivery.backoff',
+          {
+            id: 'delivery.backoff',
             expected: `${Math.round(want)} ± ${Math.round(tol)} ms from the end of attempt ${i + 1}`,
-            seen: `${gap} ms (${at(next)})` });
+            seen: `${gap} ms (${at(next)})`,
+          },
+        );
       }
       return;
     }
@@ -150,9 +175,11 @@ function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void
     if (answeredAfterMs >= timing.scaled(timeout) - timing.tolerance(timeout)) return;
     const window = end + BigInt(Math.round(timing.quietWindowMs())) * 1_000_000n;
     if (next === undefined && ctx.endNs < window) return;
-    v.that('DELIV-10', 'onComplete is not retried after a 2xx or a 4xx answer', next === undefined,
-      { id: 'delivery.no-retry-after-2xx-4xx', expected: `no attempt after ${at(e)} answered ${status}`,
-        seen: next ? at(next) : 'none' });
+    v.that('DELIV-10', 'onComplete is not retried after a 2xx or a 4xx answer', next === undefined, {
+      id: 'delivery.no-retry-after-2xx-4xx',
+      expected: `no attempt after ${at(e)} answered ${status}`,
+      seen: next ? at(next) : 'none',
+    });
   });
 }
 
@@ -166,10 +193,16 @@ function judgeBestEffort(entries: JournalEntry[], v: Verdicts, ctx: SeriesContex
     const key = `${e.deliveryId ?? ''}\u0000${e.bodySha256}`;
     const before = seen.get(key);
     if (before && (failed(before) || (before.response?.status ?? 200) >= 300)) {
-      v.that('DELIV-1', 'an event other than onComplete is not redelivered after a non-2xx answer or a network error',
+      v.that(
+        'DELIV-1',
+        'an event other than onComplete is not redelivered after a non-2xx answer or a network error',
         false,
-        { id: 'delivery.no-retry-other-events',
-          expected: `no second ${before.event ?? 'event'} with the bytes of ${at(before)}`, seen: at(e) });
+        {
+          id: 'delivery.no-retry-other-events',
+          expected: `no second ${before.event ?? 'event'} with the bytes of ${at(before)}`,
+          seen: at(e),
+        },
+      );
     }
     if (!before) seen.set(key, e);
     if (failed(e) || (e.response?.status ?? 200) >= 300) {
@@ -180,11 +213,16 @@ function judgeBestEffort(entries: JournalEntry[], v: Verdicts, ctx: SeriesContex
   }
   if (v.decided('DELIV-1')) return;
   if (refused > 0) {
-    v.that('DELIV-1', 'an event other than onComplete is not redelivered after a non-2xx answer or a network error',
+    v.that(
+      'DELIV-1',
+      'an event other than onComplete is not redelivered after a non-2xx answer or a network error',
       true,
-      { id: 'delivery.no-retry-other-events' });
+      { id: 'delivery.no-retry-other-events' },
+    );
   } else {
-    v.notExercised('DELIV-1',
-      'no best-effort event was refused with a quiet window after it: `--inject config.saved=503`');
+    v.notExercised(
+      'DELIV-1',
+      'no best-effort event was refused with a quiet window after it: `--inject config.saved=503`',
+    );
   }
 }

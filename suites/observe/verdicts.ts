@@ -9,7 +9,11 @@ import type { CheckRecord } from '../../spec/index.ts';
 
 const MAX_FAILURES_PER_RULE = 20;
 
-export interface CheckWords { id?: string; expected?: string; seen?: string }
+export interface CheckWords {
+  id?: string;
+  expected?: string;
+  seen?: string;
+}
 
 export class Verdicts {
   private readonly byClause = new Map<string, CheckRecord[]>();
@@ -24,7 +28,11 @@ export class Verdicts {
       if (known) known.count = (known.count ?? 1) + 1;
       else {
         const record: CheckRecord = {
-          clauses: [clause], rule, outcome: 'passed', count: 1, ...(words.id ? { id: words.id } : {}),
+          clauses: [clause],
+          rule,
+          outcome: 'passed',
+          count: 1,
+          ...(words.id ? { id: words.id } : {}),
         };
         this.passes.set(key, record);
         this.list(clause).push(record);
@@ -35,7 +43,9 @@ export class Verdicts {
     this.failures.set(key, n);
     if (n <= MAX_FAILURES_PER_RULE) {
       this.list(clause).push({
-        clauses: [clause], rule, outcome: 'failed',
+        clauses: [clause],
+        rule,
+        outcome: 'failed',
         ...(words.id ? { id: words.id } : {}),
         ...(words.expected !== undefined ? { expected: words.expected } : {}),
         ...(words.seen !== undefined ? { seen: words.seen } : {}),

@@ -71,7 +71,12 @@ test('every room imports only the rooms below it, through their index.ts (layout
         const where = `${relative(ROOT, file)} imports ${spec}`;
         if (!(targetRoom in ALLOWED)) continue; // e.g. playwright.config.ts, package.json
         if (!ALLOWED[room]!.includes(targetRoom)) problems.push(`${where}: ${room} may not import ${targetRoom}`);
-        else if (!selfTest && INDEXED.has(targetRoom) && relative(join(ROOT, targetRoom), target) !== 'index.ts' && !OTHER_ENTRIES.has(relative(ROOT, target)))
+        else if (
+          !selfTest &&
+          INDEXED.has(targetRoom) &&
+          relative(join(ROOT, targetRoom), target) !== 'index.ts' &&
+          !OTHER_ENTRIES.has(relative(ROOT, target))
+        )
           problems.push(`${where}: import ${targetRoom}/index.ts instead`);
       }
     }

@@ -8,7 +8,12 @@ import { check, type ClauseRef } from '../shared/index.ts';
 import type { ClauseId } from '../../spec/index.ts';
 
 /** A check of `clause` that the verdict holds; `expected` says in words what the rule wanted. */
-export function checkVerdict(clause: ClauseRef, rule: string, v: Verdict, o: { expected?: string; soft?: boolean } = {}): boolean {
+export function checkVerdict(
+  clause: ClauseRef,
+  rule: string,
+  v: Verdict,
+  o: { expected?: string; soft?: boolean } = {},
+): boolean {
   return (o.soft ? check.soft : check)(clause, rule).that(v.ok, { expected: o.expected ?? rule, seen: v.sentence });
 }
 

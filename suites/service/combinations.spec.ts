@@ -22,15 +22,28 @@ const MAX_COMMANDS = 160;
 /** Wall time the sequences should take when none fails (the run's other tests share the window). */
 const BUDGET_MS = 12_000;
 
-waiting(() => test('random sequences of chat triggers and host requests keep to the model of record states, data API answers and callbacks (EVT-1, EVT-6, EVT-8, EVT-11, EVT-15, EVT-16, EVT-17, EVT-18, EVT-19, EVT-20, EVT-21, EVT-22, EVT-23, DELIV-13, STATE-1, STATE-2, STATE-3, STATE-4, STATE-6, STATE-7, STATE-8, ENV-3, DATA-1, DATA-2, DATA-3, DATA-4, DATA-8, DATA-9, DATA-11, DATA-12, DATA-13, PAGE-1, PAGE-2, PAGE-4, PAGE-5)', { tag: clauseTags(...STATEFUL_CLAUSES, '@property', '@stateful') }, async ({ target, host, driver, timing, makeWorkspace, evidence }) => {
-  driver.requireCapability('workspaces');
-  const settings = readSettings();
-  // The mutation matrix gives the run of a fault this test proves more sequences (suites/mutants/index.ts).
-  const matrixRuns = Number((test.info().project.metadata as { ccsStatefulRuns?: string } | undefined)?.ccsStatefulRuns ?? NaN);
-  const o = { runs: Number.isInteger(matrixRuns) && matrixRuns > 0 ? matrixRuns : settings.statefulRuns, maxCommands: MAX_COMMANDS, budgetMs: BUDGET_MS, ...(settings.seed !== undefined ? { seed: settings.seed } : {}) };
-  const { perLane } = lanesFor(o, timing);
-  // Room for the sequences, then for shrinking a failure (each candidate a few steps and at most one short window).
-  test.setTimeout(perLane * (timing.quietWindowMs() + 3_000) + 120_000);
-  const outcome = await runStateful({ target, host, driver, timing, makeWorkspace }, o);
-  judgeStateful(outcome, STATEFUL_CLAUSES, evidence, target.faults);
-}));
+waiting(() =>
+  test(
+    'random sequences of chat triggers and host requests keep to the model of record states, data API answers and callbacks (EVT-1, EVT-6, EVT-8, EVT-11, EVT-15, EVT-16, EVT-17, EVT-18, EVT-19, EVT-20, EVT-21, EVT-22, EVT-23, DELIV-13, STATE-1, STATE-2, STATE-3, STATE-4, STATE-6, STATE-7, STATE-8, ENV-3, DATA-1, DATA-2, DATA-3, DATA-4, DATA-8, DATA-9, DATA-11, DATA-12, DATA-13, PAGE-1, PAGE-2, PAGE-4, PAGE-5)',
+    { tag: clauseTags(...STATEFUL_CLAUSES, '@property', '@stateful') },
+    async ({ target, host, driver, timing, makeWorkspace, evidence }) => {
+      driver.requireCapability('workspaces');
+      const settings = readSettings();
+      // The mutation matrix gives the run of a fault this test proves more sequences (suites/mutants/index.ts).
+      const matrixRuns = Number(
+        (test.info().project.metadata as { ccsStatefulRuns?: string } | undefined)?.ccsStatefulRuns ?? NaN,
+      );
+      const o = {
+        runs: Number.isInteger(matrixRuns) && matrixRuns > 0 ? matrixRuns : settings.statefulRuns,
+        maxCommands: MAX_COMMANDS,
+        budgetMs: BUDGET_MS,
+        ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+      };
+      const { perLane } = lanesFor(o, timing);
+      // Room for the sequences, then for shrinking a failure (each candidate a few steps and at most one short window).
+      test.setTimeout(perLane * (timing.quietWindowMs() + 3_000) + 120_000);
+      const outcome = await runStateful({ target, host, driver, timing, makeWorkspace }, o);
+      judgeStateful(outcome, STATEFUL_CLAUSES, evidence, target.faults);
+    },
+  ),
+);

@@ -16,64 +16,162 @@ interface ErrorCase {
   status: number;
   what: string;
   capability?: string;
-  make: (svc: ServiceClient, ws: TestWorkspace, driver: DriverClient, other: () => Promise<TestWorkspace>) => Promise<ServiceResponse>;
+  make: (
+    svc: ServiceClient,
+    ws: TestWorkspace,
+    driver: DriverClient,
+    other: () => Promise<TestWorkspace>,
+  ) => Promise<ServiceResponse>;
 }
 
 const CASES: ErrorCase[] = [
   { status: 400, what: 'embed-tokens without endUserHandle', make: (svc, ws) => svc.embedTokens(ws, {}) },
-  { status: 400, what: 'a data read with an org- handle', make: (svc, ws) => svc.listRecords(ws, '/profile', `org-${uniqueId('x')}`) },
-  { status: 400, what: 'an upload without a manifest', capability: 'upload', make: (svc, ws) => svc.upload(ws, [sourcePart('main.ts', 'export {};\n')]) },
-  { status: 401, what: 'embed-tokens without Authorization', make: (svc, ws) => svc.embedTokens(ws, { endUserHandle: uniqueHandle() }, { authorization: null }) },
-  { status: 401, what: 'a data read without a Bearer token', make: (svc, ws) => svc.listRecords(ws, '/profile', uniqueHandle(), { bearer: null }) },
-  { status: 401, what: 'upload status without an API key', make: (svc, ws) => svc.uploadStatus(ws, uniqueId('id'), { apiKey: null }) },
-  { status: 403, what: 'a data read with another workspace\'s token', make: async (svc, ws, _d, other) => svc.listRecords(ws, '/profile', uniqueHandle(), { bearer: (await other()).bearerToken }) },
-  { status: 403, what: 'embed-tokens with another workspace\'s Authorization', make: async (svc, ws, _d, other) => svc.embedTokens(ws, { endUserHandle: uniqueHandle() }, { authorization: (await other()).embedAuthorization }) },
-  { status: 404, what: 'a data read by an unknown key', make: (svc, ws) => svc.getRecord(ws, '/addresses', uniqueHandle(), uniqueId('no-such-key')) },
-  { status: 404, what: 'a Setting read with no record', make: (svc, ws) => svc.listRecords(ws, '/profile', uniqueHandle()) },
-  { status: 404, what: 'upload status of an unknown id', make: (svc, ws) => svc.uploadStatus(ws, uniqueId('never-pushed')) },
-  { status: 405, what: 'PUT on a data route', make: (svc, ws) => svc.putRecord(ws, '/profile', uniqueHandle(), { data: {} }) },
-  { status: 413, what: 'an upload with a file over 25 MB', capability: 'upload', make: (svc, ws) => svc.upload(ws, [manifestPart(['big.bin']), sourcePart('big.bin', { size: CONTRACT.uploadFileMaxBytes + 1 })]) },
+  {
+    status: 400,
+    what: 'a data read with an org- handle',
+    make: (svc, ws) => svc.listRecords(ws, '/profile', `org-${uniqueId('x')}`),
+  },
+  {
+    status: 400,
+    what: 'an upload without a manifest',
+    capability: 'upload',
+    make: (svc, ws) => svc.upload(ws, [sourcePart('main.ts', 'export {};\n')]),
+  },
+  {
+    status: 401,
+    what: 'embed-tokens without Authorization',
+    make: (svc, ws) => svc.embedTokens(ws, { endUserHandle: uniqueHandle() }, { authorization: null }),
+  },
+  {
+    status: 401,
+    what: 'a data read without a Bearer token',
+    make: (svc, ws) => svc.listRecords(ws, '/profile', uniqueHandle(), { bearer: null }),
+  },
+  {
+    status: 401,
+    what: 'upload status without an API key',
+    make: (svc, ws) => svc.uploadStatus(ws, uniqueId('id'), { apiKey: null }),
+  },
+  {
+    status: 403,
+    what: "a data read with another workspace's token",
+    make: async (svc, ws, _d, other) =>
+      svc.listRecords(ws, '/profile', uniqueHandle(), { bearer: (await other()).bearerToken }),
+  },
+  {
+    status: 403,
+    what: "embed-tokens with another workspace's Authorization",
+    make: async (svc, ws, _d, other) =>
+      svc.embedTokens(ws, { endUserHandle: uniqueHandle() }, { authorization: (await other()).embedAuthorization }),
+  },
+  {
+    status: 404,
+    what: 'a data read by an unknown key',
+    make: (svc, ws) => svc.getRecord(ws, '/addresses', uniqueHandle(), uniqueId('no-such-key')),
+  },
+  {
+    status: 404,
+    what: 'a Setting read with no record',
+    make: (svc, ws) => svc.listRecords(ws, '/profile', uniqueHandle()),
+  },
+  {
+    status: 404,
+    what: 'upload status of an unknown id',
+    make: (svc, ws) => svc.uploadStatus(ws, uniqueId('never-pushed')),
+  },
+  {
+    status: 405,
+    what: 'PUT on a data route',
+    make: (svc, ws) => svc.putRecord(ws, '/profile', uniqueHandle(), { data: {} }),
+  },
+  {
+    status: 413,
+    what: 'an upload with a file over 25 MB',
+    capability: 'upload',
+    make: (svc, ws) =>
+      svc.upload(ws, [manifestPart(['big.bin']), sourcePart('big.bin', { size: CONTRACT.uploadFileMaxBytes + 1 })]),
+  },
 ];
 
 for (const c of CASES) {
-  test(`the ${c.status} answer to ${c.what} has exactly the framework default body (ERR-1)`, { tag: clauseTags('ERR-1') }, async ({ ws, svc, driver, makeWorkspace, target }) => {
-    if (c.capability) driver.requireCapability(c.capability);
-    test.skip(c.status === 413 && target.limits.megabyte !== 1_000_000, 'the 413 case is sized for decimal MB; UPLOAD-3 covers other units');
-    const r = await c.make(svc, ws, driver, () => makeWorkspace({ facts: false }));
-    expectFrameworkErrorBody('ERR-1', r, c.status, c.what, { id: 'error.default-body' });
-  });
+  test(
+    `the ${c.status} answer to ${c.what} has exactly the framework default body (ERR-1)`,
+    { tag: clauseTags('ERR-1') },
+    async ({ ws, svc, driver, makeWorkspace, target }) => {
+      if (c.capability) driver.requireCapability(c.capability);
+      test.skip(
+        c.status === 413 && target.limits.megabyte !== 1_000_000,
+        'the 413 case is sized for decimal MB; UPLOAD-3 covers other units',
+      );
+      const r = await c.make(svc, ws, driver, () => makeWorkspace({ facts: false }));
+      expectFrameworkErrorBody('ERR-1', r, c.status, c.what, { id: 'error.default-body' });
+    },
+  );
 }
 
-test('a 409 for a record held mid-migration has status "migrating" and a message (ERR-2)', { tag: clauseTags('ERR-2') }, async ({ ws, svc, driver }) => {
-  driver.requireCapability('migration-hold', 'seed-records');
-  const h = uniqueHandle();
-  const { serviceKeys: [k] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
-  await driver.migrationHold(ws, k!, true);
-  try {
-    const r = await svc.getRecord(ws, '/addresses', h, k!);
-    // The 409 itself is the data API's rule (DATA-11); its body is ERR-2's.
-    precondition(r.status === 409, 'a read by key of a record held mid-migration is answered 409', { expected: '409', seen: answered(r) });
-    const body = (r.json ?? {}) as Record<string, unknown>;
-    check.soft('ERR-2', 'the migration 409 body has status "migrating"', { id: 'error.migrating-body' }).equals(body.status, 'migrating');
-    check.soft('ERR-2', 'the migration 409 body has a message', { id: 'error.migrating-body' }).that(typeof body.message === 'string' && body.message.length > 0, { expected: 'a non-empty message', seen: show(body.message) });
-  } finally {
-    await driver.migrationHold(ws, k!, false);
-  }
-});
+test(
+  'a 409 for a record held mid-migration has status "migrating" and a message (ERR-2)',
+  { tag: clauseTags('ERR-2') },
+  async ({ ws, svc, driver }) => {
+    driver.requireCapability('migration-hold', 'seed-records');
+    const h = uniqueHandle();
+    const {
+      serviceKeys: [k],
+    } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
+    await driver.migrationHold(ws, k!, true);
+    try {
+      const r = await svc.getRecord(ws, '/addresses', h, k!);
+      // The 409 itself is the data API's rule (DATA-11); its body is ERR-2's.
+      precondition(r.status === 409, 'a read by key of a record held mid-migration is answered 409', {
+        expected: '409',
+        seen: answered(r),
+      });
+      const body = (r.json ?? {}) as Record<string, unknown>;
+      check
+        .soft('ERR-2', 'the migration 409 body has status "migrating"', { id: 'error.migrating-body' })
+        .equals(body.status, 'migrating');
+      check
+        .soft('ERR-2', 'the migration 409 body has a message', { id: 'error.migrating-body' })
+        .that(typeof body.message === 'string' && body.message.length > 0, {
+          expected: 'a non-empty message',
+          seen: show(body.message),
+        });
+    } finally {
+      await driver.migrationHold(ws, k!, false);
+    }
+  },
+);
 
-test('a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField and existingKey (ERR-3)', { tag: clauseTags('ERR-3') }, async ({ ws, svc, driver }) => {
-  driver.requireCapability('seed-records');
-  const h = uniqueHandle();
-  const label = uniqueId('home');
-  const { serviceKeys: [existing] } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label } });
-  const r = await svc.writeRecord(ws, '/addresses', h, { data: { label } });
-  // The 409 itself is the data API's identity rule; its body is ERR-3's.
-  precondition(r.status === 409, 'a write repeating another record\'s identity-field value is answered 409', { expected: '409', seen: answered(r) });
-  const body = (r.json ?? {}) as Record<string, unknown>;
-  check.soft('ERR-3', 'the identity-conflict 409 body has code IDENTITY_CONFLICT', { id: 'error.identity-body' }).equals(body.code, 'IDENTITY_CONFLICT');
-  check.soft('ERR-3', 'the identity-conflict 409 body names the identityField', { id: 'error.identity-body' }).equals(body.identityField, 'label');
-  check.soft('ERR-3', 'the identity-conflict 409 body names the existingKey holding the value', { id: 'error.identity-body' }).equals(body.existingKey, existing);
-});
+test(
+  'a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField and existingKey (ERR-3)',
+  { tag: clauseTags('ERR-3') },
+  async ({ ws, svc, driver }) => {
+    driver.requireCapability('seed-records');
+    const h = uniqueHandle();
+    const label = uniqueId('home');
+    const {
+      serviceKeys: [existing],
+    } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label } });
+    const r = await svc.writeRecord(ws, '/addresses', h, { data: { label } });
+    // The 409 itself is the data API's identity rule; its body is ERR-3's.
+    precondition(r.status === 409, "a write repeating another record's identity-field value is answered 409", {
+      expected: '409',
+      seen: answered(r),
+    });
+    const body = (r.json ?? {}) as Record<string, unknown>;
+    check
+      .soft('ERR-3', 'the identity-conflict 409 body has code IDENTITY_CONFLICT', { id: 'error.identity-body' })
+      .equals(body.code, 'IDENTITY_CONFLICT');
+    check
+      .soft('ERR-3', 'the identity-conflict 409 body names the identityField', { id: 'error.identity-body' })
+      .equals(body.identityField, 'label');
+    check
+      .soft('ERR-3', 'the identity-conflict 409 body names the existingKey holding the value', {
+        id: 'error.identity-body',
+      })
+      .equals(body.existingKey, existing);
+  },
+);
 
 /**
  * ERR-4 and ERR-5 need a service that fails or is unavailable, which no documented request
@@ -81,15 +179,26 @@ test('a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField a
  * answer 500 or 503 until cleared. Each route is called with valid credentials, so the status
  * can only come from the outage.
  */
-const OUTAGE_ROUTES: Array<{ what: string; call: (svc: ServiceClient, ws: TestWorkspace) => Promise<ServiceResponse> }> = [
+const OUTAGE_ROUTES: Array<{
+  what: string;
+  call: (svc: ServiceClient, ws: TestWorkspace) => Promise<ServiceResponse>;
+}> = [
   { what: 'embed-tokens', call: (svc, ws) => svc.embedTokens(ws, { endUserHandle: uniqueHandle() }) },
   { what: 'a data read of a Setting', call: (svc, ws) => svc.listRecords(ws, '/profile', uniqueHandle()) },
   { what: 'a data read by key', call: (svc, ws) => svc.getRecord(ws, '/addresses', uniqueHandle(), uniqueId('key')) },
-  { what: 'a data write', call: (svc, ws) => svc.writeRecord(ws, '/addresses', uniqueHandle(), { data: { label: uniqueId('home') } }) },
+  {
+    what: 'a data write',
+    call: (svc, ws) => svc.writeRecord(ws, '/addresses', uniqueHandle(), { data: { label: uniqueId('home') } }),
+  },
   { what: 'upload status', call: (svc, ws) => svc.uploadStatus(ws, uniqueId('id')) },
 ];
 
-async function duringOutage(driver: DriverClient, ws: TestWorkspace, status: 500 | 503, svc: ServiceClient): Promise<Array<{ what: string; r: ServiceResponse }>> {
+async function duringOutage(
+  driver: DriverClient,
+  ws: TestWorkspace,
+  status: 500 | 503,
+  svc: ServiceClient,
+): Promise<Array<{ what: string; r: ServiceResponse }>> {
   await driver.outage(ws, status);
   try {
     const out: Array<{ what: string; r: ServiceResponse }> = [];
@@ -109,7 +218,9 @@ function bodyObject(r: ServiceResponse): Record<string, unknown> | undefined {
 
 /** Members of an error body beyond the framework default's four. */
 function extraMembers(r: ServiceResponse): string[] {
-  return Object.keys(bodyObject(r) ?? {}).filter((k) => !DEFAULT_MEMBERS.includes(k)).sort();
+  return Object.keys(bodyObject(r) ?? {})
+    .filter((k) => !DEFAULT_MEMBERS.includes(k))
+    .sort();
 }
 
 /**
@@ -118,7 +229,11 @@ function extraMembers(r: ServiceResponse): string[] {
  */
 async function defaultBodyOf(svc: ServiceClient, ws: TestWorkspace): Promise<ServiceResponse> {
   const r = await svc.getRecord(ws, '/addresses', uniqueHandle(), uniqueId('no-such-key'));
-  precondition(r.status === 404 && bodyObject(r) !== undefined, 'a read by an unknown key is answered 404 with a JSON body (the service\'s default error body, for comparison)', { expected: '404 with a JSON object body', seen: answered(r) });
+  precondition(
+    r.status === 404 && bodyObject(r) !== undefined,
+    "a read by an unknown key is answered 404 with a JSON body (the service's default error body, for comparison)",
+    { expected: '404 with a JSON object body', seen: answered(r) },
+  );
   return r;
 }
 
@@ -129,31 +244,68 @@ async function defaultBodyOf(svc: ServiceClient, ws: TestWorkspace): Promise<Ser
  * service carries beyond them are ERR-1's (a member every body has is the default body breaking ERR-1,
  * not a detail of this status).
  */
-function checkOutageBody(clause: ClauseId, r: ServiceResponse, status: 500 | 503, what: string, control: ServiceResponse): void {
+function checkOutageBody(
+  clause: ClauseId,
+  r: ServiceResponse,
+  status: 500 | 503,
+  what: string,
+  control: ServiceResponse,
+): void {
   precondition(r.status === status, `${what} is answered ${status}`, { expected: String(status), seen: answered(r) });
   const shared = extraMembers(control);
   const extra = extraMembers(r);
   const own = extra.filter((k) => !shared.includes(k));
   const everywhere = extra.filter((k) => shared.includes(k));
-  check.soft(clause, `the ${status} body of ${what} adds nothing to the service's default error body (no message, trace or code)`, { id: clause === 'ERR-4' ? 'error.500-no-detail' : 'error.503-default-body' }).none(own.map((k) => `${k}: ${show(bodyObject(r)![k], 120)}`), `only what a ${control.status} body of the service also carries`);
+  check
+    .soft(
+      clause,
+      `the ${status} body of ${what} adds nothing to the service's default error body (no message, trace or code)`,
+      { id: clause === 'ERR-4' ? 'error.500-no-detail' : 'error.503-default-body' },
+    )
+    .none(
+      own.map((k) => `${k}: ${show(bodyObject(r)![k], 120)}`),
+      `only what a ${control.status} body of the service also carries`,
+    );
   // ERR-1: the four default members with their values, and no member every error body adds.
-  const pick = bodyObject(r) === undefined ? r : { ...r, json: Object.fromEntries(Object.entries(bodyObject(r)!).filter(([k]) => DEFAULT_MEMBERS.includes(k))) };
-  const problems = [...errorBodyProblems(pick), ...everywhere.map((k) => `member ${k} is not in the framework default (the ${control.status} body carries it too)`)];
-  check.soft('ERR-1', `the ${status} body of ${what} has the framework default's timestamp, status, error and path`, { id: 'error.default-body' }).none(problems, 'no difference');
+  const pick =
+    bodyObject(r) === undefined
+      ? r
+      : { ...r, json: Object.fromEntries(Object.entries(bodyObject(r)!).filter(([k]) => DEFAULT_MEMBERS.includes(k))) };
+  const problems = [
+    ...errorBodyProblems(pick),
+    ...everywhere.map((k) => `member ${k} is not in the framework default (the ${control.status} body carries it too)`),
+  ];
+  check
+    .soft('ERR-1', `the ${status} body of ${what} has the framework default's timestamp, status, error and path`, {
+      id: 'error.default-body',
+    })
+    .none(problems, 'no difference');
 }
 
-test('a 500 answer carries no detail in its body: exactly the framework default (ERR-4, ERR-1)', { tag: clauseTags('ERR-4', 'ERR-1') }, async ({ ws, svc, driver, evidence }) => {
-  driver.requireCapability('outage');
-  const control = await defaultBodyOf(svc, ws);
-  const answers = await duringOutage(driver, ws, 500, svc);
-  evidence.add({ sentence: `With the workspace switched to 500, ${answers.length} contract routes answered: each body must be the framework default with no message, trace or code (ERR-4).` });
-  for (const { what, r } of answers) checkOutageBody('ERR-4', r, 500, `${what} during a 500 outage`, control);
-});
+test(
+  'a 500 answer carries no detail in its body: exactly the framework default (ERR-4, ERR-1)',
+  { tag: clauseTags('ERR-4', 'ERR-1') },
+  async ({ ws, svc, driver, evidence }) => {
+    driver.requireCapability('outage');
+    const control = await defaultBodyOf(svc, ws);
+    const answers = await duringOutage(driver, ws, 500, svc);
+    evidence.add({
+      sentence: `With the workspace switched to 500, ${answers.length} contract routes answered: each body must be the framework default with no message, trace or code (ERR-4).`,
+    });
+    for (const { what, r } of answers) checkOutageBody('ERR-4', r, 500, `${what} during a 500 outage`, control);
+  },
+);
 
-test('while the service is unavailable every route answers 503 with exactly the framework default body (ERR-5, ERR-1)', { tag: clauseTags('ERR-5', 'ERR-1') }, async ({ ws, svc, driver, evidence }) => {
-  driver.requireCapability('outage');
-  const control = await defaultBodyOf(svc, ws);
-  const answers = await duringOutage(driver, ws, 503, svc);
-  evidence.add({ sentence: `With the workspace switched to 503, ${answers.length} contract routes answered: each must be 503 with the framework default body and nothing more (ERR-5; section 7 shows no other 503 body).` });
-  for (const { what, r } of answers) checkOutageBody('ERR-5', r, 503, `${what} while unavailable`, control);
-});
+test(
+  'while the service is unavailable every route answers 503 with exactly the framework default body (ERR-5, ERR-1)',
+  { tag: clauseTags('ERR-5', 'ERR-1') },
+  async ({ ws, svc, driver, evidence }) => {
+    driver.requireCapability('outage');
+    const control = await defaultBodyOf(svc, ws);
+    const answers = await duringOutage(driver, ws, 503, svc);
+    evidence.add({
+      sentence: `With the workspace switched to 503, ${answers.length} contract routes answered: each must be 503 with the framework default body and nothing more (ERR-5; section 7 shows no other 503 body).`,
+    });
+    for (const { what, r } of answers) checkOutageBody('ERR-5', r, 503, `${what} while unavailable`, control);
+  },
+);

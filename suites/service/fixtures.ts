@@ -13,7 +13,13 @@ import { ServiceClient, type ServiceResponse } from './clients/service-client.ts
 import { DATA_FORMS_ANNOTATION, serviceClientFor } from './clients/for-target.ts';
 import { DriverClient } from './clients/driver-client.ts';
 import { EvidenceCollector, type EvidenceLog } from './clients/evidence.ts';
-import { createTestWorkspace, patchTestWorkspace, type TestWorkspace, type WorkspaceOptions, type WorkspaceContext } from './clients/workspace.ts';
+import {
+  createTestWorkspace,
+  patchTestWorkspace,
+  type TestWorkspace,
+  type WorkspaceOptions,
+  type WorkspaceContext,
+} from './clients/workspace.ts';
 import { resolveTarget, type ResolvedTarget } from './target-config/resolve.ts';
 import { makeTiming, type Timing } from './target-config/timing.ts';
 import { attachChecks } from '../shared/index.ts';
@@ -34,7 +40,10 @@ export { DATA_FORMS_ANNOTATION };
 /** The driver client of a test, with patchWorkspace bound to that test's mock host routes. */
 export class TestDriverClient extends DriverClient {
   #ctx: WorkspaceContext | undefined;
-  bind(ctx: WorkspaceContext): this { this.#ctx = ctx; return this; }
+  bind(ctx: WorkspaceContext): this {
+    this.#ctx = ctx;
+    return this;
+  }
   patchWorkspace(ws: TestWorkspace, patch: Parameters<typeof patchTestWorkspace>[2]): Promise<TestWorkspace> {
     return patchTestWorkspace(this.#ctx!, ws, patch);
   }
@@ -57,44 +66,67 @@ export interface ServiceFixtures {
   evidence: EvidenceLog;
 }
 
-interface InternalFixtures { evidenceCollector: EvidenceCollector; wsContext: WorkspaceContext; ccsChecks: void }
+interface InternalFixtures {
+  evidenceCollector: EvidenceCollector;
+  wsContext: WorkspaceContext;
+  ccsChecks: void;
+}
 
 /** Mock host body/header limits: a 500-key bulk page signed in JWKS mode has a header far over 16 KB (PITFALLS). */
 const MOCK_HOST_MAX_HEADER = 1024 * 1024;
 const MOCK_HOST_BODY_LIMIT = 4 * 1024 * 1024;
 
 export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtures>({
-  target: [async ({}, use, workerInfo) => {
-    // The mutation matrix seeds a fault per project (suites/mutants/matrix.config.ts); the data API
-    // forms run starts the reference in declared forms per project (suites/forms/).
-    const meta = workerInfo.project.metadata as { ccsFault?: string; ccsDataApi?: string } | undefined;
-    const fault = meta?.ccsFault;
-    const env = fault ? { ...process.env, CCS_FAULTS: fault } : process.env;
-    const dataApi = parseDataApiForms(meta?.ccsDataApi);
-    const session = await resolveTarget({ realtime: workerInfo.project.name === REALTIME_PROJECT, env, ...(dataApi ? { dataApi } : {}) });
-    try {
-      await use(session.target);
-    } finally {
-      await session.close();
-    }
-  }, { scope: 'worker', timeout: 60_000 }],
+  target: [
+    async ({}, use, workerInfo) => {
+      // The mutation matrix seeds a fault per project (suites/mutants/matrix.config.ts); the data API
+      // forms run starts the reference in declared forms per project (suites/forms/).
+      const meta = workerInfo.project.metadata as { ccsFault?: string; ccsDataApi?: string } | undefined;
+      const fault = meta?.ccsFault;
+      const env = fault ? { ...process.env, CCS_FAULTS: fault } : process.env;
+      const dataApi = parseDataApiForms(meta?.ccsDataApi);
+      const session = await resolveTarget({
+        realtime: workerInfo.project.name === REALTIME_PROJECT,
+        env,
+        ...(dataApi ? { dataApi } : {}),
+      });
+      try {
+        await use(session.target);
+      } finally {
+        await session.close();
+      }
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
 
-  host: [async ({ target }, use, workerInfo) => {
-    // A fixed port in the target file gives worker n the port + n (parallel workers each need one).
-    const port = target.mockHost.port === 0 ? 0 : target.mockHost.port + workerInfo.parallelIndex;
-    const host = await MockHost.start({ host: target.mockHost.listenHost, port, maxHeaderSize: MOCK_HOST_MAX_HEADER, bodyLimit: MOCK_HOST_BODY_LIMIT, maxEntries: 100_000 });
-    try {
-      await use(host);
-    } finally {
-      await host.close();
-    }
-  }, { scope: 'worker', timeout: 30_000 }],
+  host: [
+    async ({ target }, use, workerInfo) => {
+      // A fixed port in the target file gives worker n the port + n (parallel workers each need one).
+      const port = target.mockHost.port === 0 ? 0 : target.mockHost.port + workerInfo.parallelIndex;
+      const host = await MockHost.start({
+        host: target.mockHost.listenHost,
+        port,
+        maxHeaderSize: MOCK_HOST_MAX_HEADER,
+        bodyLimit: MOCK_HOST_BODY_LIMIT,
+        maxEntries: 100_000,
+      });
+      try {
+        await use(host);
+      } finally {
+        await host.close();
+      }
+    },
+    { scope: 'worker', timeout: 30_000 },
+  ],
 
   // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts).
-  ccsChecks: [async ({}, use, testInfo) => {
-    await use();
-    await attachChecks(testInfo);
-  }, { auto: true }],
+  ccsChecks: [
+    async ({}, use, testInfo) => {
+      await use();
+      await attachChecks(testInfo);
+    },
+    { auto: true },
+  ],
 
   timing: async ({ target }, use) => {
     await use(makeTiming(target.timeScale, target.tolerances));
@@ -111,11 +143,20 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
     // does not match spec/openapi.yaml is reported on the test even when its own assertions pass.
     const mismatches = collector.requests.filter((r) => r.specValid === false);
     if (mismatches.length) {
-      testInfo.annotations.push({ type: 'ccs-spec-mismatch', description: mismatches.slice(0, 5).map((r) => `${r.method} ${r.status}: ${r.curl}`).join('\n') });
+      testInfo.annotations.push({
+        type: 'ccs-spec-mismatch',
+        description: mismatches
+          .slice(0, 5)
+          .map((r) => `${r.method} ${r.status}: ${r.curl}`)
+          .join('\n'),
+      });
     }
     // A failure prints the reproducible requests (curl lines, credentials as $CCS_* variables).
     if (testInfo.status !== testInfo.expectedStatus && body.requests.length) {
-      const lines = body.requests.slice(-5).map((r) => `  ${r.status} ${r.curl}`).join('\n');
+      const lines = body.requests
+        .slice(-5)
+        .map((r) => `  ${r.status} ${r.curl}`)
+        .join('\n');
       await testInfo.attach('ccs-curl', { body: lines, contentType: 'text/plain' });
     }
   },
@@ -132,7 +173,11 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
 
   driver: async ({ target }, use) => {
     const d = new TestDriverClient(target.driverUrl);
-    d.setCapabilities({ timeScale: target.timeScale, capabilities: [...target.capabilities], jwksUrl: target.jwksUrl ?? '' });
+    d.setCapabilities({
+      timeScale: target.timeScale,
+      capabilities: [...target.capabilities],
+      jwksUrl: target.jwksUrl ?? '',
+    });
     await use(d);
   },
 
@@ -141,9 +186,17 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
     driver.bind(ctx);
     await use(ctx);
     // A worker runs one test at a time: the test's response scripts end with it.
-    try { host.clearScripts(); } catch { /* nothing to clear */ }
+    try {
+      host.clearScripts();
+    } catch {
+      /* nothing to clear */
+    }
     for (const path of new Set(ctx.addedRoutes)) {
-      try { host.removeRoute(path); } catch { /* already gone */ }
+      try {
+        host.removeRoute(path);
+      } catch {
+        /* already gone */
+      }
     }
   },
 

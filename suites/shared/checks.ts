@@ -10,7 +10,14 @@
  * suites' fixtures attach the records when the test ends (attachChecks).
  */
 import { expect as baseExpect, test, type TestInfo } from '@playwright/test';
-import { CHECKS_ATTACHMENT, checkWords, hintOfCheck, processRedactor, type CheckRecord, type ClauseId } from '../../spec/index.ts';
+import {
+  CHECKS_ATTACHMENT,
+  checkWords,
+  hintOfCheck,
+  processRedactor,
+  type CheckRecord,
+  type ClauseId,
+} from '../../spec/index.ts';
 
 export type ClauseRef = ClauseId | readonly ClauseId[];
 
@@ -38,7 +45,10 @@ export interface Checker {
   atMost(seen: number, max: number, unit?: string): boolean;
 }
 
-interface Store { records: CheckRecord[]; passes: Map<string, CheckRecord> }
+interface Store {
+  records: CheckRecord[];
+  passes: Map<string, CheckRecord>;
+}
 
 const stores = new WeakMap<TestInfo, Store>();
 /** At most this many failing records of one rule are kept: the count says how many more failed. */
@@ -68,7 +78,7 @@ export function show(v: unknown, max = 200): string {
   if (v === undefined) return 'absent';
   let s: string;
   try {
-    s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+    s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   } catch {
     s = String(v);
   }
@@ -82,7 +92,11 @@ function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 const checkExpect = baseExpect.extend({
@@ -92,7 +106,9 @@ const checkExpect = baseExpect.extend({
 });
 
 /** Options of a check: its id in the fault models (spec/faults/*.yaml), whose rows may carry a hint. */
-export interface CheckOptions { id?: string }
+export interface CheckOptions {
+  id?: string;
+}
 
 /**
  * A connection refused or never made is no HTTP answer (PITFALLS "Evidence"): nothing listens there, and
@@ -100,15 +116,17 @@ export interface CheckOptions { id?: string }
  * a 2xx"). A reset keeps the fault model's hint: a server's header limit can close the connection early.
  */
 const NO_ANSWER = /\b(?:ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
-export const NO_ANSWER_HINT = 'No HTTP answer: nothing accepted the connection. '
-  + 'Check that the implementation is running and listens at the URL shown (the target file or flags give it).';
+export const NO_ANSWER_HINT =
+  'No HTTP answer: nothing accepted the connection. ' +
+  'Check that the implementation is running and listens at the URL shown (the target file or flags give it).';
 /**
  * A callback held open past its deadline (suites/host/harness/send.ts describe): no answer either, whatever
  * status the fault model's rows of the check speak of.
  */
 const TIMED_OUT = /\bPOST \S+: no answer within the deadline\b/;
-export const TIMED_OUT_HINT = 'No HTTP answer within the deadline: the connection was accepted and held open. '
-  + 'Acknowledge a callback first and do its work afterwards (section 4.1).';
+export const TIMED_OUT_HINT =
+  'No HTTP answer within the deadline: the connection was accepted and held open. ' +
+  'Acknowledge a callback first and do its work afterwards (section 4.1).';
 
 /** The hint of a failed check: its own, else the no-answer one, else its fault-model row's (hintOfCheck). */
 export function hintOfFailure(o: CheckOptions, words: Words): { hint: string } | ReturnType<typeof hintOfCheck> {
@@ -125,16 +143,30 @@ function record(clauses: string[], rule: string, o: CheckOptions, ok: boolean, w
   const id = o.id !== undefined ? { id: o.id } : {};
   const rec: CheckRecord = ok
     ? { clauses, ...id, rule, outcome: 'passed' }
-    : { clauses, ...id, rule, outcome: 'failed', expected: words.expected, seen: words.seen, ...(hint ?? {}), ...(hard ? { stopped: true } : {}) };
+    : {
+        clauses,
+        ...id,
+        rule,
+        outcome: 'failed',
+        expected: words.expected,
+        seen: words.seen,
+        ...(hint ?? {}),
+        ...(hard ? { stopped: true } : {}),
+      };
   if (info !== undefined) {
     const s = storeOf(info);
     const key = `${clauses.join(',')}\u0000${o.id ?? ''}\u0000${rule}`;
     if (ok) {
       const known = s.passes.get(key);
       if (known) known.count = (known.count ?? 1) + 1;
-      else { s.passes.set(key, rec); s.records.push(rec); }
+      else {
+        s.passes.set(key, rec);
+        s.records.push(rec);
+      }
     } else {
-      const same = s.records.filter((r) => r.outcome === 'failed' && r.rule === rule && r.id === o.id && r.clauses.join(',') === clauses.join(','));
+      const same = s.records.filter(
+        (r) => r.outcome === 'failed' && r.rule === rule && r.id === o.id && r.clauses.join(',') === clauses.join(','),
+      );
       if (same.length < MAX_FAILURES_PER_RULE) s.records.push(rec);
       else same[same.length - 1]!.count = (same[same.length - 1]!.count ?? 1) + 1;
     }
@@ -151,12 +183,23 @@ function checker(clause: ClauseRef, rule: string, o: CheckOptions, hard: boolean
   const say = (ok: boolean, words: Words) => record(clauses, rule, o, ok, words, hard);
   return {
     that: say,
-    equals: (seen, expected, hint) => say(deepEqual(seen, expected), { expected: show(expected), seen: show(seen), ...(hint ? { hint } : {}) }),
-    oneOf: (seen, allowed, hint) => say(allowed.some((a) => deepEqual(a, seen)), { expected: `one of ${allowed.map((a) => show(a)).join(', ')}`, seen: show(seen), ...(hint ? { hint } : {}) }),
-    matches: (seen, pattern, expected) => say(typeof seen === 'string' && pattern.test(seen), { expected: expected ?? `a value matching ${String(pattern)}`, seen: show(seen) }),
-    present: (seen, expected) => say(seen !== undefined && seen !== null, { expected, seen: seen === null ? 'null' : 'nothing' }),
+    equals: (seen, expected, hint) =>
+      say(deepEqual(seen, expected), { expected: show(expected), seen: show(seen), ...(hint ? { hint } : {}) }),
+    oneOf: (seen, allowed, hint) =>
+      say(
+        allowed.some((a) => deepEqual(a, seen)),
+        { expected: `one of ${allowed.map((a) => show(a)).join(', ')}`, seen: show(seen), ...(hint ? { hint } : {}) },
+      ),
+    matches: (seen, pattern, expected) =>
+      say(typeof seen === 'string' && pattern.test(seen), {
+        expected: expected ?? `a value matching ${String(pattern)}`,
+        seen: show(seen),
+      }),
+    present: (seen, expected) =>
+      say(seen !== undefined && seen !== null, { expected, seen: seen === null ? 'null' : 'nothing' }),
     absent: (seen, expected = 'absent') => say(seen === undefined, { expected, seen: show(seen) }),
-    none: (found, expected) => say(found.length === 0, { expected, seen: found.map((f) => (typeof f === 'string' ? f : show(f))).join('; ') }),
+    none: (found, expected) =>
+      say(found.length === 0, { expected, seen: found.map((f) => (typeof f === 'string' ? f : show(f))).join('; ') }),
     atLeast: (seen, min, unit = '') => say(seen >= min, { expected: `at least ${min}${unit}`, seen: `${seen}${unit}` }),
     atMost: (seen, max, unit = '') => say(seen <= max, { expected: `at most ${max}${unit}`, seen: `${seen}${unit}` }),
   };
@@ -177,14 +220,27 @@ export const check = Object.assign(
  * the clauses it cites blocked (not decided) rather than failed. A hint is written after the words,
  * as a check's is ("... Hint: ..."), and the report lists it with the run's hints.
  */
-export function precondition(ok: boolean, what: string, words: { expected: string; seen: string; hint?: string }): void {
-  if (!ok) throw new Error(`precondition: ${what}: expected ${words.expected}, got ${words.seen}${words.hint ? `. Hint: ${words.hint}` : ''}`);
+export function precondition(
+  ok: boolean,
+  what: string,
+  words: { expected: string; seen: string; hint?: string },
+): void {
+  if (!ok)
+    throw new Error(
+      `precondition: ${what}: expected ${words.expected}, got ${words.seen}${words.hint ? `. Hint: ${words.hint}` : ''}`,
+    );
 }
 
 /** The test ran but could not check these clauses: they are reported not exercised, with the reason. */
 export function notExercised(clause: ClauseRef, reason: string): void {
   const info = currentInfo();
-  if (info !== undefined) storeOf(info).records.push({ clauses: ids(clause), rule: 'not exercised in this run', outcome: 'not-exercised', reason });
+  if (info !== undefined)
+    storeOf(info).records.push({
+      clauses: ids(clause),
+      rule: 'not exercised in this run',
+      outcome: 'not-exercised',
+      reason,
+    });
 }
 
 /** The harness cannot tell whether the rule holds: shown beside the clause, never a failure. */
@@ -203,5 +259,8 @@ export async function attachChecks(info: TestInfo): Promise<void> {
   const records = checksOf(info);
   if (records.length === 0) return;
   // The words may quote what a target sent: they pass the one redactor like every evidence (spec/redact.ts).
-  await info.attach(CHECKS_ATTACHMENT, { body: JSON.stringify(processRedactor.value(records)), contentType: 'application/json' });
+  await info.attach(CHECKS_ATTACHMENT, {
+    body: JSON.stringify(processRedactor.value(records)),
+    contentType: 'application/json',
+  });
 }

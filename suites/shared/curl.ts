@@ -55,7 +55,11 @@ export function curlLine(r: CurlRequest): string {
     const text = inlineText(body);
     if (text !== undefined) parts.push('--data-binary', shellQuote(scrub(text)));
     else if (r.bodyFile !== undefined) parts.push('--data-binary', shellQuote(`@${r.bodyFile}`));
-    else parts.push('--data-binary', `@body.bin  # ${typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength} bytes, not printable inline`);
+    else
+      parts.push(
+        '--data-binary',
+        `@body.bin  # ${typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength} bytes, not printable inline`,
+      );
   } else {
     parts.push('--data-binary', `@body.bin  # ${body.length} bytes: ${body.description}`);
   }

@@ -7,5 +7,6 @@ import { settingsFromEnv, startReceiver } from '../node/server.mjs';
 import { cryptoVerifier } from './verify.mjs';
 
 const settings = settingsFromEnv();
-if (settings.secrets.length === 0 && !settings.jwksUrl) throw new Error('set SERVICE_HMAC_SECRET (HMAC mode) or SERVICE_JWKS_URL (JWKS mode)');
+if (settings.secrets.length === 0 && !settings.jwksUrl)
+  throw new Error('set SERVICE_HMAC_SECRET (HMAC mode) or SERVICE_JWKS_URL (JWKS mode)');
 await startReceiver(settings, cryptoVerifier(settings));

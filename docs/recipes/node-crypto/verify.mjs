@@ -13,7 +13,8 @@ import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypt
 const WINDOW_SECONDS = 300;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const inWindow = (t) => Math.abs(nowSeconds() - t) <= WINDOW_SECONDS;
-const headerOf = (headers) => (typeof headers['x-service-signature'] === 'string' ? headers['x-service-signature'] : undefined);
+const headerOf = (headers) =>
+  typeof headers['x-service-signature'] === 'string' ? headers['x-service-signature'] : undefined;
 
 /** HMAC: true when v1 matches one of the secrets over "<t>." + payload and t is inside the window. */
 export function verifyHmac(header, payload, secrets) {
@@ -78,7 +79,11 @@ export async function verifyJws(header, payload, keyOf) {
   if (key === undefined) return false;
   // 3) ES256 in JWS is the raw 64-byte r||s, not DER: node reads DER unless told 'ieee-p1363'.
   const signature = Buffer.from(s, 'base64url');
-  if (signature.length !== 64 || !verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, signature)) return false;
+  if (
+    signature.length !== 64 ||
+    !verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, signature)
+  )
+    return false;
   const signed = Buffer.from(p, 'base64url');
   const dot = signed.indexOf(0x2e); // 4) the first dot: the body has dots of its own
   const tText = signed.subarray(0, Math.max(dot, 0)).toString('latin1');
@@ -98,6 +103,7 @@ export function cryptoVerifier(settings) {
   }
   return {
     callback: async (headers, rawBody) => verifyHmac(headerOf(headers), rawBody, settings.secrets),
-    facts: async (requestTarget, headers) => verifyHmac(headerOf(headers), Buffer.from(`GET ${requestTarget}`), settings.secrets),
+    facts: async (requestTarget, headers) =>
+      verifyHmac(headerOf(headers), Buffer.from(`GET ${requestTarget}`), settings.secrets),
   };
 }

@@ -37,6 +37,7 @@ export function stripeVerifier(settings) {
   return {
     // The raw body bytes, never a parsed and re-serialized object (HOST-4).
     callback: async (headers, rawBody) => verifyHmac(signatureOf(headers), rawBody, settings.secrets, settings.bare),
-    facts: async (requestTarget, headers) => verifyHmac(signatureOf(headers), `GET ${requestTarget}`, settings.secrets, settings.bare),
+    facts: async (requestTarget, headers) =>
+      verifyHmac(signatureOf(headers), `GET ${requestTarget}`, settings.secrets, settings.bare),
   };
 }

@@ -23,7 +23,10 @@ export async function readRecord(api, url) {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     let status;
     try {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${api.bearerToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+      const res = await fetch(url, {
+        headers: { authorization: `Bearer ${api.bearerToken}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(READ_TIMEOUT_MS),
+      });
       status = res.status;
       if (status === 200) return await res.json();
       await res.body?.cancel();
@@ -44,10 +47,12 @@ export async function readRecord(api, url) {
 /** Reads every key of an onComplete; your validation of each record goes where it is logged. */
 export async function readEveryKey(api, payload) {
   const keys = Array.isArray(payload.serviceKeys) ? payload.serviceKeys : [];
-  await Promise.all(keys.map(async (key) => {
-    const record = await readRecord(api, recordUrl(api, payload.configEnd ?? '/', payload.endUserHandle ?? '', key));
-    // Validate it here: the envelope of 2.3 (data may be null, problems are in errors and
-    // warnings; callbackStatus, not completedAt, tells a draft from a finalized record).
-    return record;
-  }));
+  await Promise.all(
+    keys.map(async (key) => {
+      const record = await readRecord(api, recordUrl(api, payload.configEnd ?? '/', payload.endUserHandle ?? '', key));
+      // Validate it here: the envelope of 2.3 (data may be null, problems are in errors and
+      // warnings; callbackStatus, not completedAt, tells a draft from a finalized record).
+      return record;
+    }),
+  );
 }

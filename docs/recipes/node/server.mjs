@@ -24,10 +24,16 @@ export function settingsFromEnv(env = process.env) {
     hookPath: env.HOOK_PATH ?? '/hooks/ccs',
     factsPath: env.FACTS_PATH ?? '/facts',
     // HMAC: the current secret, and the previous one during a rotation's overlap (HOST-9).
-    secrets: [env.SERVICE_HMAC_SECRET, env.SERVICE_HMAC_PREVIOUS_SECRET].filter((s) => typeof s === 'string' && s !== ''),
+    secrets: [env.SERVICE_HMAC_SECRET, env.SERVICE_HMAC_PREVIOUS_SECRET].filter(
+      (s) => typeof s === 'string' && s !== '',
+    ),
     // JWKS: the document's URL, as the dashboard shows it.
     jwksUrl: env.SERVICE_JWKS_URL,
-    dataApi: { baseUrl: env.SERVICE_DATA_API_URL ?? '', bearerToken: env.SERVICE_DATA_API_TOKEN ?? '', workspaceKey: env.SERVICE_WORKSPACE_KEY ?? '' },
+    dataApi: {
+      baseUrl: env.SERVICE_DATA_API_URL ?? '',
+      bearerToken: env.SERVICE_DATA_API_TOKEN ?? '',
+      workspaceKey: env.SERVICE_WORKSPACE_KEY ?? '',
+    },
     // What not to do, for the recipe's own test: the library used bare (see the recipe's page).
     bare: env.RECIPE_BARE === '1',
   };
@@ -92,7 +98,9 @@ export function startReceiver(settings, verifier) {
     answer(res, 200, { received: true }); // acknowledge first ...
     // ... work afterwards: read every key of onComplete over the data API (section 6 rule 8).
     if (first && payload.event === 'onComplete') {
-      setImmediate(() => readEveryKey(settings.dataApi, payload).catch((e) => console.error(`data API reads failed: ${e.message}`)));
+      setImmediate(() =>
+        readEveryKey(settings.dataApi, payload).catch((e) => console.error(`data API reads failed: ${e.message}`)),
+      );
     }
   }
 
@@ -105,16 +113,22 @@ export function startReceiver(settings, verifier) {
 
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    const route = req.method === 'POST' && path === settings.hookPath ? onCallback
-      : req.method === 'GET' && path === settings.factsPath ? onFacts : undefined;
+    const route =
+      req.method === 'POST' && path === settings.hookPath
+        ? onCallback
+        : req.method === 'GET' && path === settings.factsPath
+          ? onFacts
+          : undefined;
     if (route === undefined) return answer(res, 404);
     route(req, res).catch((e) => {
       console.error(`${req.method} ${path}: ${e.message}`);
       if (!res.headersSent) answer(res, e.message === 'body too large' ? 413 : 500);
     });
   });
-  return new Promise((resolve) => server.listen(settings.port, settings.host, () => {
-    console.log(`receiver listening on http://${settings.host}:${server.address().port}`);
-    resolve(server);
-  }));
+  return new Promise((resolve) =>
+    server.listen(settings.port, settings.host, () => {
+      console.log(`receiver listening on http://${settings.host}:${server.address().port}`);
+      resolve(server);
+    }),
+  );
 }

@@ -8,7 +8,13 @@ import { renderDetail } from './detail.js';
 // a refresh waits at least this long, and longer when the host is slow to answer (a busy host
 // is not asked for pages faster than it can serve them)
 const REFRESH_MS = 200;
-const state = { config: { timeScale: 1, timeScaleKnown: false, forwardTo: null }, filters: {}, selected: undefined, timer: 0, lastFetchMs: 0 };
+const state = {
+  config: { timeScale: 1, timeScaleKnown: false, forwardTo: null },
+  filters: {},
+  selected: undefined,
+  timer: 0,
+  lastFetchMs: 0,
+};
 const $ = (id) => document.getElementById(id);
 
 function query(offset, limit) {
@@ -47,15 +53,20 @@ function select(g) {
   state.selected = g;
   const pane = $('detail');
   pane.dataset.key = g.key;
-  renderDetail(pane, g, state.config).catch((err) => pane.replaceChildren(document.createTextNode(`could not load: ${err.message}`)));
+  renderDetail(pane, g, state.config).catch((err) =>
+    pane.replaceChildren(document.createTextNode(`could not load: ${err.message}`)),
+  );
 }
 
 function refreshSoon() {
   if (state.timer) return;
-  state.timer = setTimeout(() => {
-    state.timer = 0;
-    list.invalidate();
-  }, Math.max(REFRESH_MS, 4 * state.lastFetchMs));
+  state.timer = setTimeout(
+    () => {
+      state.timer = 0;
+      list.invalidate();
+    },
+    Math.max(REFRESH_MS, 4 * state.lastFetchMs),
+  );
 }
 
 function readFilters() {
@@ -78,7 +89,9 @@ function listen() {
   for (const kind of ['arrived', 'completed', 'dropped', 'resync']) es.addEventListener(kind, refreshSoon);
   es.addEventListener('reset', () => {
     state.selected = undefined;
-    $('detail').replaceChildren(Object.assign(document.createElement('div'), { className: 'empty', textContent: 'The journal was reset.' }));
+    $('detail').replaceChildren(
+      Object.assign(document.createElement('div'), { className: 'empty', textContent: 'The journal was reset.' }),
+    );
     refreshSoon();
   });
   es.onerror = () => mark(es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting');
@@ -91,7 +104,8 @@ async function start() {
     // the defaults hold: time scale 1, no replay target
   }
   list.scale = state.config.timeScale;
-  $('stat-scale').textContent = `time scale ${state.config.timeScale}${state.config.timeScaleKnown ? '' : ' (not known)'}`;
+  $('stat-scale').textContent =
+    `time scale ${state.config.timeScale}${state.config.timeScaleKnown ? '' : ' (not known)'}`;
   const form = $('filters');
   let typing = 0;
   form.addEventListener('input', () => {

@@ -68,11 +68,14 @@ export class GroupList {
     this.empty.hidden = this.total > 0 || this.pages.size === 0 || [...this.pages.values()].includes('loading');
     const first = Math.max(0, Math.floor(c.scrollTop / ROW_H) - MARGIN);
     const last = Math.min(this.total, Math.ceil((c.scrollTop + c.clientHeight) / ROW_H) + MARGIN);
-    for (let p = Math.floor(first / PAGE); p <= Math.floor(Math.max(first, last - 1) / PAGE); p++) if (p * PAGE < this.total || p === 0) this.load(p);
+    for (let p = Math.floor(first / PAGE); p <= Math.floor(Math.max(first, last - 1) / PAGE); p++)
+      if (p * PAGE < this.total || p === 0) this.load(p);
     const keep = new Set();
     for (let i = first; i < last; i++) {
       const g = this.groupAt(i);
-      const key = g ? `${i}:${g.key}:${g.lastSeq}:${g.attempts.map((a) => `${a.status}${a.endMs}`).join()}:${g.key === this.selected}` : `${i}:loading`;
+      const key = g
+        ? `${i}:${g.key}:${g.lastSeq}:${g.attempts.map((a) => `${a.status}${a.endMs}`).join()}:${g.key === this.selected}`
+        : `${i}:loading`;
       keep.add(key);
       if (this.rows.has(key)) continue;
       const row = g ? this.row(g) : h('div', { class: 'row loading', text: '…' });
@@ -95,29 +98,60 @@ export class GroupList {
     const checksBad = g.attempts.reduce((n, a) => n + a.checksFailed, 0);
     const last = g.attempts[g.attempts.length - 1];
     const gapText = gaps(g).map(fmtMs).join(' → ');
-    return h('div', {
-      class: `row${g.key === this.selected ? ' selected' : ''}`,
-      role: 'button',
-      tabindex: -1,
-      dataset: { key: g.key, deliveryId: g.deliveryId ?? '', event: g.event ?? '', count: String(g.count) },
-      onclick: () => this.select(g),
-    },
-      h('div', { class: 'who' },
-        h('div', { class: 'line1' },
-          h('span', { class: `event ev-${(g.event ?? a0.kind).replace(/[^a-zA-Z]/g, '')}`, text: g.event ?? `${a0.method} ${a0.kind}` }),
-          h('span', { class: 'did mono', text: g.deliveryId ?? `#${a0.seq}` })),
-        h('div', { class: 'line2 muted' },
+    return h(
+      'div',
+      {
+        class: `row${g.key === this.selected ? ' selected' : ''}`,
+        role: 'button',
+        tabindex: -1,
+        dataset: { key: g.key, deliveryId: g.deliveryId ?? '', event: g.event ?? '', count: String(g.count) },
+        onclick: () => this.select(g),
+      },
+      h(
+        'div',
+        { class: 'who' },
+        h(
+          'div',
+          { class: 'line1' },
+          h('span', {
+            class: `event ev-${(g.event ?? a0.kind).replace(/[^a-zA-Z]/g, '')}`,
+            text: g.event ?? `${a0.method} ${a0.kind}`,
+          }),
+          h('span', { class: 'did mono', text: g.deliveryId ?? `#${a0.seq}` }),
+        ),
+        h(
+          'div',
+          { class: 'line2 muted' },
           h('span', { text: clock(a0.iso) }),
           g.endUserHandle ? h('span', { class: 'user', text: g.endUserHandle }) : null,
-          h('span', { class: 'mono', text: `${a0.method} ${a0.path}` }))),
-      h('div', { class: 'strip' },
+          h('span', { class: 'mono', text: `${a0.method} ${a0.path}` }),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'strip' },
         timeline(g, this.scale, { width: 230, compact: true }),
-        h('div', { class: 'muted small' }, `${g.count} attempt${g.count === 1 ? '' : 's'}`, gapText ? ` · gaps ${gapText}` : '')),
-      h('div', { class: 'verdicts' },
+        h(
+          'div',
+          { class: 'muted small' },
+          `${g.count} attempt${g.count === 1 ? '' : 's'}`,
+          gapText ? ` · gaps ${gapText}` : '',
+        ),
+      ),
+      h(
+        'div',
+        { class: 'verdicts' },
         [...sigs].map((v) => h('span', { class: `chip sig sig-${v}`, text: `sig ${v}` })),
-        a0.schemaValid !== undefined || schemaBad ? h('span', { class: `chip ${schemaBad ? 'bad' : 'good'}`, text: schemaBad ? 'schema ✗' : 'schema ✓' }) : null,
-        h('span', { class: `chip ${checksBad ? 'bad' : 'good'}`, text: checksBad ? `${checksBad} check${checksBad === 1 ? '' : 's'} ✗` : 'headers ✓' }),
-        h('span', { class: `chip status ${outcomeClass(last)}`, text: String(last.fault ?? last.status ?? '…') })));
+        a0.schemaValid !== undefined || schemaBad
+          ? h('span', { class: `chip ${schemaBad ? 'bad' : 'good'}`, text: schemaBad ? 'schema ✗' : 'schema ✓' })
+          : null,
+        h('span', {
+          class: `chip ${checksBad ? 'bad' : 'good'}`,
+          text: checksBad ? `${checksBad} check${checksBad === 1 ? '' : 's'} ✗` : 'headers ✓',
+        }),
+        h('span', { class: `chip status ${outcomeClass(last)}`, text: String(last.fault ?? last.status ?? '…') }),
+      ),
+    );
   }
 
   select(g) {
@@ -130,7 +164,11 @@ export class GroupList {
     if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
     ev.preventDefault();
     let i = -1;
-    for (let k = 0; k < this.total; k++) if (this.groupAt(k)?.key === this.selected) { i = k; break; }
+    for (let k = 0; k < this.total; k++)
+      if (this.groupAt(k)?.key === this.selected) {
+        i = k;
+        break;
+      }
     const next = this.groupAt(Math.min(this.total - 1, Math.max(0, i + (ev.key === 'ArrowDown' ? 1 : -1))));
     if (next) this.select(next);
   }

@@ -29,7 +29,14 @@ export function windows(group, scale) {
     const gap = GAPS_MS[k - 1] * scale;
     const tol = Math.max(0.25 * gap, 250 * scale, 100);
     const from = prev.endMs ?? prev.arrivalMs;
-    out.push({ attempt: k + 1, gap, centre: from + gap, lo: from + gap - tol, hi: from + gap + tol, expected: k >= list.length });
+    out.push({
+      attempt: k + 1,
+      gap,
+      centre: from + gap,
+      lo: from + gap - tol,
+      hi: from + gap + tol,
+      expected: k >= list.length,
+    });
   }
   return out;
 }
@@ -59,14 +66,39 @@ export function timeline(group, scale, { width, compact }) {
   const laneH = compact ? 0 : 26;
   const axisY = compact ? 22 : 24 + Math.max(1, list.length) * laneH + 8;
   const height = compact ? 30 : axisY + 26;
-  const svg = s('svg', { class: compact ? 'tl tl-compact' : 'tl', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${list.length} attempt(s) on a time axis` });
+  const svg = s('svg', {
+    class: compact ? 'tl tl-compact' : 'tl',
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'img',
+    'aria-label': `${list.length} attempt(s) on a time axis`,
+  });
 
   for (const w of wins) {
     const y = compact ? 4 : 18;
     const hgt = axisY - y;
-    svg.append(s('rect', { class: w.expected ? 'win win-expected' : 'win', x: x(w.lo), y, width: Math.max(2, x(w.hi) - x(w.lo)), height: hgt, rx: 3 }));
+    svg.append(
+      s('rect', {
+        class: w.expected ? 'win win-expected' : 'win',
+        x: x(w.lo),
+        y,
+        width: Math.max(2, x(w.hi) - x(w.lo)),
+        height: hgt,
+        rx: 3,
+      }),
+    );
     svg.append(s('line', { class: 'win-centre', x1: x(w.centre), x2: x(w.centre), y1: y, y2: axisY }));
-    if (!compact) svg.append(s('text', { class: 'win-label', x: x(w.centre), y: 12, 'text-anchor': 'middle', text: `≈${fmtMs(w.gap)} before #${w.attempt}${w.expected ? ' (due)' : ''}` }));
+    if (!compact)
+      svg.append(
+        s('text', {
+          class: 'win-label',
+          x: x(w.centre),
+          y: 12,
+          'text-anchor': 'middle',
+          text: `≈${fmtMs(w.gap)} before #${w.attempt}${w.expected ? ' (due)' : ''}`,
+        }),
+      );
   }
 
   svg.append(s('line', { class: 'axis', x1: padL, x2: width - padR, y1: axisY, y2: axisY }));
@@ -75,7 +107,15 @@ export function timeline(group, scale, { width, compact }) {
     for (let i = 0; i <= ticks; i++) {
       const ms = t0 + (span / ticks) * i;
       svg.append(s('line', { class: 'tick', x1: x(ms), x2: x(ms), y1: axisY, y2: axisY + 4 }));
-      svg.append(s('text', { class: 'tick-label', x: x(ms), y: axisY + 16, 'text-anchor': i === 0 ? 'start' : i === ticks ? 'end' : 'middle', text: `+${fmtMs(ms - t0)}` }));
+      svg.append(
+        s('text', {
+          class: 'tick-label',
+          x: x(ms),
+          y: axisY + 16,
+          'text-anchor': i === 0 ? 'start' : i === ticks ? 'end' : 'middle',
+          text: `+${fmtMs(ms - t0)}`,
+        }),
+      );
     }
   }
 
@@ -84,17 +124,52 @@ export function timeline(group, scale, { width, compact }) {
     const y = compact ? 13 : 24 + i * laneH + laneH / 2;
     const x1 = x(a.arrivalMs);
     const x2 = Math.max(x1 + 3, x(a.endMs ?? end));
-    if (!compact) svg.append(s('text', { class: 'lane-label', x: padL - 8, y: y + 4, 'text-anchor': 'end', text: `attempt ${a.attempt ?? i + 1}` }));
-    svg.append(s('rect', { class: `bar ${cls}`, x: x1, y: y - (compact ? 4 : 6), width: x2 - x1, height: compact ? 8 : 12, rx: compact ? 4 : 6, 'data-attempt': i + 1 }));
-    svg.append(s('circle', { class: `mark ${cls} sig-${a.signature}`, cx: x1, cy: y, r: compact ? 5 : 7, 'data-attempt': i + 1 }, s('title', { text: `attempt ${a.attempt ?? i + 1}: ${a.status ?? a.fault ?? 'pending'}, signature ${a.signature}` })));
+    if (!compact)
+      svg.append(
+        s('text', {
+          class: 'lane-label',
+          x: padL - 8,
+          y: y + 4,
+          'text-anchor': 'end',
+          text: `attempt ${a.attempt ?? i + 1}`,
+        }),
+      );
+    svg.append(
+      s('rect', {
+        class: `bar ${cls}`,
+        x: x1,
+        y: y - (compact ? 4 : 6),
+        width: x2 - x1,
+        height: compact ? 8 : 12,
+        rx: compact ? 4 : 6,
+        'data-attempt': i + 1,
+      }),
+    );
+    svg.append(
+      s(
+        'circle',
+        { class: `mark ${cls} sig-${a.signature}`, cx: x1, cy: y, r: compact ? 5 : 7, 'data-attempt': i + 1 },
+        s('title', {
+          text: `attempt ${a.attempt ?? i + 1}: ${a.status ?? a.fault ?? 'pending'}, signature ${a.signature}`,
+        }),
+      ),
+    );
     if (!compact) {
       // an attempt outside its window is named so (DELIV-8 reading: 25% tolerance by default)
       const w = wins.find((v) => v.attempt === i + 1);
       const off = w && (a.arrivalMs < w.lo ? ' · early' : a.arrivalMs > w.hi ? ' · late' : '');
-      const label = `${a.fault ? a.fault : a.status ?? '…'}${a.endMs !== undefined ? ` · ${fmtMs(a.endMs - a.arrivalMs)}` : ''}${off || ''}`;
+      const label = `${a.fault ? a.fault : (a.status ?? '…')}${a.endMs !== undefined ? ` · ${fmtMs(a.endMs - a.arrivalMs)}` : ''}${off || ''}`;
       // near the right edge the label goes before the mark
       const right = x2 + 90 < width;
-      svg.append(s('text', { class: 'bar-label', x: right ? x2 + 6 : x1 - 10, y: y + 4, 'text-anchor': right ? 'start' : 'end', text: label }));
+      svg.append(
+        s('text', {
+          class: 'bar-label',
+          x: right ? x2 + 6 : x1 - 10,
+          y: y + 4,
+          'text-anchor': right ? 'start' : 'end',
+          text: label,
+        }),
+      );
     }
   });
   return svg;

@@ -26,7 +26,10 @@ export interface SentCallback {
 }
 
 /** Per test: whether a request got no answer, and the passes held back until the test ends. */
-interface Pending { noAnswer: boolean; passes: Array<{ clause: ClauseId; rule: string; id: string }> }
+interface Pending {
+  noAnswer: boolean;
+  passes: Array<{ clause: ClauseId; rule: string; id: string }>;
+}
 const pending = new WeakMap<TestInfo, Pending>();
 
 function pendingOf(info: TestInfo): Pending {
@@ -75,7 +78,12 @@ export function ackClauses(firstModeOnly = false): ClauseId[] {
  * A clause of the test's own whose rule is the 2xx (a redelivery acknowledged like the first: HOST-11).
  * A 401 stays the verifier's (HOST-10, HOST-7) unless the rule is about the signature itself (HOST-9).
  */
-export interface AckRule { clause: ClauseId; id: string; rule: string; ownsRefusal?: true }
+export interface AckRule {
+  clause: ClauseId;
+  id: string;
+  rule: string;
+  ownsRefusal?: true;
+}
 
 /**
  * Whether an answer is the test's own clause's to judge: no answer, a 404 (no hook at hookPath) and a
@@ -110,7 +118,8 @@ export interface AckOptions {
 export function failNoAnswer(s: SentCallback, deadlineMs: number, id: string): void {
   pendingOf(test.info()).noAnswer = true;
   check.soft('HOST-1', `${s.mode} ${s.kind}: the callback is answered within ${deadlineMs} ms`, { id }).that(false, {
-    expected: `an HTTP answer (a 2xx) within ${deadlineMs} ms`, seen: describe(s.o),
+    expected: `an HTTP answer (a 2xx) within ${deadlineMs} ms`,
+    seen: describe(s.o),
     hint: noAnswerHint(s.o, 'hostBaseUrl + hookPath'),
   });
 }
@@ -134,8 +143,10 @@ export function judgeAcks(sent: readonly SentCallback[], o: AckOptions): boolean
     }
     if (s.o.status === 404) {
       pendingOf(test.info()).noAnswer = true;
-      check.soft('HOST-1', `${where}: a correctly signed callback is acknowledged with a 2xx within ${o.deadlineMs} ms`,
-        { id: 'ack.2xx-within-10s' })
+      check
+        .soft('HOST-1', `${where}: a correctly signed callback is acknowledged with a 2xx within ${o.deadlineMs} ms`, {
+          id: 'ack.2xx-within-10s',
+        })
         .that(false, { expected: 'a 2xx from the hook', seen: describe(s.o), hint: NOT_FOUND_HINT });
       continue;
     }
@@ -143,8 +154,7 @@ export function judgeAcks(sent: readonly SentCallback[], o: AckOptions): boolean
     const ownsRefusal = own === 'caller' || (own !== undefined && own.ownsRefusal === true);
     if (own === undefined || !ownClauseDecides(s.o, ownsRefusal)) {
       judgeTwoXx(judge, s, o.deadlineMs, own === undefined);
-    }
-    else {
+    } else {
       const rule = `${where}: the callback is answered within ${o.deadlineMs} ms`;
       judge.soft('HOST-1', rule, 'ack.answered', true, { expected: '', seen: '' });
       if (own !== 'caller') {
@@ -154,15 +164,17 @@ export function judgeAcks(sent: readonly SentCallback[], o: AckOptions): boolean
     if (!isAck(s.o) || o.timed === false) continue;
     const rule = `${where} is acknowledged within ${QUICK_MS} ms (+${QUICK_TOLERANCE_MS} ms)${o.quickWhile ?? ''}`;
     judge.soft('HOST-2', rule, o.quickId ?? 'ack.within-1s', s.o.elapsedMs <= quick, {
-      expected: `a 2xx within ${quick} ms`, seen: describe(s.o),
+      expected: `a 2xx within ${quick} ms`,
+      seen: describe(s.o),
     });
   }
   return sent.every((s) => isAck(s.o));
 }
 
 /** A 404 is no redirect (the row hint of ack.2xx-within-10s): the hook is not where the target says. */
-const NOT_FOUND_HINT = 'The callback was answered 404: the receiver does not serve the hook at hostBaseUrl + '
-  + 'hookPath; check both fields of the host target against the route the receiver registers.';
+const NOT_FOUND_HINT =
+  'The callback was answered 404: the receiver does not serve the hook at hostBaseUrl + ' +
+  'hookPath; check both fields of the host target against the route the receiver registers.';
 
 /**
  * A correctly signed callback, answered: a 401 is the verification of its mode refusing a good
@@ -174,12 +186,22 @@ function judgeTwoXx(judge: AnswerJudge, s: SentCallback, deadlineMs: number, ver
   const where = `${s.mode} ${s.kind}`;
   // verifierPasses false: only a 401 is the verifier's here (another clause decides the answers it takes).
   if (verification !== undefined && (verifierPasses || s.o.status === 401)) {
-    judge.soft(verification, `${where}: a correctly signed callback is accepted by the verifier`, 'sig.valid-accepted',
-      s.o.status !== 401, { expected: 'a 2xx', seen: describe(s.o) });
+    judge.soft(
+      verification,
+      `${where}: a correctly signed callback is accepted by the verifier`,
+      'sig.valid-accepted',
+      s.o.status !== 401,
+      { expected: 'a 2xx', seen: describe(s.o) },
+    );
     if (s.o.status === 401) return;
   }
-  judge.soft('HOST-1', `${where}: a correctly signed callback is acknowledged with a 2xx within ${deadlineMs} ms`,
-    'ack.2xx-within-10s', isAck(s.o), { expected: `a 2xx within ${deadlineMs} ms`, seen: describe(s.o) });
+  judge.soft(
+    'HOST-1',
+    `${where}: a correctly signed callback is acknowledged with a 2xx within ${deadlineMs} ms`,
+    'ack.2xx-within-10s',
+    isAck(s.o),
+    { expected: `a 2xx within ${deadlineMs} ms`, seen: describe(s.o) },
+  );
 }
 
 /**
@@ -191,7 +213,8 @@ export function acknowledgedOrStop(sent: readonly SentCallback[], o: AckOptions)
   if (judgeAcks(sent, o)) return;
   const missed = sent.filter((s) => !isAck(s.o));
   precondition(false, `the ${missed.map((s) => s.kind).join(', ')} is acknowledged (HOST-1)`, {
-    expected: 'a 2xx', seen: missed.map((s) => describe(s.o)).join('; '),
+    expected: 'a 2xx',
+    seen: missed.map((s) => describe(s.o)).join('; '),
   });
 }
 

@@ -53,7 +53,9 @@ async function wrongSigner(h: HostHarness, ep: ModeEndpoint): Promise<DeliverOpt
   return { mode: 'jwks', privateKey: wrong.privateKey, kid: ep.key?.kid ?? '' };
 }
 
-export interface BadCallback extends BadCase<DeliverOptions> { payload: Payload }
+export interface BadCallback extends BadCase<DeliverOptions> {
+  payload: Payload;
+}
 
 /**
  * Each case on its own fresh payload: a receiver that wrongly accepts one case must not dedupe
@@ -72,35 +74,67 @@ export async function badCallbackCases(h: HostHarness, ep: ModeEndpoint, fresh: 
       const signed = JSON.stringify(p);
       return { signedBody: signed, body: oneByteChanged(signed) };
     }),
-    on('the body re-serialized after signing', 'HOST-4', (p) => ({ signedBody: oddlySpaced(p), body: JSON.stringify(p) })),
+    on('the body re-serialized after signing', 'HOST-4', (p) => ({
+      signedBody: oddlySpaced(p),
+      body: JSON.stringify(p),
+    })),
     on('no X-Service-Signature header', hc, () => ({ signature: null })),
-    ...malformed(ep).map((bad) => on(`malformed X-Service-Signature ${JSON.stringify(bad)}`, hc, () => ({ signature: bad }))),
+    ...malformed(ep).map((bad) =>
+      on(`malformed X-Service-Signature ${JSON.stringify(bad)}`, hc, () => ({ signature: bad })),
+    ),
     on('t at now - 301 s', 'HOST-5', () => ({ t: unixNow() - 301 })),
     on('t at now + 301 s', 'HOST-6', () => ({ t: farFuture() })),
   ];
   if (ep.mode === 'jwks') {
     const stranger = await h.newKey();
-    cases.push(on('a kid absent from the JWKS document', 'HOST-8', () => ({ signer: { mode: 'jwks', privateKey: stranger.privateKey, kid: stranger.kid } })));
+    cases.push(
+      on('a kid absent from the JWKS document', 'HOST-8', () => ({
+        signer: { mode: 'jwks', privateKey: stranger.privateKey, kid: stranger.kid },
+      })),
+    );
   }
   return cases;
 }
 
 /** The same cases on the facts GET, whose signed payload is the request line (5.2 item 6). */
-export async function badFactsCases(h: HostHarness, ep: ModeEndpoint, endUserHandle: string): Promise<Array<BadCase<FactsOptions>>> {
+export async function badFactsCases(
+  h: HostHarness,
+  ep: ModeEndpoint,
+  endUserHandle: string,
+): Promise<Array<BadCase<FactsOptions>>> {
   const hc = headerClause(ep);
   const other = `${endUserHandle}x`;
   const cases: Array<BadCase<FactsOptions>> = [
-    { name: `signed with the wrong ${ep.mode === 'hmac' ? 'secret' : 'key'}`, clause: hc, options: { endUserHandle, signer: await wrongSigner(h, ep) } },
+    {
+      name: `signed with the wrong ${ep.mode === 'hmac' ? 'secret' : 'key'}`,
+      clause: hc,
+      options: { endUserHandle, signer: await wrongSigner(h, ep) },
+    },
     // One byte of the request line changed after signing: signed for another handle.
-    { name: 'a request line other than the one signed', clause: hc, options: { endUserHandle, signedTarget: `${new URL(ep.factsUrl ?? 'http://x/').pathname}?endUserHandle=${encodeURIComponent(other)}` } },
+    {
+      name: 'a request line other than the one signed',
+      clause: hc,
+      options: {
+        endUserHandle,
+        signedTarget: `${new URL(ep.factsUrl ?? 'http://x/').pathname}?endUserHandle=${encodeURIComponent(other)}`,
+      },
+    },
     { name: 'no X-Service-Signature header', clause: hc, options: { endUserHandle, signature: null } },
-    ...malformed(ep).map((bad) => ({ name: `malformed X-Service-Signature ${JSON.stringify(bad)}`, clause: hc, options: { endUserHandle, signature: bad } })),
+    ...malformed(ep).map((bad) => ({
+      name: `malformed X-Service-Signature ${JSON.stringify(bad)}`,
+      clause: hc,
+      options: { endUserHandle, signature: bad },
+    })),
     { name: 't at now - 301 s', clause: 'HOST-5', options: { endUserHandle, t: unixNow() - 301 } },
     { name: 't at now + 301 s', clause: 'HOST-6', options: { endUserHandle, t: farFuture() } },
   ];
   if (ep.mode === 'jwks') {
     const stranger = await h.newKey();
-    cases.push({ name: 'a kid absent from the JWKS document', clause: 'HOST-8', options: { endUserHandle, signer: { mode: 'jwks', privateKey: stranger.privateKey, kid: stranger.kid } } });
+    cases.push({
+      name: 'a kid absent from the JWKS document',
+      clause: 'HOST-8',
+      options: { endUserHandle, signer: { mode: 'jwks', privateKey: stranger.privateKey, kid: stranger.kid } },
+    });
   }
   return cases;
 }

@@ -22,12 +22,24 @@ export interface DeliverOptions {
   timeoutMs?: number;
 }
 
-export async function deliver(h: HostHarness, ep: ModeEndpoint, payload: Payload, o: DeliverOptions = {}): Promise<SendOutcome> {
+export async function deliver(
+  h: HostHarness,
+  ep: ModeEndpoint,
+  payload: Payload,
+  o: DeliverOptions = {},
+): Promise<SendOutcome> {
   const body = Buffer.from(o.body ?? JSON.stringify(payload));
   const headers = callbackHeaders(payload, o.attempt);
-  const signature = o.signature === undefined ? await h.sign(ep, o.signedBody ?? body, o.t ?? unixNow(), o.signer) : o.signature;
+  const signature =
+    o.signature === undefined ? await h.sign(ep, o.signedBody ?? body, o.t ?? unixNow(), o.signer) : o.signature;
   if (signature !== null && signature !== undefined) headers['x-service-signature'] = signature;
-  return send({ method: 'POST', url: ep.hookUrl, headers, body, timeoutMs: o.timeoutMs ?? h.target.timeouts.requestMs });
+  return send({
+    method: 'POST',
+    url: ep.hookUrl,
+    headers,
+    body,
+    timeoutMs: o.timeoutMs ?? h.target.timeouts.requestMs,
+  });
 }
 
 export interface FactsOptions {
@@ -57,7 +69,10 @@ export async function fetchFacts(h: HostHarness, ep: ModeEndpoint, o: FactsOptio
     'x-service-end-user': o.endUserHandle,
     'x-service-delivery-id': ufDeliveryId(h.target.workspaceId, o.endUserHandle),
   };
-  const signature = o.signature === undefined ? await h.sign(ep, factsSigningPayload(o.signedTarget ?? requestTarget), o.t ?? unixNow(), o.signer) : o.signature;
+  const signature =
+    o.signature === undefined
+      ? await h.sign(ep, factsSigningPayload(o.signedTarget ?? requestTarget), o.t ?? unixNow(), o.signer)
+      : o.signature;
   if (signature !== null && signature !== undefined) headers['x-service-signature'] = signature;
   return send({ method: 'GET', url: url.toString(), headers, timeoutMs: o.timeoutMs ?? h.target.timeouts.requestMs });
 }
@@ -66,11 +81,21 @@ export async function fetchFacts(h: HostHarness, ep: ModeEndpoint, o: FactsOptio
 export function keyringOf(ep: ModeEndpoint): Keyring {
   return ep.mode === 'hmac'
     ? { ...(ep.secret !== undefined ? { secret: ep.secret } : {}) }
-    : { ...(ep.key ? { key: ep.key } : {}), ...(ep.decoy ? { decoy: ep.decoy } : {}), ...(ep.stranger ? { stranger: ep.stranger } : {}) };
+    : {
+        ...(ep.key ? { key: ep.key } : {}),
+        ...(ep.decoy ? { decoy: ep.decoy } : {}),
+        ...(ep.stranger ? { stranger: ep.stranger } : {}),
+      };
 }
 
 /** A callback of one signature case: the payload signed and sent as the case says, t from `now`. */
-export async function deliverCase(h: HostHarness, ep: ModeEndpoint, payload: Payload, c: SignatureCase, now = unixNow()): Promise<SendOutcome> {
+export async function deliverCase(
+  h: HostHarness,
+  ep: ModeEndpoint,
+  payload: Payload,
+  c: SignatureCase,
+  now = unixNow(),
+): Promise<SendOutcome> {
   const body = Buffer.from(JSON.stringify(payload));
   const t = c.t ? c.t(now) : now;
   const r = await c.build({ payload: body, t }, keyringOf(ep));
@@ -78,9 +103,18 @@ export async function deliverCase(h: HostHarness, ep: ModeEndpoint, payload: Pay
 }
 
 /** A facts GET of one signature case (the request line in place of a body, 5.2 item 6). */
-export async function fetchFactsCase(h: HostHarness, ep: ModeEndpoint, endUserHandle: string, c: SignatureCase, now = unixNow()): Promise<SendOutcome> {
+export async function fetchFactsCase(
+  h: HostHarness,
+  ep: ModeEndpoint,
+  endUserHandle: string,
+  c: SignatureCase,
+  now = unixNow(),
+): Promise<SendOutcome> {
   const { requestTarget } = factsUrlFor(ep, endUserHandle);
   const t = c.t ? c.t(now) : now;
-  const r = await c.build({ payload: Buffer.from(factsSigningPayload(requestTarget)), requestTarget, t }, keyringOf(ep));
+  const r = await c.build(
+    { payload: Buffer.from(factsSigningPayload(requestTarget)), requestTarget, t },
+    keyringOf(ep),
+  );
   return fetchFacts(h, ep, { endUserHandle, signature: r.signature });
 }

@@ -8,7 +8,10 @@ import { EVIDENCE_ATTACHMENT, processRedactor, type Evidence } from '../../../sp
 import { curlOf, type SendOutcome } from './send.ts';
 
 export async function attachEvidence(
-  testInfo: TestInfo, sentence: string, outcomes: readonly SendOutcome[], entries?: readonly unknown[],
+  testInfo: TestInfo,
+  sentence: string,
+  outcomes: readonly SendOutcome[],
+  entries?: readonly unknown[],
   /** The fast-check seed of generated requests: the report's rerun line replays it (--seed). */
   seed?: number,
 ): Promise<void> {
@@ -16,11 +19,17 @@ export async function attachEvidence(
     sentence,
     // No answer (timeout, refused connection) leaves status out and names the failure instead.
     requests: outcomes.map((o) => ({
-      method: o.method, url: o.url, ...(o.status !== undefined ? { status: o.status } : { failure: o.failure ?? 'no answer' }),
-      elapsedMs: Math.round(o.elapsedMs), curl: curlOf(o),
+      method: o.method,
+      url: o.url,
+      ...(o.status !== undefined ? { status: o.status } : { failure: o.failure ?? 'no answer' }),
+      elapsedMs: Math.round(o.elapsedMs),
+      curl: curlOf(o),
     })),
     ...(entries === undefined ? {} : { entries: [...entries] }),
     ...(seed === undefined ? {} : { seed }),
   };
-  await testInfo.attach(EVIDENCE_ATTACHMENT, { body: JSON.stringify(processRedactor.value(evidence)), contentType: 'application/json' });
+  await testInfo.attach(EVIDENCE_ATTACHMENT, {
+    body: JSON.stringify(processRedactor.value(evidence)),
+    contentType: 'application/json',
+  });
 }

@@ -13,7 +13,11 @@ import { inlineRefs, validArbitrary } from '../../service/property/compile.ts';
 import type { Schema } from '../../service/property/validate.ts';
 import { freshConversationId, type Payload } from './payloads.ts';
 
-export interface GeneratedContext { workspaceKey: string; configEnd: string; hookPath: string }
+export interface GeneratedContext {
+  workspaceKey: string;
+  configEnd: string;
+  hookPath: string;
+}
 
 /** The seed of this run: CCS_SEED (`--seed`) replays one, else a fresh one that is printed. */
 export function runSeed(env: NodeJS.ProcessEnv = process.env): number {
@@ -24,17 +28,23 @@ export function runSeed(env: NodeJS.ProcessEnv = process.env): number {
 
 function webhookSchema(event: LifecycleEvent): Schema {
   const spec = loadSpec();
-  const hook = (spec.openapi.webhooks as Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: Schema }> } } }> | undefined)?.[event];
+  const hook = (
+    spec.openapi.webhooks as
+      Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: Schema }> } } }> | undefined
+  )?.[event];
   const schema = hook?.post?.requestBody?.content?.['application/json']?.schema;
   if (schema === undefined) throw new Error(`spec/openapi.yaml has no request schema for webhook ${event}`);
   return inlineRefs(schema, (ref) => spec.resolveRef(ref) as Schema);
 }
 
 /** A real date-time (the pattern alone allows month 99), formatted as the contract's timestamp. */
-const TIMESTAMP = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-12-31T23:59:59Z'), noInvalidDate: true }).map(formatCallbackTimestamp);
+const TIMESTAMP = fc
+  .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-12-31T23:59:59Z'), noInvalidDate: true })
+  .map(formatCallbackTimestamp);
 
 /** Cross-page rules the schema cannot hold (PAGE-1..4): full pages before the last, count on every page. */
-const PAGE = fc.record({ totalPages: fc.integer({ min: 1, max: 4 }), lastLen: fc.integer({ min: 1, max: 500 }), pageFrom: fc.nat() })
+const PAGE = fc
+  .record({ totalPages: fc.integer({ min: 1, max: 4 }), lastLen: fc.integer({ min: 1, max: 500 }), pageFrom: fc.nat() })
   .map(({ totalPages, lastLen, pageFrom }) => {
     const page = 1 + (pageFrom % totalPages);
     return { page, totalPages, count: 500 * (totalPages - 1) + lastLen, len: page === totalPages ? lastLen : 500 };
@@ -42,16 +52,27 @@ const PAGE = fc.record({ totalPages: fc.integer({ min: 1, max: 4 }), lastLen: fc
 
 function eventArbitrary(event: LifecycleEvent, ctx: GeneratedContext): fc.Arbitrary<Payload> {
   const base = validArbitrary(webhookSchema(event), { maxExtraItems: 8 }) as fc.Arbitrary<Record<string, unknown>>;
-  const fix = (p: Record<string, unknown>, timestamp: string): Payload => ({
-    ...p, workspaceKey: ctx.workspaceKey, configEnd: ctx.configEnd, conversationId: freshConversationId(), timestamp,
-    ...(event === 'onComplete' ? { path: ctx.hookPath } : {}),
-  }) as unknown as Payload;
+  const fix = (p: Record<string, unknown>, timestamp: string): Payload =>
+    ({
+      ...p,
+      workspaceKey: ctx.workspaceKey,
+      configEnd: ctx.configEnd,
+      conversationId: freshConversationId(),
+      timestamp,
+      ...(event === 'onComplete' ? { path: ctx.hookPath } : {}),
+    }) as unknown as Payload;
   if (event !== 'config.bulk_deleted') return fc.tuple(base, TIMESTAMP).map(([p, ts]) => fix(p, ts));
   const key = fc.string({ minLength: 1, maxLength: 40 });
-  return fc.tuple(base, TIMESTAMP, PAGE, key).map(([p, ts, pg, k]) => ({
-    ...fix(p, ts), page: pg.page, totalPages: pg.totalPages, count: pg.count,
-    keys: Array.from({ length: pg.len }, (_, i) => `${k}-${i}`),
-  }) as unknown as Payload);
+  return fc.tuple(base, TIMESTAMP, PAGE, key).map(
+    ([p, ts, pg, k]) =>
+      ({
+        ...fix(p, ts),
+        page: pg.page,
+        totalPages: pg.totalPages,
+        count: pg.count,
+        keys: Array.from({ length: pg.len }, (_, i) => `${k}-${i}`),
+      }) as unknown as Payload,
+  );
 }
 
 export function payloadArbitrary(ctx: GeneratedContext): fc.Arbitrary<Payload> {
@@ -80,11 +101,13 @@ const WHITESPACE = [' ', '\t', '\n', '\r', '\r\n', '  \t'] as const;
  */
 export function spaced(value: unknown, spacing: readonly string[]): string {
   let i = 0;
-  const ws = () => spacing.length === 0 ? '' : spacing[i++ % spacing.length]!;
+  const ws = () => (spacing.length === 0 ? '' : spacing[i++ % spacing.length]!);
   const out = (v: unknown): string => {
     if (Array.isArray(v)) return `[${ws()}${v.map((x) => `${out(x)}${ws()}`).join(`,${ws()}`)}]`;
     if (v !== null && typeof v === 'object') {
-      return `{${ws()}${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}${ws()}:${ws()}${out(x)}${ws()}`).join(`,${ws()}`)}}`;
+      return `{${ws()}${Object.entries(v)
+        .map(([k, x]) => `${JSON.stringify(k)}${ws()}:${ws()}${out(x)}${ws()}`)
+        .join(`,${ws()}`)}}`;
     }
     return JSON.stringify(v);
   };

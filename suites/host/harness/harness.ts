@@ -69,7 +69,11 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
   const file = settings.hostTarget;
   const portFromEnv = settings.servicePort === undefined ? undefined : Number(settings.servicePort);
   if (portFromEnv !== undefined && !(Number.isInteger(portFromEnv) && portFromEnv >= 0 && portFromEnv <= 65535)) {
-    throw new CcsError('TARGET_FIELD_INVALID', `CCS_SERVICE_PORT must be a port number (got '${settings.servicePort}')`, { field: 'CCS_SERVICE_PORT' });
+    throw new CcsError(
+      'TARGET_FIELD_INVALID',
+      `CCS_SERVICE_PORT must be a port number (got '${settings.servicePort}')`,
+      { field: 'CCS_SERVICE_PORT' },
+    );
   }
   let keys: RunKeys | undefined;
   const closers: Array<() => Promise<void>> = [];
@@ -87,25 +91,46 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
       service = await connectServiceSide(settings.serviceControl);
       keys = await service.runKeys();
     } else {
-      service = await startServiceSide({ port: portFromEnv ?? target.servicePort ?? 0, workspaceKey: target.workspaceKey, bearerToken: target.bearerToken });
+      service = await startServiceSide({
+        port: portFromEnv ?? target.servicePort ?? 0,
+        workspaceKey: target.workspaceKey,
+        bearerToken: target.bearerToken,
+      });
     }
     closers.push(() => service.close());
     keys ??= await newRunKeys();
     const s = target.signing;
-    endpoints[s.mode] = endpoint(s.mode, target.hostBaseUrl, target.hookPath, target.factsPath, s.mode === 'hmac' ? s : undefined, keys);
+    endpoints[s.mode] = endpoint(
+      s.mode,
+      target.hostBaseUrl,
+      target.hookPath,
+      target.factsPath,
+      s.mode === 'hmac' ? s : undefined,
+      keys,
+    );
   } else {
     // Test-only secrets, random per run: they never leave this process.
     const bearerToken = randomBytes(16).toString('hex');
     const hmac = { secret: randomBytes(24).toString('hex'), previousSecret: randomBytes(24).toString('hex') };
     target = {
       description: fault ? `reference host receiver with fault ${fault}` : 'reference host receiver',
-      hostBaseUrl: 'http://127.0.0.1', hookPath: '/hooks/ccs', factsPath: '/facts',
+      hostBaseUrl: 'http://127.0.0.1',
+      hookPath: '/hooks/ccs',
+      factsPath: '/facts',
       factsSchema: classToSchema(REFERENCE_FACTS_CLASS, 'factsClass'),
-      signing: { mode: 'hmac', ...hmac }, workspaceKey: 'ws-host-ref', workspaceId: 'ws-host-ref', configEnd: '/settings',
+      signing: { mode: 'hmac', ...hmac },
+      workspaceKey: 'ws-host-ref',
+      workspaceId: 'ws-host-ref',
+      configEnd: '/settings',
       // The reference reads within milliseconds: a shorter read deadline than a host team's default
       // keeps the mutation matrix's faulty readers quick to judge, and changes no verdict of it.
       // HOST-22's window stays the one a host team's default read deadline gives.
-      bearerToken, timeouts: { ...DEFAULT_TIMEOUTS, dataReadMs: REFERENCE_DATA_READ_MS, noRetryWindowMs: defaultNoRetryWindowMs(DEFAULT_TIMEOUTS.dataReadMs) },
+      bearerToken,
+      timeouts: {
+        ...DEFAULT_TIMEOUTS,
+        dataReadMs: REFERENCE_DATA_READ_MS,
+        noRetryWindowMs: defaultNoRetryWindowMs(DEFAULT_TIMEOUTS.dataReadMs),
+      },
     };
     service = await startServiceSide({ port: portFromEnv ?? 0, workspaceKey: target.workspaceKey, bearerToken });
     closers.push(() => service.close());
@@ -113,8 +138,14 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     const dataApi = { baseUrl: service.url, workspaceKey: target.workspaceKey, bearerToken };
     const start = (signing: Parameters<typeof startHostReceiver>[0]['signing']): Promise<HostReceiver> =>
       startHostReceiver({ signing, dataApi, facts: { ...DEFAULT_FACTS }, ...(fault ? { fault } : {}) });
-    const [h, j] = await Promise.all([start({ mode: 'hmac', ...hmac }), start({ mode: 'jwks', jwksUrl: service.jwksUrl })]);
-    closers.push(() => h.close(), () => j.close());
+    const [h, j] = await Promise.all([
+      start({ mode: 'hmac', ...hmac }),
+      start({ mode: 'jwks', jwksUrl: service.jwksUrl }),
+    ]);
+    closers.push(
+      () => h.close(),
+      () => j.close(),
+    );
     endpoints.hmac = endpoint('hmac', h.url, h.hookPath, h.factsPath, hmac, keys);
     endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, keys);
   }
@@ -123,7 +154,10 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
   if (!service.controlUrl) await service.setJwks([keys.key.publicJwk, keys.decoy.publicJwk]);
   // Evidence and messages of this process are scrubbed of the target's credentials (spec/redact.ts).
   registerSecret(target.bearerToken);
-  if (target.signing.mode === 'hmac') { registerSecret(target.signing.secret); registerSecret(target.signing.previousSecret); }
+  if (target.signing.mode === 'hmac') {
+    registerSecret(target.signing.secret);
+    registerSecret(target.signing.previousSecret);
+  }
 
   return {
     target,
@@ -132,7 +166,8 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     service,
     observer: observe(service),
     endpoints,
-    sign: (ep, payload, t, signer) => signatureFor({ config: signer ?? ep.signer, payload, ...(t === undefined ? {} : { t }) }),
+    sign: (ep, payload, t, signer) =>
+      signatureFor({ config: signer ?? ep.signer, payload, ...(t === undefined ? {} : { t }) }),
     newKey: newSigningKey,
     close: async () => {
       for (const c of closers.reverse()) await c().catch(() => undefined);
@@ -141,19 +176,29 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
 }
 
 function endpoint(
-  mode: Mode, base: string, hookPath: string, factsPath: string | undefined,
-  hmac: { secret: string; previousSecret?: string } | undefined, keys: RunKeys,
+  mode: Mode,
+  base: string,
+  hookPath: string,
+  factsPath: string | undefined,
+  hmac: { secret: string; previousSecret?: string } | undefined,
+  keys: RunKeys,
 ): ModeEndpoint {
   const { key } = keys;
   const root = base.replace(/\/+$/, '');
   const signer: SignerConfig =
-    mode === 'hmac' ? { mode: 'hmac', secret: hmac?.secret ?? '' } : mode === 'jwks' ? { mode: 'jwks', privateKey: key.privateKey, kid: key.kid } : { mode: 'none' };
+    mode === 'hmac'
+      ? { mode: 'hmac', secret: hmac?.secret ?? '' }
+      : mode === 'jwks'
+        ? { mode: 'jwks', privateKey: key.privateKey, kid: key.kid }
+        : { mode: 'none' };
   return {
     mode,
     hookUrl: root + hookPath,
     hookPath,
     ...(factsPath !== undefined ? { factsUrl: root + factsPath, factsPath } : {}),
-    ...(hmac !== undefined ? { secret: hmac.secret, ...(hmac.previousSecret !== undefined ? { previousSecret: hmac.previousSecret } : {}) } : {}),
+    ...(hmac !== undefined
+      ? { secret: hmac.secret, ...(hmac.previousSecret !== undefined ? { previousSecret: hmac.previousSecret } : {}) }
+      : {}),
     ...(mode === 'jwks' ? keys : {}),
     signer,
   };

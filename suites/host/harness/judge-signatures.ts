@@ -82,7 +82,12 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
     // acknowledged: a receiver that answers every callback 404 (a wrong hook path) or 401 refuses a
     // bad signature by accident. A bad signature accepted is evidence wherever it is.
     const withControl = seen.filter((s) => controls.has(key(s)));
-    for (const s of g.filter(edgeInconclusive)) warnCheck(c.clause, `${mode} ${s.kind}: ${c.name}`, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
+    for (const s of g.filter(edgeInconclusive))
+      warnCheck(
+        c.clause,
+        `${mode} ${s.kind}: ${c.name}`,
+        `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`,
+      );
     if (c.accepted) {
       for (const s of withControl) {
         const words = { expected: 'a 2xx', seen: describe(s.o) };
@@ -104,13 +109,15 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
       }
       for (const s of [...accepted, ...refused]) {
         judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, !isAck(s.o), {
-          expected: 'refused (401)', seen: describe(s.o),
+          expected: 'refused (401)',
+          seen: describe(s.o),
         });
       }
     }
     for (const s of refused) {
       judge.soft('HOST-3', `${mode} ${s.kind}: ${c.name}: the refusal is 401`, 'sig.refusal-401', s.o.status === 401, {
-        expected: '401', seen: describe(s.o),
+        expected: '401',
+        seen: describe(s.o),
       });
     }
   }
@@ -129,7 +136,8 @@ export function judgeFactsCases(sent: readonly SentCase[], deadlineMs: number): 
     if (!answered(s.o)) {
       const id = 'facts.answered-within-10s';
       check.soft('HOST-16', `${rule}: answered within ${deadlineMs} ms`, { id }).that(false, {
-        expected: `an HTTP answer within ${deadlineMs} ms`, seen: describe(s.o),
+        expected: `an HTTP answer within ${deadlineMs} ms`,
+        seen: describe(s.o),
         hint: noAnswerHint(s.o, 'hostBaseUrl + factsPath'),
       });
       continue;
@@ -138,14 +146,19 @@ export function judgeFactsCases(sent: readonly SentCase[], deadlineMs: number): 
     // A refusal is evidence only where a correctly signed GET is answered; a bad one served, wherever.
     if (s.c.control || (!withControl && (s.c.accepted || !isAck(s.o)))) continue;
     if (edgeInconclusive(s)) {
-      warnCheck(s.c.accepted ? 'HOST-16' : 'HOST-18', rule, `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`);
+      warnCheck(
+        s.c.accepted ? 'HOST-16' : 'HOST-18',
+        rule,
+        `the answer came after the second in which t was at the window's edge (${describe(s.o)}): not evidence either way`,
+      );
       continue;
     }
     const id = factsCheckId(s.c);
     if (s.c.accepted) judge.soft('HOST-16', rule, id, isAck(s.o), { expected: 'a 2xx', seen: describe(s.o) });
     else {
       judge.soft('HOST-18', rule, id, s.o.status! >= 400 && s.o.status! < 500, {
-        expected: 'refused with a 4xx', seen: describe(s.o),
+        expected: 'refused with a 4xx',
+        seen: describe(s.o),
       });
     }
   }

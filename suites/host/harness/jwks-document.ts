@@ -28,7 +28,10 @@ export interface Rotation {
  * once the answer is in: a verifier fetches before it answers (a 401 needs the key first).
  */
 export async function rotate(
-  h: HostHarness, ep: ModeEndpoint, payload: Payload, between?: () => Promise<unknown>,
+  h: HostHarness,
+  ep: ModeEndpoint,
+  payload: Payload,
+  between?: () => Promise<unknown>,
 ): Promise<Rotation> {
   const key = await h.newKey();
   const publishedSeq = await h.service.addJwk(key.publicJwk);
@@ -54,7 +57,10 @@ export interface CacheProbe {
  * "fewer windows with a fetch than callbacks", never on an absolute count of fetches.
  */
 export async function probeCache(
-  h: HostHarness, ep: ModeEndpoint, payload: () => Payload, max: number,
+  h: HostHarness,
+  ep: ModeEndpoint,
+  payload: () => Payload,
+  max: number,
 ): Promise<CacheProbe> {
   const outcomes: SendOutcome[] = [];
   let withFetch = 0;

@@ -20,10 +20,19 @@ const REFUSED = new Set([400, 401]);
 const LOOP_RETRIES = 8;
 const LOOP_MS = 1_000;
 
-interface Announcement { testId: string | undefined; keys: ReadonlySet<string>; at: number }
+interface Announcement {
+  testId: string | undefined;
+  keys: ReadonlySet<string>;
+  at: number;
+}
 
 export interface Violation {
-  clause: ClauseId; id: string; rule: string; expected: string; read: DataRead; note?: string;
+  clause: ClauseId;
+  id: string;
+  rule: string;
+  expected: string;
+  read: DataRead;
+  note?: string;
 }
 
 export interface Observer {
@@ -43,8 +52,12 @@ function currentTestId(): string | undefined {
 
 /** What the receiver sent, in words: the path as sent and its Authorization header, never the token. */
 export function requestInWords(r: DataRead): string {
-  const auth = r.bearer === 'sent' ? 'with the Bearer token' : r.bearer === 'missing'
-    ? 'without an Authorization header' : 'with another Authorization header';
+  const auth =
+    r.bearer === 'sent'
+      ? 'with the Bearer token'
+      : r.bearer === 'missing'
+        ? 'without an Authorization header'
+        : 'with another Authorization header';
   return `GET ${r.path} ${auth}, answered ${r.status} (journal #${r.seq})`;
 }
 
@@ -63,12 +76,15 @@ export function observe(service: ServiceSide): Observer {
 
   /** Whether a callback named the key (or, for a list read, the user) between two journal positions. */
   const namedBetween = (r: DataRead, from: number): boolean =>
-    (announced.get(r.endUserHandle) ?? []).some((a) => a.at >= from && a.at < r.seq
-      && (r.serviceKey === null || a.keys.has(r.serviceKey)));
+    (announced.get(r.endUserHandle) ?? []).some(
+      (a) => a.at >= from && a.at < r.seq && (r.serviceKey === null || a.keys.has(r.serviceKey)),
+    );
   /** The last earlier read of the same record with no callback naming it since: r repeats it. */
-  const repeats = (r: DataRead): DataRead | undefined => service.reads
-    .filter((p) => p.seq < r.seq && p.endUserHandle === r.endUserHandle && p.serviceKey === r.serviceKey)
-    .filter((p) => !namedBetween(r, p.seq)).pop();
+  const repeats = (r: DataRead): DataRead | undefined =>
+    service.reads
+      .filter((p) => p.seq < r.seq && p.endUserHandle === r.endUserHandle && p.serviceKey === r.serviceKey)
+      .filter((p) => !namedBetween(r, p.seq))
+      .pop();
 
   const violations = (r: DataRead, testId: string): Violation[] => {
     const owners = announced.get(r.endUserHandle) ?? [];
@@ -80,10 +96,13 @@ export function observe(service: ServiceSide): Observer {
       // reading); any other read without it reads nothing over the data API (HOST-13, section 7 item 3).
       const retry = before !== undefined && RETRIED.has(before.status);
       out.push({
-        clause: retry ? 'HOST-21' : 'HOST-13', id: retry ? 'observe.retry-with-token' : 'observe.read-with-token',
-        rule: retry ? 'a retry of a data API read answered 409 or 503 carries the Bearer token'
+        clause: retry ? 'HOST-21' : 'HOST-13',
+        id: retry ? 'observe.retry-with-token' : 'observe.read-with-token',
+        rule: retry
+          ? 'a retry of a data API read answered 409 or 503 carries the Bearer token'
           : 'every data API read carries the Bearer token (section 7: a read without it is answered 401)',
-        expected: 'Authorization: Bearer <the run\'s token>', read: r,
+        expected: "Authorization: Bearer <the run's token>",
+        read: r,
         ...(mine ? {} : { note: 'not attributable to a test: judged in the test running when it was seen' }),
       });
     }
@@ -91,9 +110,12 @@ export function observe(service: ServiceSide): Observer {
       // Not a read path, or a segment's percent-encoding broken: a handle or key pasted in raw (HOST-13's
       // reading). Needs no attribution: the service side never answers such a path with a record.
       out.push({
-        clause: 'HOST-13', id: 'observe.read-path-well-formed', read: r,
-        rule: 'every data API read path is /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}'
-          + '/{serviceKey}, each segment percent-encoded',
+        clause: 'HOST-13',
+        id: 'observe.read-path-well-formed',
+        read: r,
+        rule:
+          'every data API read path is /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}' +
+          '/{serviceKey}, each segment percent-encoded',
         expected: 'a read path of the data API whose segments decode',
         ...(mine ? {} : { note: 'not attributable to a test: judged in the test running when it was seen' }),
       });
@@ -101,7 +123,9 @@ export function observe(service: ServiceSide): Observer {
     if (!mine) return out;
     if (r.serviceKey !== null && r.wellFormed && !owners.some((a) => a.keys.has(r.serviceKey!))) {
       out.push({
-        clause: 'HOST-13', id: 'observe.read-announced-key', read: r,
+        clause: 'HOST-13',
+        id: 'observe.read-announced-key',
+        read: r,
         rule: 'the host reads the keys of serviceKeys: every key it reads is one a callback named',
         expected: `a key of ${JSON.stringify([...new Set(owners.flatMap((a) => [...a.keys]))])}`,
       });
@@ -112,16 +136,21 @@ export function observe(service: ServiceSide): Observer {
     const first = chain[chain.length - 1];
     if (chain.length === LOOP_RETRIES && first !== undefined && r.atMs - first.atMs <= LOOP_MS) {
       out.push({
-        clause: 'HOST-21', id: 'observe.retry-backoff', read: r,
-        rule: `a read answered 409 or 503 is retried with a back-off: fewer than ${LOOP_RETRIES} retries `
-          + `within ${LOOP_MS} ms of the first read`,
+        clause: 'HOST-21',
+        id: 'observe.retry-backoff',
+        read: r,
+        rule:
+          `a read answered 409 or 503 is retried with a back-off: fewer than ${LOOP_RETRIES} retries ` +
+          `within ${LOOP_MS} ms of the first read`,
         expected: `fewer than ${LOOP_RETRIES} retries within ${LOOP_MS} ms of journal #${first.seq}`,
         note: `retry ${LOOP_RETRIES} came ${Math.round(r.atMs - first.atMs)} ms after the first read`,
       });
     }
     if (before !== undefined && REFUSED.has(before.status)) {
       out.push({
-        clause: 'HOST-22', id: 'observe.no-retry-4xx', read: r,
+        clause: 'HOST-22',
+        id: 'observe.no-retry-4xx',
+        read: r,
         rule: 'a data API read answered 400 or 401 is never retried',
         expected: `no read of this record after journal #${before.seq} (answered ${before.status})`,
       });
@@ -145,7 +174,10 @@ export function observe(service: ServiceSide): Observer {
       for (const v of found) byCheck.set(v.id, [...(byCheck.get(v.id) ?? []), v]);
       for (const [id, vs] of byCheck) {
         const first = vs[0]!;
-        const seen = vs.slice(0, 5).map((v) => requestInWords(v.read) + (v.note ? ` (${v.note})` : '')).join('; ');
+        const seen = vs
+          .slice(0, 5)
+          .map((v) => requestInWords(v.read) + (v.note ? ` (${v.note})` : ''))
+          .join('; ');
         const more = vs.length > 5 ? ` and ${vs.length - 5} more` : '';
         check.soft(first.clause, first.rule, { id }).that(false, { expected: first.expected, seen: seen + more });
       }

@@ -4,7 +4,13 @@
  * that share one receiver apart.
  */
 import { randomBytes } from 'node:crypto';
-import { formatCallbackTimestamp, lcDeliveryId, type LifecycleCommon, type LifecycleEvent, type LifecyclePayload } from '../../../protocol/index.ts';
+import {
+  formatCallbackTimestamp,
+  lcDeliveryId,
+  type LifecycleCommon,
+  type LifecycleEvent,
+  type LifecyclePayload,
+} from '../../../protocol/index.ts';
 
 export interface CallbackContext {
   workspaceKey: string;
@@ -31,7 +37,11 @@ export function freshKey(): string {
 /** A payload as sent: the contract's shape, plus whatever a test adds or overrides on purpose. */
 export type Payload = Record<string, unknown> & { event: LifecycleEvent; conversationId: number };
 
-export function lifecyclePayload(event: LifecycleEvent, ctx: CallbackContext, extra: Record<string, unknown> = {}): Payload {
+export function lifecyclePayload(
+  event: LifecycleEvent,
+  ctx: CallbackContext,
+  extra: Record<string, unknown> = {},
+): Payload {
   const common: LifecycleCommon & { event: LifecycleEvent } = {
     event,
     workspaceKey: ctx.workspaceKey,
@@ -41,7 +51,9 @@ export function lifecyclePayload(event: LifecycleEvent, ctx: CallbackContext, ex
     timestamp: formatCallbackTimestamp(new Date()),
   };
   // The members each event adds, typed by the payload types generated from spec/openapi.yaml.
-  const byEvent: { [E in LifecycleEvent]: Omit<Extract<LifecyclePayload, { event: E }>, keyof LifecycleCommon | 'event'> } = {
+  const byEvent: {
+    [E in LifecycleEvent]: Omit<Extract<LifecyclePayload, { event: E }>, keyof LifecycleCommon | 'event'>;
+  } = {
     onStart: { serviceKeys: [] },
     onSessionInterrupted: { serviceKeys: [] },
     onSessionTimeout: { serviceKeys: [] },
@@ -67,5 +79,11 @@ export function callbackHeaders(p: Payload, attempt?: number): Record<string, st
 
 /** The same JSON with unusual but legal whitespace (HOST-24). */
 export function oddlySpaced(p: Payload): string {
-  return '{\n\t' + Object.entries(p).map(([k, v]) => `${JSON.stringify(k)}  :\t${JSON.stringify(v, null, 3)}`).join(' ,\r\n  ') + '\n}\n';
+  return (
+    '{\n\t' +
+    Object.entries(p)
+      .map(([k, v]) => `${JSON.stringify(k)}  :\t${JSON.stringify(v, null, 3)}`)
+      .join(' ,\r\n  ') +
+    '\n}\n'
+  );
 }

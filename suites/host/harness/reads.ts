@@ -19,33 +19,80 @@ export function encodedKeys(): string[] {
 }
 
 /** A read fetches the record of `key` when it asks for it by key, or lists the user's records (which include it). */
-export const covers = (handle: string, key: string) => (r: DataRead): boolean =>
-  r.endUserHandle === handle && (r.serviceKey === key || r.serviceKey === null);
+export const covers =
+  (handle: string, key: string) =>
+  (r: DataRead): boolean =>
+    r.endUserHandle === handle && (r.serviceKey === key || r.serviceKey === null);
 /** ...and the harness answered it with the record. */
-export const readOk = (handle: string, key: string) => (r: DataRead): boolean => covers(handle, key)(r) && r.status === 200;
-export const byKey = (handle: string, key: string) => (r: DataRead): boolean => r.endUserHandle === handle && r.serviceKey === key;
+export const readOk =
+  (handle: string, key: string) =>
+  (r: DataRead): boolean =>
+    covers(handle, key)(r) && r.status === 200;
+export const byKey =
+  (handle: string, key: string) =>
+  (r: DataRead): boolean =>
+    r.endUserHandle === handle && r.serviceKey === key;
 
-export const summary = (r: DataRead) => ({ endUserHandle: r.endUserHandle, serviceKey: r.serviceKey, status: r.status, seq: r.seq });
+export const summary = (r: DataRead) => ({
+  endUserHandle: r.endUserHandle,
+  serviceKey: r.serviceKey,
+  status: r.status,
+  seq: r.seq,
+});
 
 /** The reads of a user, in words (what the receiver asked and what it was answered). */
 export function readsInWords(h: HostHarness, handle: string): string {
   const rs = h.service.reads.filter((r) => r.endUserHandle === handle);
-  return rs.length === 0 ? 'no read of this user' : rs.map((r) => `GET ${r.serviceKey === null ? '/{endUserHandle}' : `/{endUserHandle}/${JSON.stringify(r.serviceKey)}`} answered ${r.status}`).join('; ');
+  return rs.length === 0
+    ? 'no read of this user'
+    : rs
+        .map(
+          (r) =>
+            `GET ${r.serviceKey === null ? '/{endUserHandle}' : `/{endUserHandle}/${JSON.stringify(r.serviceKey)}`} answered ${r.status}`,
+        )
+        .join('; ');
 }
 
-export interface Completion { payload: Payload; outcome: SendOutcome; handle: string; keys: string[] }
+export interface Completion {
+  payload: Payload;
+  outcome: SendOutcome;
+  handle: string;
+  keys: string[];
+}
 
 /** An onComplete whose keys the data API serves (announced first), sent with the given attempt. */
-export async function complete(h: HostHarness, ep: ModeEndpoint, keys: string[], o: { handle?: string; conversationId?: number; attempt?: number; payload?: Payload } = {}): Promise<Completion> {
+export async function complete(
+  h: HostHarness,
+  ep: ModeEndpoint,
+  keys: string[],
+  o: { handle?: string; conversationId?: number; attempt?: number; payload?: Payload } = {},
+): Promise<Completion> {
   const handle = o.handle ?? freshHandle();
   await h.service.announce(handle, keys);
-  const payload = o.payload ?? lifecyclePayload('onComplete', { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle: handle, conversationId: o.conversationId ?? freshConversationId(), hookPath: ep.hookPath }, { serviceKeys: keys });
+  const payload =
+    o.payload ??
+    lifecyclePayload(
+      'onComplete',
+      {
+        workspaceKey: h.target.workspaceKey,
+        configEnd: h.target.configEnd,
+        endUserHandle: handle,
+        conversationId: o.conversationId ?? freshConversationId(),
+        hookPath: ep.hookPath,
+      },
+      { serviceKeys: keys },
+    );
   const outcome = await deliver(h, ep, payload, o.attempt === undefined ? {} : { attempt: o.attempt });
   return { payload, outcome, handle, keys };
 }
 
 /** The first read matching after a given journal position, within the deadline. */
-export function readAfter(h: HostHarness, pred: (r: DataRead) => boolean, afterSeq: number, deadlineMs: number): Promise<DataRead | undefined> {
+export function readAfter(
+  h: HostHarness,
+  pred: (r: DataRead) => boolean,
+  afterSeq: number,
+  deadlineMs: number,
+): Promise<DataRead | undefined> {
   return h.service.waitForRead((r) => r.seq > afterSeq && pred(r), deadlineMs);
 }
 

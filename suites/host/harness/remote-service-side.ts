@@ -28,9 +28,18 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
         signal: AbortSignal.timeout(waitMs + SLACK_MS),
       });
     } catch (error) {
-      throw new CcsError('HOST_SERVICE_SIDE_UNREACHABLE', `the shared service side at ${url} did not answer: ${(error as Error).message}`, { url });
+      throw new CcsError(
+        'HOST_SERVICE_SIDE_UNREACHABLE',
+        `the shared service side at ${url} did not answer: ${(error as Error).message}`,
+        { url },
+      );
     }
-    if (!res.ok) throw new CcsError('HOST_SERVICE_SIDE_UNREACHABLE', `the shared service side at ${url} answered ${res.status} to a control call`, { url });
+    if (!res.ok)
+      throw new CcsError(
+        'HOST_SERVICE_SIDE_UNREACHABLE',
+        `the shared service side at ${url} answered ${res.status} to a control call`,
+        { url },
+      );
     return res.json();
   };
 
@@ -49,7 +58,11 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     await pull(0);
   };
 
-  const waitFor = async <T>(list: readonly T[], pred: (e: T) => boolean, deadlineMs: number): Promise<T | undefined> => {
+  const waitFor = async <T>(
+    list: readonly T[],
+    pred: (e: T) => boolean,
+    deadlineMs: number,
+  ): Promise<T | undefined> => {
     const until = performance.now() + Math.max(0, deadlineMs);
     await pull(0);
     for (;;) {

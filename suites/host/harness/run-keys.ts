@@ -9,9 +9,17 @@ import { randomBytes } from 'node:crypto';
 import { exportJWK, importJWK, type JWK } from 'jose';
 import { generateSigningKey, type CryptoKey, type KeyObject } from '../../../protocol/index.ts';
 
-export interface SigningKey { kid: string; privateKey: CryptoKey | KeyObject; publicJwk: JWK }
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey | KeyObject;
+  publicJwk: JWK;
+}
 
-export interface RunKeys { key: SigningKey; decoy: SigningKey; stranger: SigningKey }
+export interface RunKeys {
+  key: SigningKey;
+  decoy: SigningKey;
+  stranger: SigningKey;
+}
 
 /** Their private halves, as the control route of a shared service side sends them to workers. */
 export type RunKeysJson = Record<keyof RunKeys, { kid: string; privateJwk: JWK; publicJwk: JWK }>;
@@ -29,7 +37,8 @@ export async function newRunKeys(): Promise<RunKeys> {
 
 export async function runKeysToJson(keys: RunKeys): Promise<RunKeysJson> {
   const out = {} as RunKeysJson;
-  for (const n of NAMES) out[n] = { kid: keys[n].kid, privateJwk: await exportJWK(keys[n].privateKey), publicJwk: keys[n].publicJwk };
+  for (const n of NAMES)
+    out[n] = { kid: keys[n].kid, privateJwk: await exportJWK(keys[n].privateKey), publicJwk: keys[n].publicJwk };
   return out;
 }
 
@@ -37,7 +46,11 @@ export async function runKeysFromJson(json: RunKeysJson): Promise<RunKeys> {
   const out = {} as RunKeys;
   for (const n of NAMES) {
     const k = json[n];
-    out[n] = { kid: k.kid, privateKey: (await importJWK(k.privateJwk, 'ES256', { extractable: true })) as CryptoKey | KeyObject, publicJwk: k.publicJwk };
+    out[n] = {
+      kid: k.kid,
+      privateKey: (await importJWK(k.privateJwk, 'ES256', { extractable: true })) as CryptoKey | KeyObject,
+      publicJwk: k.publicJwk,
+    };
   }
   return out;
 }

@@ -38,11 +38,21 @@ export function send(r: SendRequest): Promise<SendOutcome> {
   const lib = u.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let done = false;
-    const finish = (o: Omit<SendOutcome, 'elapsedMs' | 'method' | 'url' | 'headersSent' | 'bodySent'>, elapsedMs = performance.now() - started) => {
+    const finish = (
+      o: Omit<SendOutcome, 'elapsedMs' | 'method' | 'url' | 'headersSent' | 'bodySent'>,
+      elapsedMs = performance.now() - started,
+    ) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      resolve({ method: r.method, url: r.url, headersSent: r.headers, ...(r.body !== undefined ? { bodySent: r.body } : {}), elapsedMs, ...o });
+      resolve({
+        method: r.method,
+        url: r.url,
+        headersSent: r.headers,
+        ...(r.body !== undefined ? { bodySent: r.body } : {}),
+        elapsedMs,
+        ...o,
+      });
     };
     const headers: Record<string, string | number> = { ...r.headers };
     if (r.body !== undefined) headers['content-length'] = r.body.length;
@@ -51,13 +61,22 @@ export function send(r: SendRequest): Promise<SendOutcome> {
       req = lib.request(u, { method: r.method, headers, agent: false }, onResponse);
     } catch (e) {
       // A header Node refuses to send (a non-ASCII value): recorded, never thrown.
-      resolve({ method: r.method, url: r.url, headersSent: r.headers, elapsedMs: 0, failure: 'connect', error: (e as Error).message });
+      resolve({
+        method: r.method,
+        url: r.url,
+        headersSent: r.headers,
+        elapsedMs: 0,
+        failure: 'connect',
+        error: (e as Error).message,
+      });
       return;
     }
     function onResponse(res: http.IncomingMessage): void {
       const headAt = performance.now() - started;
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => { if (chunks.length < 64) chunks.push(c); });
+      res.on('data', (c: Buffer) => {
+        if (chunks.length < 64) chunks.push(c);
+      });
       res.on('end', () => finish({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }, headAt));
       res.on('error', () => finish({ status: res.statusCode }, headAt));
     }
@@ -76,7 +95,9 @@ export function send(r: SendRequest): Promise<SendOutcome> {
  * no answer the rest are not sent (undefined), so a hanging receiver costs one deadline, not one a lane.
  */
 export async function inLanes<T>(
-  items: readonly T[], limit: number, fn: (item: T) => Promise<SendOutcome>,
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<SendOutcome>,
 ): Promise<Array<SendOutcome | undefined>> {
   const out: Array<SendOutcome | undefined> = new Array(items.length).fill(undefined);
   let next = 0;
@@ -112,11 +133,15 @@ export function answered(o: SendOutcome): boolean {
 export function noAnswerHint(o: SendOutcome, field: string): string {
   const origin = new URL(o.url).origin;
   if (o.failure === 'timeout') {
-    return `${origin} accepted the connection but sent no answer within the deadline: answer first (a 2xx), `
-      + 'then do the work (a data API read can take seconds).';
+    return (
+      `${origin} accepted the connection but sent no answer within the deadline: answer first (a 2xx), ` +
+      'then do the work (a data API read can take seconds).'
+    );
   }
-  return `No HTTP answer from ${origin} (${o.error ?? 'connection failed'}): check that the receiver is running and `
-    + `that ${field} of the host target names where it listens.`;
+  return (
+    `No HTTP answer from ${origin} (${o.error ?? 'connection failed'}): check that the receiver is running and ` +
+    `that ${field} of the host target names where it listens.`
+  );
 }
 
 /**
@@ -124,11 +149,17 @@ export function noAnswerHint(o: SendOutcome, field: string): string {
  * Nothing here is a secret (a signature is not; the HMAC secret never travels).
  */
 export function curlOf(o: SendOutcome): string {
-  return curlLine({ method: o.method, url: o.url, headers: o.headersSent, ...(o.bodySent !== undefined ? { body: o.bodySent } : {}) });
+  return curlLine({
+    method: o.method,
+    url: o.url,
+    headers: o.headersSent,
+    ...(o.bodySent !== undefined ? { body: o.bodySent } : {}),
+  });
 }
 
 export function describe(o: SendOutcome): string {
-  if (o.failure === 'timeout') return `${o.method} ${o.url}: no answer within the deadline (${Math.round(o.elapsedMs)} ms)`;
+  if (o.failure === 'timeout')
+    return `${o.method} ${o.url}: no answer within the deadline (${Math.round(o.elapsedMs)} ms)`;
   if (o.failure === 'connect') return `${o.method} ${o.url}: connection failed (${o.error ?? 'error'})`;
   return `${o.method} ${o.url}: ${o.status} after ${Math.round(o.elapsedMs)} ms`;
 }

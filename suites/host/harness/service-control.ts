@@ -24,7 +24,10 @@ export interface ControlledState {
   addJwk(key: JWK): number;
 }
 
-export interface Journal { reads: DataRead[]; jwksFetches: JwksFetch[] }
+export interface Journal {
+  reads: DataRead[];
+  jwksFetches: JwksFetch[];
+}
 
 /** Longest wait of one journal poll: a client polls again for longer waits. */
 export const MAX_POLL_MS = 5_000;
@@ -35,7 +38,12 @@ function since(s: ControlledState, after: number): Journal {
   return { reads: s.reads.filter((r) => r.seq > after), jwksFetches: s.jwksFetches.filter((f) => f.seq > after) };
 }
 
-export function registerControl(app: FastifyInstance, token: string, state: () => ControlledState, runKeys: RunKeysJson): void {
+export function registerControl(
+  app: FastifyInstance,
+  token: string,
+  state: () => ControlledState,
+  runKeys: RunKeysJson,
+): void {
   const prefix = controlPrefix(token);
   // The keys every worker signs with, published in the JWKS document before the first callback.
   app.get(`${prefix}/keys`, async () => runKeys);
@@ -45,7 +53,10 @@ export function registerControl(app: FastifyInstance, token: string, state: () =
   });
   app.post(`${prefix}/script`, async (req) => {
     const b = req.body as {
-      endUserHandle: string; serviceKey: string; statuses: number[]; hold?: { ms: number; reads?: number | null };
+      endUserHandle: string;
+      serviceKey: string;
+      statuses: number[];
+      hold?: { ms: number; reads?: number | null };
     };
     // JSON has no Infinity: an absent or null count holds every read.
     const reads = typeof b.hold?.reads === 'number' ? { reads: b.hold.reads } : {};
@@ -69,7 +80,12 @@ export function registerControl(app: FastifyInstance, token: string, state: () =
     const now = since(s, after);
     if (now.reads.length > 0 || now.jwksFetches.length > 0 || waitMs === 0) return now;
     await new Promise<void>((resolve) => {
-      const done = () => { clearTimeout(timer); s.events.off('read', done); s.events.off('jwks', done); resolve(); };
+      const done = () => {
+        clearTimeout(timer);
+        s.events.off('read', done);
+        s.events.off('jwks', done);
+        resolve();
+      };
       const timer = setTimeout(done, waitMs);
       s.events.on('read', done);
       s.events.on('jwks', done);

@@ -30,7 +30,10 @@ export interface DataRead {
 }
 
 /** A slow data API: the next `reads` reads of a key (all by default) answered `ms` after they arrive. */
-export interface ReadHold { ms: number; reads?: number }
+export interface ReadHold {
+  ms: number;
+  reads?: number;
+}
 
 export interface JwksFetch {
   seq: number;
@@ -114,7 +117,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   // A read path whose percent-encoding is broken fails the router's decoding (FST_ERR_BAD_URL) before any
   // route: it is a data API request all the same, journalled and answered 400 by the data route (HOST-13).
   const app = Fastify({
-    logger: false, forceCloseConnections: true,
+    logger: false,
+    forceCloseConnections: true,
     frameworkErrors: (error, req, reply) => {
       const r = reply as unknown as FastifyReply;
       if (error.code === 'FST_ERR_BAD_URL' && req.url.startsWith('/api/')) return void dataRead(req, r);
@@ -129,57 +133,68 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   });
 
   const dataRead = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-      const path = req.url.split('?')[0] ?? '';
-      const auth = req.headers.authorization;
-      const bearer = auth === undefined ? 'missing' : auth === `Bearer ${o.bearerToken}` ? 'sent' : 'other';
-      const m = DATA_ROUTE.exec(path);
-      // A path that is no read path is journalled too (the observer judges it, HOST-13), then answered 404.
-      const parts = m === null ? undefined : m.slice(1, 5);
-      const [ws = '', end = '', handle = '', key] = parts ?? [];
-      // A segment whose percent-encoding is broken (a '%' sent as is) is journalled as sent, and answered 400.
-      const decoded = [ws, end, handle, key ?? ''].map(safeDecode);
-      const malformed = decoded.some((d) => d === undefined);
-      const raw = [ws, end, handle, key ?? ''];
-      const texts = decoded.map((d, i) => d ?? raw[i]!);
-      const [wsText, endText, handleText, keyText] = texts as [string, string, string, string];
-      const endUserHandle = handleText;
-      const serviceKey = key === undefined ? null : keyText;
-      const holding = serviceKey === null ? undefined : holds.get(`${endUserHandle}\u0000${serviceKey}`);
-      const hold = holding !== undefined && holding.left-- > 0 ? holding.ms : undefined;
-      // Journalled on arrival (PITFALLS), answered after the key's hold, if any.
-      const answer = async (status: number, body: unknown) => {
-        const entry: DataRead = {
-          seq: ++seq, atMs: performance.now(), workspaceKey: wsText,
-          configEnd: '/' + endText.replace(/^\/+/, ''), endUserHandle, serviceKey, status,
-          path, wellFormed: m !== null && !malformed, bearer,
-        };
-        reads.push(entry);
-        events.emit('read', entry);
-        if (hold !== undefined) await held(hold, closing.signal);
-        return reply.code(status).send(body);
+    const path = req.url.split('?')[0] ?? '';
+    const auth = req.headers.authorization;
+    const bearer = auth === undefined ? 'missing' : auth === `Bearer ${o.bearerToken}` ? 'sent' : 'other';
+    const m = DATA_ROUTE.exec(path);
+    // A path that is no read path is journalled too (the observer judges it, HOST-13), then answered 404.
+    const parts = m === null ? undefined : m.slice(1, 5);
+    const [ws = '', end = '', handle = '', key] = parts ?? [];
+    // A segment whose percent-encoding is broken (a '%' sent as is) is journalled as sent, and answered 400.
+    const decoded = [ws, end, handle, key ?? ''].map(safeDecode);
+    const malformed = decoded.some((d) => d === undefined);
+    const raw = [ws, end, handle, key ?? ''];
+    const texts = decoded.map((d, i) => d ?? raw[i]!);
+    const [wsText, endText, handleText, keyText] = texts as [string, string, string, string];
+    const endUserHandle = handleText;
+    const serviceKey = key === undefined ? null : keyText;
+    const holding = serviceKey === null ? undefined : holds.get(`${endUserHandle}\u0000${serviceKey}`);
+    const hold = holding !== undefined && holding.left-- > 0 ? holding.ms : undefined;
+    // Journalled on arrival (PITFALLS), answered after the key's hold, if any.
+    const answer = async (status: number, body: unknown) => {
+      const entry: DataRead = {
+        seq: ++seq,
+        atMs: performance.now(),
+        workspaceKey: wsText,
+        configEnd: '/' + endText.replace(/^\/+/, ''),
+        endUserHandle,
+        serviceKey,
+        status,
+        path,
+        wellFormed: m !== null && !malformed,
+        bearer,
       };
-      if (m === null) return answer(404, errorBody(404, 'Not Found', path));
-      if (req.method === 'PUT') return answer(405, errorBody(405, 'Method Not Allowed', path));
-      if (malformed) return answer(400, errorBody(400, 'Bad Request', path));
-      if (bearer !== 'sent') return answer(401, errorBody(401, 'Unauthorized', path));
-      if (wsText !== o.workspaceKey) return answer(403, errorBody(403, 'Forbidden', path));
-      if (req.method !== 'GET') return answer(405, errorBody(405, 'Method Not Allowed', path));
-      const queue = serviceKey === null ? undefined : scripts.get(`${endUserHandle}\u0000${serviceKey}`);
-      const scripted = queue?.shift();
-      if (scripted === 409) return answer(409, { status: 'migrating', message: 'record held mid-migration; retry shortly' });
-      // A 200 scripted: the record with the values section 2.3 allows at their edges (data null...).
-      if (scripted === 200) return answer(200, edgeEnvelope());
-      if (scripted !== undefined) return answer(scripted, errorBody(scripted, scripted === 401 ? 'Unauthorized' : 'Error', path));
-      const known = records.get(endUserHandle);
-      if (known === undefined) return answer(404, errorBody(404, 'Not Found', path));
-      if (serviceKey === null) return answer(200, [...known].map(envelope));
-      if (!known.has(serviceKey)) return answer(404, errorBody(404, 'Not Found', path));
-      return answer(200, envelope(serviceKey));
+      reads.push(entry);
+      events.emit('read', entry);
+      if (hold !== undefined) await held(hold, closing.signal);
+      return reply.code(status).send(body);
+    };
+    if (m === null) return answer(404, errorBody(404, 'Not Found', path));
+    if (req.method === 'PUT') return answer(405, errorBody(405, 'Method Not Allowed', path));
+    if (malformed) return answer(400, errorBody(400, 'Bad Request', path));
+    if (bearer !== 'sent') return answer(401, errorBody(401, 'Unauthorized', path));
+    if (wsText !== o.workspaceKey) return answer(403, errorBody(403, 'Forbidden', path));
+    if (req.method !== 'GET') return answer(405, errorBody(405, 'Method Not Allowed', path));
+    const queue = serviceKey === null ? undefined : scripts.get(`${endUserHandle}\u0000${serviceKey}`);
+    const scripted = queue?.shift();
+    if (scripted === 409)
+      return answer(409, { status: 'migrating', message: 'record held mid-migration; retry shortly' });
+    // A 200 scripted: the record with the values section 2.3 allows at their edges (data null...).
+    if (scripted === 200) return answer(200, edgeEnvelope());
+    if (scripted !== undefined)
+      return answer(scripted, errorBody(scripted, scripted === 401 ? 'Unauthorized' : 'Error', path));
+    const known = records.get(endUserHandle);
+    if (known === undefined) return answer(404, errorBody(404, 'Not Found', path));
+    if (serviceKey === null) return answer(200, [...known].map(envelope));
+    if (!known.has(serviceKey)) return answer(404, errorBody(404, 'Not Found', path));
+    return answer(200, envelope(serviceKey));
   };
   app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/api/*', handler: dataRead });
 
   const state = {
-    reads, jwksFetches, events,
+    reads,
+    jwksFetches,
+    events,
     announce(endUserHandle: string, serviceKeys: readonly string[]) {
       const set = records.get(endUserHandle) ?? new Set<string>();
       for (const k of serviceKeys) set.add(k);
@@ -191,9 +206,14 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       const left = hold?.reads ?? Infinity;
       if (hold !== undefined) holds.set(`${endUserHandle}\u0000${serviceKey}`, { ms: hold.ms, left });
     },
-    setJwks(keys: readonly JWK[]) { jwks = [...keys]; },
+    setJwks(keys: readonly JWK[]) {
+      jwks = [...keys];
+    },
     // Synchronous with the fetch route's answer: a fetch journalled later serves the new document.
-    addJwk(key: JWK) { jwks = [...jwks, key]; return seq; },
+    addJwk(key: JWK) {
+      jwks = [...jwks, key];
+      return seq;
+    },
   };
   let runKeys: RunKeys | undefined;
   if (o.controlToken !== undefined) {
@@ -204,7 +224,12 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
 
   const url = await app.listen({ port: o.port ?? 0, host: o.host ?? '127.0.0.1' });
 
-  const waitFor = <T>(name: string, list: readonly T[], pred: (e: T) => boolean, deadlineMs: number): Promise<T | undefined> => {
+  const waitFor = <T>(
+    name: string,
+    list: readonly T[],
+    pred: (e: T) => boolean,
+    deadlineMs: number,
+  ): Promise<T | undefined> => {
     const found = list.find(pred);
     if (found !== undefined) return Promise.resolve(found);
     return new Promise((resolve) => {
@@ -214,7 +239,13 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
         events.off(name, onEntry);
         resolve(e);
       };
-      const timer = setTimeout(() => { events.off(name, onEntry); resolve(undefined); }, Math.max(0, deadlineMs));
+      const timer = setTimeout(
+        () => {
+          events.off(name, onEntry);
+          resolve(undefined);
+        },
+        Math.max(0, deadlineMs),
+      );
       events.on(name, onEntry);
     });
   };
@@ -246,7 +277,14 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
 function held(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -259,5 +297,11 @@ function edgeEnvelope(): RecordEnvelope & { revision: number } {
 /** Section 2.3 envelope; the values are placeholders (a callback never carries them, EVT-2). */
 function envelope(serviceKey: string): RecordEnvelope {
   const now = new Date().toISOString().replace('Z', '');
-  return { data: { label: `record ${serviceKey}` }, errors: {}, warnings: {}, callbackStatus: 'DELIVERED', completedAt: now };
+  return {
+    data: { label: `record ${serviceKey}` },
+    errors: {},
+    warnings: {},
+    callbackStatus: 'DELIVERED',
+    completedAt: now,
+  };
 }

@@ -70,7 +70,7 @@ test('a host run where nothing listens at --base-url exits 2 in one line naming 
   expectPreflightExit(r, 'hostBaseUrl (--base-url)', cause);
 });
 
-test('a host target whose receiver is not running exits 2 in one line naming the file\'s hostBaseUrl', async () => {
+test("a host target whose receiver is not running exits 2 in one line naming the file's hostBaseUrl", async () => {
   const file = hostTarget(`http://127.0.0.1:${await closedPort()}`);
   expectPreflightExit(await timed(['host', '--target', file]), `hostBaseUrl in ${file}`, /ECONNREFUSED/);
 });

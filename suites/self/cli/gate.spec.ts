@@ -32,18 +32,30 @@ test('a clean run exits 0 with plain progress lines (one per area) off a termina
   const report = readJson<ConformanceReport>(join(out, 'conformance.json'));
   assertValidReport(report);
   expect(report.verdict).toBe('pass');
-  for (const f of ['junit.xml', 'summary.md', 'clauses.html', 'results.json']) expect(existsSync(join(out, f))).toBe(true);
+  for (const f of ['junit.xml', 'summary.md', 'clauses.html', 'results.json'])
+    expect(existsSync(join(out, f))).toBe(true);
 
   // `report` re-renders the same human files from the conformance.json.
   const again = dir();
   const rr = await cli(['report', '--from', join(out, 'conformance.json'), '--report-dir', again]);
   expect(rr.code).toBe(0);
-  for (const f of ['junit.xml', 'summary.md', 'clauses.html']) expect(readFileSync(join(again, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
+  for (const f of ['junit.xml', 'summary.md', 'clauses.html'])
+    expect(readFileSync(join(again, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
 });
 
 test('a known failure listed in the expected-outcomes file passes, marked expected-failure', async () => {
   const out = dir();
-  const r = await cli(['run', '--fault', 'break-foo-1', '--expected', join(FIXTURES, 'expected.yaml'), '--reporter', 'dot', '--report-dir', out]);
+  const r = await cli([
+    'run',
+    '--fault',
+    'break-foo-1',
+    '--expected',
+    join(FIXTURES, 'expected.yaml'),
+    '--reporter',
+    'dot',
+    '--report-dir',
+    out,
+  ]);
   expect(r.code).toBe(0);
   const foo1 = readJson<ConformanceReport>(join(out, 'conformance.json')).clauses.find((c) => c.id === 'FOO-1');
   expect(foo1).toMatchObject({ status: 'passed', expectedFailure: { reason: 'the fixture breaks FOO-1 on purpose' } });
@@ -51,7 +63,16 @@ test('a known failure listed in the expected-outcomes file passes, marked expect
 
 test('a stale expected failure and, with --require-all, a service clause not exercised both fail the run', async () => {
   const out = dir();
-  const r = await cli(['run', '--expected', join(FIXTURES, 'expected.yaml'), '--require-all', '--reporter', 'dot', '--report-dir', out]);
+  const r = await cli([
+    'run',
+    '--expected',
+    join(FIXTURES, 'expected.yaml'),
+    '--require-all',
+    '--reporter',
+    'dot',
+    '--report-dir',
+    out,
+  ]);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('FOO-1: expected to fail (the fixture breaks FOO-1 on purpose) but it passes');
   expect(readJson<ConformanceReport>(join(out, 'conformance.json')).staleExpectations).toEqual(['FOO-1']);
@@ -74,14 +95,24 @@ test('a MUST failure exits 1 with the clause first in the summary, and no target
   expect(summary.split('\n')[0]).toBe('# Conformance: FAIL');
   expect(summary.split('\n').find((l) => l.startsWith('- '))).toContain('**FOO-1**');
   const foo1 = readJson<ConformanceReport>(join(out, 'conformance.json')).clauses.find((c) => c.id === 'FOO-1');
-  expect(foo1?.reproduction?.command).toBe(`ccs-conformance run --grep FOO-1 --target ${join(FIXTURES, 'target.yaml')} --seed 42`);
+  expect(foo1?.reproduction?.command).toBe(
+    `ccs-conformance run --grep FOO-1 --target ${join(FIXTURES, 'target.yaml')} --seed 42`,
+  );
   expect(foo1?.reproduction?.curl[0]).toContain('Authorization: [REDACTED]');
   expect(foo1?.reproduction?.entries).toHaveLength(1);
   const files = allFiles(out);
-  expect(files.map((f) => f.slice(out.length + 1))).toEqual(expect.arrayContaining(['conformance.json', 'junit.xml', 'summary.md', 'clauses.html', 'results.json']));
+  expect(files.map((f) => f.slice(out.length + 1))).toEqual(
+    expect.arrayContaining(['conformance.json', 'junit.xml', 'summary.md', 'clauses.html', 'results.json']),
+  );
   for (const f of files) {
     const text = readFileSync(f, 'utf8');
-    for (const s of [...secrets, Buffer.from(secrets[0] as string).toString('base64').slice(0, 24)]) expect(text.includes(s), `${s} in ${f}`).toBe(false);
+    for (const s of [
+      ...secrets,
+      Buffer.from(secrets[0] as string)
+        .toString('base64')
+        .slice(0, 24),
+    ])
+      expect(text.includes(s), `${s} in ${f}`).toBe(false);
   }
   for (const s of secrets) expect(r.stdout + r.stderr).not.toContain(s);
   const report = readJson<ConformanceReport>(join(out, 'conformance.json'));
@@ -110,6 +141,8 @@ test('two shards merged give the same verdict and clause statuses as one unshard
   expect(statuses(both)).toEqual(statuses(one));
   expect(both.tests.length).toBe(one.tests.length);
   // The merged report keeps the run's flags for reproduction (from the shards' run-context files).
-  expect(both.clauses.find((c) => c.id === 'FOO-3')?.reproduction?.command).toBe('ccs-conformance run --grep FOO-3 --fault break-foo-3');
+  expect(both.clauses.find((c) => c.id === 'FOO-3')?.reproduction?.command).toBe(
+    'ccs-conformance run --grep FOO-3 --fault break-foo-3',
+  );
   expect(m.stderr).toContain('warning: SHOULD FOO-3 failed');
 });

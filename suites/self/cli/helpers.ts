@@ -9,7 +9,11 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const BIN = join(ROOT, 'cli', 'bin.mjs');
 
-export interface CliResult { code: number | null; stdout: string; stderr: string }
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** The temporary folders this worker made; removed when it exits (a failed test's folder too). */
 const made: string[] = [];
@@ -44,14 +48,20 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 /** Every run has a deadline: a hung child is killed and the test fails with what it printed. */
 export function cli(args: string[], extra: Record<string, string> = {}, deadlineMs = 150_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: cleanEnv(extra),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`ccs-conformance ${args.join(' ')} did not finish within ${deadlineMs} ms\n${stdout}\n${stderr}`));
+      reject(
+        new Error(`ccs-conformance ${args.join(' ')} did not finish within ${deadlineMs} ms\n${stdout}\n${stderr}`),
+      );
     }, deadlineMs);
     child.on('error', reject);
     child.on('exit', (code) => {

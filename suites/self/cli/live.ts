@@ -21,7 +21,11 @@ export function closedPort(): Promise<number> {
   });
 }
 
-export interface Live { url: string; port: number; close(): Promise<void> }
+export interface Live {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
 
 /**
  * An HTTP server that answers every request alike: 404 by default (a service whose driver is not at
@@ -37,8 +41,13 @@ export function answeringServer(status = 404, body = 'not found', type = 'text/p
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as net.AddressInfo;
       resolve({
-        url: `http://127.0.0.1:${port}`, port,
-        close: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }),
+        url: `http://127.0.0.1:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });
@@ -49,11 +58,15 @@ export function startReferenceChild(timeScale = 0.1, deadlineMs = 30_000): Promi
   const args = [join(ROOT, 'cli', 'bin.mjs'), 'reference-service', '--port', '0', '--time-scale', String(timeScale)];
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const stop = () => new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) { done(); return; }
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        done();
+        return;
+      }
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -4,7 +4,13 @@
  */
 import { test, expect } from '@playwright/test';
 import {
-  check, checksOf, hintOfFailure, NO_ANSWER_HINT, notExercised, show, TIMED_OUT_HINT,
+  check,
+  checksOf,
+  hintOfFailure,
+  NO_ANSWER_HINT,
+  notExercised,
+  show,
+  TIMED_OUT_HINT,
 } from '../../shared/index.ts';
 import { checkWords, parseCheckRecords } from '../../../spec/index.ts';
 
@@ -16,14 +22,35 @@ test('a check names its clauses; a rule that holds twice is kept once with its c
   expect(checksOf(testInfo)).toEqual([
     { clauses: ['HOST-3'], rule: 'a bad signature is refused', outcome: 'passed' },
     { clauses: ['HOST-3', 'HOST-25'], rule: 'a bad signature is refused on every event', outcome: 'passed', count: 2 },
-    { clauses: ['HOST-4'], rule: 'not exercised in this run', outcome: 'not-exercised', reason: 'signing mode none: nothing is signed' },
+    {
+      clauses: ['HOST-4'],
+      rule: 'not exercised in this run',
+      outcome: 'not-exercised',
+      reason: 'signing mode none: nothing is signed',
+    },
   ]);
 });
 
 test('a failure reads as the rule, what was expected and what was seen, never a bare boolean', () => {
-  expect(checkWords({ clauses: ['HOST-1'], rule: 'hmac onStart is acknowledged', outcome: 'failed', expected: 'a 2xx within 10000 ms', seen: '308 after 18 ms' }))
-    .toBe('HOST-1: hmac onStart is acknowledged: expected a 2xx within 10000 ms, got 308 after 18 ms');
-  expect(checkWords({ clauses: ['HOST-6'], rule: 'r', outcome: 'failed', expected: '401', seen: '200', hint: 'checks the past side only' })).toContain('Hint: checks the past side only');
+  expect(
+    checkWords({
+      clauses: ['HOST-1'],
+      rule: 'hmac onStart is acknowledged',
+      outcome: 'failed',
+      expected: 'a 2xx within 10000 ms',
+      seen: '308 after 18 ms',
+    }),
+  ).toBe('HOST-1: hmac onStart is acknowledged: expected a 2xx within 10000 ms, got 308 after 18 ms');
+  expect(
+    checkWords({
+      clauses: ['HOST-6'],
+      rule: 'r',
+      outcome: 'failed',
+      expected: '401',
+      seen: '200',
+      hint: 'checks the past side only',
+    }),
+  ).toContain('Hint: checks the past side only');
   expect(show(undefined)).toBe('absent');
   expect(show('x'.repeat(500)).length).toBeLessThanOrEqual(200);
 });
@@ -34,19 +61,23 @@ test('attachment bodies that are not lists of records yield none', () => {
   expect(parseCheckRecords('[{"clauses":["X-1"],"rule":"r","outcome":"passed"},{"rule":1}]')).toHaveLength(1);
 });
 
-test('a failure with no HTTP answer (a refused connection, an unknown host, a request held past its deadline) never '
-  + 'carries a library hint, only its own; an HTTP answer or a reset keeps the fault model\'s', () => {
-  const at = 'POST http://127.0.0.1:1/hooks/ccs';
-  const o = { id: 'ack.2xx-within-10s' };
-  for (const error of ['connect ECONNREFUSED 127.0.0.1:1', 'getaddrinfo ENOTFOUND receiver.invalid']) {
-    const seen = `${at}: connection failed (${error})`;
-    expect(hintOfFailure(o, { expected: 'a 2xx', seen })).toEqual({ hint: NO_ANSWER_HINT });
-  }
-  expect(hintOfFailure(o, { expected: 'a 2xx', seen: `${at}: 308 after 3 ms` })?.hint).toContain('redirect');
-  const held = `${at}: no answer within the deadline (10000 ms)`;
-  expect(hintOfFailure(o, { expected: 'a 2xx', seen: held })).toEqual({ hint: TIMED_OUT_HINT });
-  expect(hintOfFailure(o, { expected: 'a 2xx', seen: `${at}: connection failed (read ECONNRESET)` })?.hint)
-    .toContain('redirect');
-  const own = { expected: 'a 2xx', seen: `${at}: connection failed (connect ECONNREFUSED)`, hint: 'own' };
-  expect(hintOfFailure(o, own)).toEqual({ hint: 'own' });
-});
+test(
+  'a failure with no HTTP answer (a refused connection, an unknown host, a request held past its deadline) never ' +
+    "carries a library hint, only its own; an HTTP answer or a reset keeps the fault model's",
+  () => {
+    const at = 'POST http://127.0.0.1:1/hooks/ccs';
+    const o = { id: 'ack.2xx-within-10s' };
+    for (const error of ['connect ECONNREFUSED 127.0.0.1:1', 'getaddrinfo ENOTFOUND receiver.invalid']) {
+      const seen = `${at}: connection failed (${error})`;
+      expect(hintOfFailure(o, { expected: 'a 2xx', seen })).toEqual({ hint: NO_ANSWER_HINT });
+    }
+    expect(hintOfFailure(o, { expected: 'a 2xx', seen: `${at}: 308 after 3 ms` })?.hint).toContain('redirect');
+    const held = `${at}: no answer within the deadline (10000 ms)`;
+    expect(hintOfFailure(o, { expected: 'a 2xx', seen: held })).toEqual({ hint: TIMED_OUT_HINT });
+    expect(hintOfFailure(o, { expected: 'a 2xx', seen: `${at}: connection failed (read ECONNRESET)` })?.hint).toContain(
+      'redirect',
+    );
+    const own = { expected: 'a 2xx', seen: `${at}: connection failed (connect ECONNREFUSED)`, hint: 'own' };
+    expect(hintOfFailure(o, own)).toEqual({ hint: 'own' });
+  },
+);

@@ -15,7 +15,9 @@ const RUNS = Number(process.env.CCS_COMPILER_RUNS ?? 300);
 const seed = process.env.CCS_SEED ? Number(process.env.CCS_SEED) : undefined;
 const ajv = new Ajv({ strict: false, allErrors: true });
 // ajv-formats is CommonJS: its default export is the function itself or under .default.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  a: Ajv,
+) => void;
 addFormats(ajv);
 
 const SYNTHETIC: Record<string, Schema> = {
@@ -23,23 +25,51 @@ const SYNTHETIC: Record<string, Schema> = {
   'pattern and length': { type: 'string', pattern: '^/[a-z]+$', maxLength: 20 },
   'integer bounds': { type: 'integer', minimum: 1, maximum: 500 },
   'exclusive number bounds': { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
-  'enum and const': { type: 'object', required: ['a', 'b'], additionalProperties: false, properties: { a: { enum: ['PENDING', 'DELIVERED'] }, b: { const: 'onStart' } } },
+  'enum and const': {
+    type: 'object',
+    required: ['a', 'b'],
+    additionalProperties: false,
+    properties: { a: { enum: ['PENDING', 'DELIVERED'] }, b: { const: 'onStart' } },
+  },
   'array bounds and items': { type: 'array', minItems: 1, maxItems: 5, items: { type: 'string', minLength: 2 } },
   'nullable union': { type: ['string', 'null'], maxLength: 3 },
   'closed object with nested open map': {
-    type: 'object', additionalProperties: false, required: ['endUserHandle'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['endUserHandle'],
     properties: {
       endUserHandle: { type: 'string', minLength: 1, maxLength: 255, not: { pattern: '^org-' } },
-      data: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] } },
+      data: {
+        type: 'object',
+        additionalProperties: {
+          oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+        },
+      },
     },
   },
-  'anyOf branches': { anyOf: [{ type: 'string', pattern: '^a' }, { type: 'integer', minimum: 10 }] },
+  'anyOf branches': {
+    anyOf: [
+      { type: 'string', pattern: '^a' },
+      { type: 'integer', minimum: 10 },
+    ],
+  },
   'format uri': { type: 'string', format: 'uri' },
 };
 
 async function specSchemas(): Promise<Record<string, Schema>> {
   const spec = await loadSpec();
-  const names = ['EmbedTokenRequest', 'OnStartPayload', 'OnCompletePayload', 'ConfigSavedPayload', 'ConfigBulkDeletedPayload', 'OpeningContext', 'EndUserHandle', 'CallbackTimestamp', 'SignatureHeader', 'Jwks'];
+  const names = [
+    'EmbedTokenRequest',
+    'OnStartPayload',
+    'OnCompletePayload',
+    'ConfigSavedPayload',
+    'ConfigBulkDeletedPayload',
+    'OpeningContext',
+    'EndUserHandle',
+    'CallbackTimestamp',
+    'SignatureHeader',
+    'Jwks',
+  ];
   const out: Record<string, Schema> = {};
   for (const n of names) {
     try {
@@ -58,14 +88,24 @@ function cases(): Array<[string, Schema]> {
 for (const [name, schema] of cases()) {
   test(`generated valid values of "${name}" all validate with ajv`, () => {
     const check = ajv.compile(schema as object);
-    fc.assert(fc.property(validArbitrary(schema), (v) => { expect(check(v), JSON.stringify(check.errors)).toBe(true); }), { numRuns: RUNS, ...(seed !== undefined ? { seed } : {}) });
+    fc.assert(
+      fc.property(validArbitrary(schema), (v) => {
+        expect(check(v), JSON.stringify(check.errors)).toBe(true);
+      }),
+      { numRuns: RUNS, ...(seed !== undefined ? { seed } : {}) },
+    );
   });
   test(`generated invalid values of "${name}" all fail ajv and break exactly one rule`, () => {
     const check = ajv.compile(schema as object);
-    fc.assert(fc.property(invalidArbitrary(schema), (iv) => {
-      expect(check(iv.value), `labelled ${iv.rule} at ${iv.path}: ${JSON.stringify(iv.value).slice(0, 200)}`).toBe(false);
-      expect(violations(schema, iv.value, () => true)).toHaveLength(1);
-    }), { numRuns: RUNS, ...(seed !== undefined ? { seed } : {}) });
+    fc.assert(
+      fc.property(invalidArbitrary(schema), (iv) => {
+        expect(check(iv.value), `labelled ${iv.rule} at ${iv.path}: ${JSON.stringify(iv.value).slice(0, 200)}`).toBe(
+          false,
+        );
+        expect(violations(schema, iv.value, () => true)).toHaveLength(1);
+      }),
+      { numRuns: RUNS, ...(seed !== undefined ? { seed } : {}) },
+    );
   });
 }
 
@@ -76,14 +116,26 @@ test('the compiler agrees with ajv on the schemas of spec/openapi.yaml, valid an
   const rules = new Set<string>();
   for (const [name, schema] of Object.entries(schemas)) {
     const check = ajv.compile(schema as object);
-    fc.assert(fc.property(validArbitrary(schema), (v) => { expect(check(v), `${name}: ${JSON.stringify(check.errors)} for ${JSON.stringify(v).slice(0, 300)}`).toBe(true); }), { numRuns: Math.ceil(RUNS / 3), ...(seed !== undefined ? { seed } : {}) });
-    fc.assert(fc.property(invalidArbitrary(schema), (iv) => {
-      rules.add(iv.rule);
-      expect(check(iv.value), `${name}: labelled ${iv.rule} at ${iv.path} but ajv accepts ${JSON.stringify(iv.value).slice(0, 300)}`).toBe(false);
-    }), { numRuns: Math.ceil(RUNS / 3), ...(seed !== undefined ? { seed } : {}) });
+    fc.assert(
+      fc.property(validArbitrary(schema), (v) => {
+        expect(check(v), `${name}: ${JSON.stringify(check.errors)} for ${JSON.stringify(v).slice(0, 300)}`).toBe(true);
+      }),
+      { numRuns: Math.ceil(RUNS / 3), ...(seed !== undefined ? { seed } : {}) },
+    );
+    fc.assert(
+      fc.property(invalidArbitrary(schema), (iv) => {
+        rules.add(iv.rule);
+        expect(
+          check(iv.value),
+          `${name}: labelled ${iv.rule} at ${iv.path} but ajv accepts ${JSON.stringify(iv.value).slice(0, 300)}`,
+        ).toBe(false);
+      }),
+      { numRuns: Math.ceil(RUNS / 3), ...(seed !== undefined ? { seed } : {}) },
+    );
   }
   // The invalid values cover every kind of rule the spec's schemas use: type, required, closed objects, length and pattern.
-  for (const r of ['type', 'required', 'additionalProperties', 'maxLength', 'pattern']) expect([...rules], `rule ${r} generated`).toContain(r);
+  for (const r of ['type', 'required', 'additionalProperties', 'maxLength', 'pattern'])
+    expect([...rules], `rule ${r} generated`).toContain(r);
 });
 
 test('an invalid value is labelled with the rule it breaks and its path', () => {

@@ -11,7 +11,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  CONFIG_END_FORMS, DEFAULT_DATA_API_FORMS, parseDataApiTail, readWriteBody, type DataApiForms,
+  CONFIG_END_FORMS,
+  DEFAULT_DATA_API_FORMS,
+  parseDataApiTail,
+  readWriteBody,
+  type DataApiForms,
 } from '../../../spec/index.ts';
 import type { ServiceResponse } from '../../service/clients/service-client.ts';
 import { StepViolation, runStateful, type StatefulOutcome } from '../../service/stateful/index.ts';
@@ -32,7 +36,8 @@ function sources(dir: string): string[] {
 test('every data API client of the suites is built from the target by serviceClientFor (UNSPEC-8, UNSPEC-9)', () => {
   // suites/self builds clients of its own on purpose (in forms other than a target's); suites/host
   // serves the data API rather than calling it.
-  const files = sources(SUITES).map((p) => relative(SUITES, p).replace(/\\/g, '/'))
+  const files = sources(SUITES)
+    .map((p) => relative(SUITES, p).replace(/\\/g, '/'))
     .filter((f) => !f.startsWith('self/') && !f.startsWith('host/') && !CLIENT_FILES.includes(f));
   expect(files.length).toBeGreaterThan(20);
   const built = files.filter((f) => /new ServiceClient\s*\(/.test(readFileSync(join(SUITES, f), 'utf8')));
@@ -57,11 +62,15 @@ test('the forms run runs the model-based test in all 12 combinations, the same s
 
 /** The model-based test against the embedded reference serving `served`, the target declaring `declared`. */
 async function statefulRun(
-  served: DataApiForms, declared: DataApiForms, runs: number, maxCommands = 60,
+  served: DataApiForms,
+  declared: DataApiForms,
+  runs: number,
+  maxCommands = 60,
 ): Promise<{ outcome: StatefulOutcome; sent: ServiceResponse[] }> {
   const sent: ServiceResponse[] = [];
   const outcome = await withStatefulEnv({ served, declared }, (env) =>
-    runStateful(env, { runs, maxCommands, budgetMs: 4_000, onResponse: (r) => sent.push(r) }));
+    runStateful(env, { runs, maxCommands, budgetMs: 4_000, onResponse: (r) => sent.push(r) }),
+  );
   return { outcome, sent };
 }
 

@@ -11,29 +11,55 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  CONFIG_END_FORMS, DEFAULT_DATA_API_FORMS, allDataApiForms, configEndInPath, dataApiPath, parseDataApiTail, readWriteBody,
-  resolveDataApiForms, writeBodyOf, type DataApiForms,
+  CONFIG_END_FORMS,
+  DEFAULT_DATA_API_FORMS,
+  allDataApiForms,
+  configEndInPath,
+  dataApiPath,
+  parseDataApiTail,
+  readWriteBody,
+  resolveDataApiForms,
+  writeBodyOf,
+  type DataApiForms,
 } from '../../../spec/index.ts';
 import { CcsError } from '../../../spec/errors.ts';
 import { validateTargetDocument } from '../../service/target-config/load.ts';
 import { ServiceClient } from '../../service/clients/service-client.ts';
 import { errorBodyProblems } from '../../service/areas/errors.ts';
 import { startReferenceService } from '../../../reference-service/index.ts';
-import { FORMS_ENTRIES, entriesFor, formCombinations, judgeForms, planFormsProjects, DEFAULT_FORMS_PROJECT } from '../../forms/index.ts';
+import {
+  FORMS_ENTRIES,
+  entriesFor,
+  formCombinations,
+  judgeForms,
+  planFormsProjects,
+  DEFAULT_FORMS_PROJECT,
+} from '../../forms/index.ts';
 import type { TestOutcome } from '../../mutants/index.ts';
 
 const SERVICE_SUITES = fileURLToPath(new URL('../../service/', import.meta.url));
 
 function errorOf(fn: () => unknown): CcsError {
-  try { fn(); } catch (e) { if (e instanceof CcsError) return e; throw e; }
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof CcsError) return e;
+    throw e;
+  }
   throw new Error('no error was thrown');
 }
 
 test.describe('the forms', () => {
   test('configEnd is written in the path exactly as documented, inner slashes included', () => {
     expect(CONFIG_END_FORMS.map((f) => configEndInPath('/profile', f))).toEqual(['profile', '/profile', '%2Fprofile']);
-    expect(CONFIG_END_FORMS.map((f) => configEndInPath('/billing/invoice', f))).toEqual(['billing/invoice', '/billing/invoice', '%2Fbilling%2Finvoice']);
-    expect(dataApiPath('ws-1', '/profile', 'ada lovelace', 'with-slash', 'k/1')).toBe('/api/ws-1/endpoints//profile/data/ada%20lovelace/k%2F1');
+    expect(CONFIG_END_FORMS.map((f) => configEndInPath('/billing/invoice', f))).toEqual([
+      'billing/invoice',
+      '/billing/invoice',
+      '%2Fbilling%2Finvoice',
+    ]);
+    expect(dataApiPath('ws-1', '/profile', 'ada lovelace', 'with-slash', 'k/1')).toBe(
+      '/api/ws-1/endpoints//profile/data/ada%20lovelace/k%2F1',
+    );
   });
 
   test('a path built in one configEnd form reads back in that form and in no other', () => {
@@ -42,7 +68,8 @@ test.describe('the forms', () => {
         const tail = dataApiPath('ws', configEnd, 'u-1', built, 'k-1').split('/endpoints/')[1]!;
         for (const read of CONFIG_END_FORMS) {
           const readings = parseDataApiTail(tail, read);
-          if (read === built) expect(readings, `${configEnd} ${built}`).toEqual([{ configEnd, endUserHandle: 'u-1', serviceKey: 'k-1' }]);
+          if (read === built)
+            expect(readings, `${configEnd} ${built}`).toEqual([{ configEnd, endUserHandle: 'u-1', serviceKey: 'k-1' }]);
           // A one-segment configEnd written without its slash is no other form; with inner slashes, encoded is one segment.
           else expect(readings, `${configEnd} built ${built}, read ${read}`).toEqual([]);
         }
@@ -62,7 +89,9 @@ test.describe('the forms', () => {
       const fields = { label: 'home', city: 'Lyon' };
       expect(readWriteBody(writeBodyOf(fields, forms), forms), JSON.stringify(forms)).toEqual({ fields });
       const keyed = readWriteBody(writeBodyOf(fields, forms, 'k-1'), forms);
-      expect(keyed, JSON.stringify(forms)).toEqual(forms.keyedWrite === 'body' ? { fields, serviceKey: 'k-1' } : { fields });
+      expect(keyed, JSON.stringify(forms)).toEqual(
+        forms.keyedWrite === 'body' ? { fields, serviceKey: 'k-1' } : { fields },
+      );
     }
     const bare: DataApiForms = { ...DEFAULT_DATA_API_FORMS, keyedWrite: 'body', writeBody: 'bare' };
     expect(writeBodyOf({ name: 'Ada' }, bare, 'k-1')).toEqual({ name: 'Ada', serviceKey: 'k-1' });
@@ -78,11 +107,17 @@ test.describe('the target fields', () => {
   test('each bad data API field is named in the message', () => {
     const base = { service: { baseUrl: 'http://x' } };
     const cases: Array<[unknown, string]> = [
-      [{ ...base, dataApi: { configEnd: 'slashed' } }, 't.yaml: dataApi.configEnd: must be one of ["without-slash","with-slash","encoded"]'],
+      [
+        { ...base, dataApi: { configEnd: 'slashed' } },
+        't.yaml: dataApi.configEnd: must be one of ["without-slash","with-slash","encoded"]',
+      ],
       [{ ...base, dataApi: { keyedWrite: 'query' } }, 't.yaml: dataApi.keyedWrite: must be one of ["path","body"]'],
       [{ ...base, dataApi: { writeBody: 'envelope' } }, 't.yaml: dataApi.writeBody: must be one of ["data","bare"]'],
       [{ ...base, dataApi: { keyField: '' } }, 't.yaml: dataApi.keyField: must NOT have fewer than 1 characters'],
-      [{ ...base, dataApi: { keyedWrite: 'body', keyField: 'data' } }, 't.yaml: dataApi.keyField: must not be "data" when dataApi.writeBody is data (the key member would replace the fields)'],
+      [
+        { ...base, dataApi: { keyedWrite: 'body', keyField: 'data' } },
+        't.yaml: dataApi.keyField: must not be "data" when dataApi.writeBody is data (the key member would replace the fields)',
+      ],
       [{ ...base, dataApi: { keyForm: 'path' } }, 't.yaml: dataApi.keyForm: unknown field (not in the target schema)'],
     ];
     for (const [doc, message] of cases) {
@@ -93,40 +128,82 @@ test.describe('the target fields', () => {
   });
 
   test('an absent dataApi is the default forms; a declared one keeps its values', () => {
-    expect(resolveDataApiForms(undefined)).toEqual({ configEnd: 'without-slash', keyedWrite: 'path', keyField: 'serviceKey', writeBody: 'data' });
-    expect(resolveDataApiForms({ configEnd: 'encoded', keyedWrite: 'body', keyField: 'id', writeBody: 'bare' })).toEqual({ configEnd: 'encoded', keyedWrite: 'body', keyField: 'id', writeBody: 'bare' });
+    expect(resolveDataApiForms(undefined)).toEqual({
+      configEnd: 'without-slash',
+      keyedWrite: 'path',
+      keyField: 'serviceKey',
+      writeBody: 'data',
+    });
+    expect(
+      resolveDataApiForms({ configEnd: 'encoded', keyedWrite: 'body', keyField: 'id', writeBody: 'bare' }),
+    ).toEqual({ configEnd: 'encoded', keyedWrite: 'body', keyField: 'id', writeBody: 'bare' });
     expect(resolveDataApiForms({ keyedWrite: 'body', keyField: 'data', writeBody: 'bare' }).keyField).toBe('data');
   });
 });
 
 test('a service that chose other forms answers 405, 404 or 400, and the answer names the target field to check', async () => {
-  const s = await startReferenceService({ port: 0, timeScale: 0.1, dataApi: { configEnd: 'with-slash', keyedWrite: 'body', writeBody: 'bare' } });
+  const s = await startReferenceService({
+    port: 0,
+    timeScale: 0.1,
+    dataApi: { configEnd: 'with-slash', keyedWrite: 'body', writeBody: 'bare' },
+  });
   try {
-    const created = await (await fetch(`${s.driverUrl}/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ classes: [{ configEnd: '/contacts', kind: 'LIST', fields: [{ name: 'email', type: 'string' }] }] }) })).json() as { workspaceKey: string; apiKey: string; bearerToken: string };
+    const created = (await (
+      await fetch(`${s.driverUrl}/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          classes: [{ configEnd: '/contacts', kind: 'LIST', fields: [{ name: 'email', type: 'string' }] }],
+        }),
+      })
+    ).json()) as { workspaceKey: string; apiKey: string; bearerToken: string };
     const ws = { ...created, embedAuthorization: '' };
-    const right = new ServiceClient({ baseUrl: s.url, dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', keyedWrite: 'body', writeBody: 'bare' } });
+    const right = new ServiceClient({
+      baseUrl: s.url,
+      dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', keyedWrite: 'body', writeBody: 'bare' },
+    });
     const wrong = new ServiceClient({ baseUrl: s.url });
     const written = await right.writeRecord(ws, '/contacts', 'u-1', { data: { email: 'a@x.io' } });
     expect(written.status, written.text).toBe(201);
     const key = (written.json as { serviceKey: string }).serviceKey;
-    expect((await right.writeRecord(ws, '/contacts', 'u-1', { data: { email: 'b@x.io' } }, { serviceKey: key })).status).toBe(200);
-    expect(((await right.getRecord(ws, '/contacts', 'u-1', key)).json as { data: unknown }).data).toEqual(expect.objectContaining({ email: 'b@x.io' }));
+    expect(
+      (await right.writeRecord(ws, '/contacts', 'u-1', { data: { email: 'b@x.io' } }, { serviceKey: key })).status,
+    ).toBe(200);
+    expect(((await right.getRecord(ws, '/contacts', 'u-1', key)).json as { data: unknown }).data).toEqual(
+      expect.objectContaining({ email: 'b@x.io' }),
+    );
 
     const notFound = await wrong.listRecords(ws, '/contacts', 'u-1');
     expect(notFound.status).toBe(404);
-    expect(notFound.formHint).toMatch(/^the service answered 404 to GET \/api\/\{workspaceKey\}\/endpoints\/contacts\/data\/\{endUserHandle\}: if it has no such route, check `dataApi\.configEnd` \(this run writes \/contacts as \.\.\.\/endpoints\/contacts\/data \(without-slash\); the other forms: \.\.\.\/endpoints\/\/contacts\/data \(with-slash\), \.\.\.\/endpoints\/%2Fcontacts\/data \(encoded\)\) in the target$/);
-    const keyedRight = new ServiceClient({ baseUrl: s.url, dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', writeBody: 'bare' } });
-    const notAllowed = await keyedRight.writeRecord(ws, '/contacts', 'u-1', { data: { email: 'c@x.io' } }, { serviceKey: key });
+    expect(notFound.formHint).toMatch(
+      /^the service answered 404 to GET \/api\/\{workspaceKey\}\/endpoints\/contacts\/data\/\{endUserHandle\}: if it has no such route, check `dataApi\.configEnd` \(this run writes \/contacts as \.\.\.\/endpoints\/contacts\/data \(without-slash\); the other forms: \.\.\.\/endpoints\/\/contacts\/data \(with-slash\), \.\.\.\/endpoints\/%2Fcontacts\/data \(encoded\)\) in the target$/,
+    );
+    const keyedRight = new ServiceClient({
+      baseUrl: s.url,
+      dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', writeBody: 'bare' },
+    });
+    const notAllowed = await keyedRight.writeRecord(
+      ws,
+      '/contacts',
+      'u-1',
+      { data: { email: 'c@x.io' } },
+      { serviceKey: key },
+    );
     expect(notAllowed.status).toBe(405);
-    expect(notAllowed.formHint).toMatch(/^the service answered 405 to POST \/api\/\{workspaceKey\}\/endpoints\/\/contacts\/data\/\{endUserHandle\}\/\{serviceKey\}: if it has no such route, check `dataApi\.keyedWrite` \(this run sends a keyed write as POST \.\.\.\/data\/\{endUserHandle\}\/\{serviceKey\}; `body` puts the key in a body member named by `dataApi\.keyField`\) in the target$/);
-    const enveloped = new ServiceClient({ baseUrl: s.url, dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', keyedWrite: 'body', writeBody: 'data' } });
+    expect(notAllowed.formHint).toMatch(
+      /^the service answered 405 to POST \/api\/\{workspaceKey\}\/endpoints\/\/contacts\/data\/\{endUserHandle\}\/\{serviceKey\}: if it has no such route, check `dataApi\.keyedWrite` \(this run sends a keyed write as POST \.\.\.\/data\/\{endUserHandle\}\/\{serviceKey\}; `body` puts the key in a body member named by `dataApi\.keyField`\) in the target$/,
+    );
+    const enveloped = new ServiceClient({
+      baseUrl: s.url,
+      dataApi: { ...DEFAULT_DATA_API_FORMS, configEnd: 'with-slash', keyedWrite: 'body', writeBody: 'data' },
+    });
     const stored = await enveloped.writeRecord(ws, '/contacts', 'u-2', { data: { email: 'd@x.io' } });
     // A bare-body service stores the envelope's member as a field named data: a 2xx, and no hint (the read shows it).
     expect(stored.status).toBe(201);
     expect(stored.formHint).toBeUndefined();
     const raw = await right.writeRecord(ws, '/contacts', 'u-3', undefined, { rawBody: '[1]' });
     expect(raw.status).toBe(400);
-    expect(raw.formHint, 'a raw body is the test\'s own: no form hint').toBeUndefined();
+    expect(raw.formHint, "a raw body is the test's own: no form hint").toBeUndefined();
   } finally {
     await s.close();
   }
@@ -135,10 +212,18 @@ test('a service that chose other forms answers 405, 404 or 400, and the answer n
 test.describe('the forms run', () => {
   test('every service spec file that calls the data API is in the forms plan', () => {
     const planned = new Set(FORMS_ENTRIES.map((e) => e.file));
-    const calling = readdirSync(SERVICE_SUITES).filter((f) => f.endsWith('.spec.ts'))
-      .filter((f) => /\bsvc\.(listRecords|getRecord|writeRecord|putRecord|dataPath)\(/.test(readFileSync(join(SERVICE_SUITES, f), 'utf8')));
+    const calling = readdirSync(SERVICE_SUITES)
+      .filter((f) => f.endsWith('.spec.ts'))
+      .filter((f) =>
+        /\bsvc\.(listRecords|getRecord|writeRecord|putRecord|dataPath)\(/.test(
+          readFileSync(join(SERVICE_SUITES, f), 'utf8'),
+        ),
+      );
     expect(calling.length).toBeGreaterThan(2);
-    expect(calling.filter((f) => !planned.has(f)), 'spec files calling the data API missing from suites/forms/plan.ts').toEqual([]);
+    expect(
+      calling.filter((f) => !planned.has(f)),
+      'spec files calling the data API missing from suites/forms/plan.ts',
+    ).toEqual([]);
   });
 
   test('a file runs in every combination of the forms it varies, the others at their defaults', () => {
@@ -149,38 +234,89 @@ test.describe('the forms run', () => {
     expect(runs('lifecycle-states.spec.ts')).toBe(3);
     const projects = planFormsProjects();
     expect(projects.map((p) => p.name)).toContain(DEFAULT_FORMS_PROJECT);
-    expect(new RegExp(projects[0]!.grep).test(' forms:default service/data-api.spec.ts writes a keyed POST (DATA-4) @DATA-4')).toBe(true);
-    expect(new RegExp(projects[0]!.grep).test(' forms:default service/property.data-api.spec.ts upload status (UPLOAD-8) @UPLOAD-8 @property')).toBe(false);
+    expect(
+      new RegExp(projects[0]!.grep).test(
+        ' forms:default service/data-api.spec.ts writes a keyed POST (DATA-4) @DATA-4',
+      ),
+    ).toBe(true);
+    expect(
+      new RegExp(projects[0]!.grep).test(
+        ' forms:default service/property.data-api.spec.ts upload status (UPLOAD-8) @UPLOAD-8 @property',
+      ),
+    ).toBe(false);
   });
 
-  test('a combination fails on a clause whose verdict differs from the default\'s, and the plan on a form it does not vary', () => {
+  test("a combination fails on a clause whose verdict differs from the default's, and the plan on a form it does not vary", () => {
     const projects = planFormsProjects();
     const combination = projects[1]!;
     const outcome = (project: string, ok: boolean, annotations: TestOutcome['annotations'] = []): TestOutcome => ({
-      file: 'service/error-bodies.spec.ts', title: 'the 404 answer (ERR-1)', tags: ['@ERR-1'], clauses: ['ERR-1'], outcome: ok ? 'passed' : 'failed', project,
-      status: ok ? 'passed' : 'failed', ok, errors: ok ? [] : ['ERR-1: ...'], skipReasons: [], annotations,
-      checks: [{ clauses: ['ERR-1'], rule: 'the 404 body is the framework default', outcome: ok ? 'passed' : 'failed', ...(ok ? {} : { expected: 'no difference', seen: 'a message member' }) }],
+      file: 'service/error-bodies.spec.ts',
+      title: 'the 404 answer (ERR-1)',
+      tags: ['@ERR-1'],
+      clauses: ['ERR-1'],
+      outcome: ok ? 'passed' : 'failed',
+      project,
+      status: ok ? 'passed' : 'failed',
+      ok,
+      errors: ok ? [] : ['ERR-1: ...'],
+      skipReasons: [],
+      annotations,
+      checks: [
+        {
+          clauses: ['ERR-1'],
+          rule: 'the 404 body is the framework default',
+          outcome: ok ? 'passed' : 'failed',
+          ...(ok ? {} : { expected: 'no difference', seen: 'a message member' }),
+        },
+      ],
     });
     const same = judgeForms(projects, [outcome(DEFAULT_FORMS_PROJECT, true), outcome(combination.name, true)]);
     expect(same.combinations.find((c) => c.project === combination.name)?.differences).toEqual([]);
     const differs = judgeForms(projects, [outcome(DEFAULT_FORMS_PROJECT, true), outcome(combination.name, false)]);
     expect(differs.ok).toBe(false);
     expect(differs.combinations.find((c) => c.project === combination.name)?.differences).toEqual([
-      { test: 'error-bodies.spec.ts › the 404 answer (ERR-1)', clause: 'ERR-1', expected: 'passed', seen: 'failed', words: ['ERR-1: the 404 body is the framework default: expected no difference, got a message member'] },
+      {
+        test: 'error-bodies.spec.ts › the 404 answer (ERR-1)',
+        clause: 'ERR-1',
+        expected: 'passed',
+        seen: 'failed',
+        words: ['ERR-1: the 404 body is the framework default: expected no difference, got a message member'],
+      },
     ]);
-    const gap = judgeForms(projects, [outcome(DEFAULT_FORMS_PROJECT, true, [{ type: 'ccs-data-forms', description: 'dataApi.configEnd,dataApi.keyedWrite' }])]);
-    expect(gap.gaps).toEqual([{ test: 'error-bodies.spec.ts › the 404 answer (ERR-1)', file: 'error-bodies.spec.ts', fields: ['dataApi.keyedWrite'] }]);
+    const gap = judgeForms(projects, [
+      outcome(DEFAULT_FORMS_PROJECT, true, [
+        { type: 'ccs-data-forms', description: 'dataApi.configEnd,dataApi.keyedWrite' },
+      ]),
+    ]);
+    expect(gap.gaps).toEqual([
+      {
+        test: 'error-bodies.spec.ts › the 404 answer (ERR-1)',
+        file: 'error-bodies.spec.ts',
+        fields: ['dataApi.keyedWrite'],
+      },
+    ]);
   });
 });
 
 test('an error body whose path has the repeated slashes of a with-slash configEnd merged is the request path (ERR-1 reading)', () => {
   const res = (path: string, url: string) => ({
-    status: 404, headers: {}, text: '', curl: '', specCheck: { valid: true, errors: [] }, method: 'GET', url, elapsedMs: 1,
+    status: 404,
+    headers: {},
+    text: '',
+    curl: '',
+    specCheck: { valid: true, errors: [] },
+    method: 'GET',
+    url,
+    elapsedMs: 1,
     json: { timestamp: 't', status: 404, error: 'Not Found', path },
   });
-  expect(errorBodyProblems(res('/api/w/endpoints/profile/data/u-1', 'http://h/api/w/endpoints//profile/data/u-1'))).toEqual([]);
-  expect(errorBodyProblems(res('/api/w/endpoints//profile/data/u-1', 'http://h/api/w/endpoints/%2Fprofile/data/u-1'))).toEqual([]);
-  expect(errorBodyProblems(res('/api/w/endpoints/profile/data/u-2', 'http://h/api/w/endpoints//profile/data/u-1'))).toEqual([
-    'path is "/api/w/endpoints/profile/data/u-2", the request path was "/api/w/endpoints//profile/data/u-1"',
-  ]);
+  expect(
+    errorBodyProblems(res('/api/w/endpoints/profile/data/u-1', 'http://h/api/w/endpoints//profile/data/u-1')),
+  ).toEqual([]);
+  expect(
+    errorBodyProblems(res('/api/w/endpoints//profile/data/u-1', 'http://h/api/w/endpoints/%2Fprofile/data/u-1')),
+  ).toEqual([]);
+  expect(
+    errorBodyProblems(res('/api/w/endpoints/profile/data/u-2', 'http://h/api/w/endpoints//profile/data/u-1')),
+  ).toEqual(['path is "/api/w/endpoints/profile/data/u-2", the request path was "/api/w/endpoints//profile/data/u-1"']);
 });

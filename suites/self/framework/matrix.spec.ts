@@ -4,52 +4,122 @@
  */
 import { test, expect } from '@playwright/test';
 import { join } from 'node:path';
-import { parseResults, parseResultsText, clausesOf, childEnv, planProjects, renderTable, type MatrixDirection } from '../../mutants/index.ts';
+import {
+  parseResults,
+  parseResultsText,
+  clausesOf,
+  childEnv,
+  planProjects,
+  renderTable,
+  type MatrixDirection,
+} from '../../mutants/index.ts';
 import { isCcsError } from '../../../spec/index.ts';
 
 const REPORT = {
-  config: {}, errors: [],
-  suites: [{
-    title: 'delivery.spec.ts', file: 'delivery.spec.ts', specs: [],
-    suites: [{
-      title: 'retries', file: 'delivery.spec.ts',
-      specs: [
-        { title: 'onComplete is retried after a 503 (DELIV-4)', file: 'delivery.spec.ts', tags: ['DELIV-4', 'realtime'], tests: [{ status: 'unexpected', results: [{ status: 'failed', error: { message: 'Expected 3 attempts\nmore' } }] }] },
-        { title: 'no retry after a 200 (DELIV-10)', file: 'delivery.spec.ts', tags: ['DELIV-10'], tests: [{ status: 'expected', results: [{ status: 'passed' }] }] },
-        { title: 'needs upload', file: 'delivery.spec.ts', tags: ['@UPLOAD-3'], tests: [{ status: 'skipped', results: [{ status: 'skipped' }] }] },
+  config: {},
+  errors: [],
+  suites: [
+    {
+      title: 'delivery.spec.ts',
+      file: 'delivery.spec.ts',
+      specs: [],
+      suites: [
+        {
+          title: 'retries',
+          file: 'delivery.spec.ts',
+          specs: [
+            {
+              title: 'onComplete is retried after a 503 (DELIV-4)',
+              file: 'delivery.spec.ts',
+              tags: ['DELIV-4', 'realtime'],
+              tests: [
+                {
+                  status: 'unexpected',
+                  results: [{ status: 'failed', error: { message: 'Expected 3 attempts\nmore' } }],
+                },
+              ],
+            },
+            {
+              title: 'no retry after a 200 (DELIV-10)',
+              file: 'delivery.spec.ts',
+              tags: ['DELIV-10'],
+              tests: [{ status: 'expected', results: [{ status: 'passed' }] }],
+            },
+            {
+              title: 'needs upload',
+              file: 'delivery.spec.ts',
+              tags: ['@UPLOAD-3'],
+              tests: [{ status: 'skipped', results: [{ status: 'skipped' }] }],
+            },
+          ],
+        },
       ],
-    }],
-  }],
+    },
+  ],
 };
 
 test('a JSON report is read into tests with their clause tags and outcomes', () => {
   const { tests } = parseResults(REPORT);
   expect(tests).toHaveLength(3);
-  expect(tests[0]).toMatchObject({ title: 'retries › onComplete is retried after a 503 (DELIV-4)', clauses: ['DELIV-4'], outcome: 'failed', error: 'Expected 3 attempts', file: 'delivery.spec.ts' });
+  expect(tests[0]).toMatchObject({
+    title: 'retries › onComplete is retried after a 503 (DELIV-4)',
+    clauses: ['DELIV-4'],
+    outcome: 'failed',
+    error: 'Expected 3 attempts',
+    file: 'delivery.spec.ts',
+  });
   expect(tests[1]!.outcome).toBe('passed');
   expect(tests[2]).toMatchObject({ outcome: 'skipped', clauses: ['UPLOAD-3'] });
 });
 
 test('clause tags are recognised with or without their @, other tags are not clauses', () => {
-  expect(clausesOf(['@EVT-5', 'DELIV-10', 'realtime', '@mutant', '@property', 'HOST-22'])).toEqual(['EVT-5', 'DELIV-10', 'HOST-22']);
+  expect(clausesOf(['@EVT-5', 'DELIV-10', 'realtime', '@mutant', '@property', 'HOST-22'])).toEqual([
+    'EVT-5',
+    'DELIV-10',
+    'HOST-22',
+  ]);
 });
 
 test('a report with noise before the JSON is still read; a non-report is a clear error', () => {
   expect(parseResultsText('warning: something\n' + JSON.stringify(REPORT)).tests).toHaveLength(3);
   let err: unknown;
-  try { parseResultsText('{"not":"a report"}'); } catch (e) { err = e; }
+  try {
+    parseResultsText('{"not":"a report"}');
+  } catch (e) {
+    err = e;
+  }
   expect(isCcsError(err, 'MUTANTS_RESULTS_INVALID')).toBe(true);
   expect(() => parseResultsText('')).toThrow(/empty or not JSON/);
 });
 
 test('the child environment drops what would make Playwright think the child is a worker', () => {
-  const env = childEnv({ TEST_WORKER_INDEX: '1', TEST_PARALLEL_INDEX: '0', PW_TS_ESM_LOADER_ON: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: 'x', PLAYWRIGHT_BROWSERS_PATH: '/b', PATH: '/bin', CCS_TARGET: 't.yaml' }, { CCS_FAULTS: 'f1' }, ['CCS_TARGET']);
+  const env = childEnv(
+    {
+      TEST_WORKER_INDEX: '1',
+      TEST_PARALLEL_INDEX: '0',
+      PW_TS_ESM_LOADER_ON: '1',
+      PLAYWRIGHT_JSON_OUTPUT_NAME: 'x',
+      PLAYWRIGHT_BROWSERS_PATH: '/b',
+      PATH: '/bin',
+      CCS_TARGET: 't.yaml',
+    },
+    { CCS_FAULTS: 'f1' },
+    ['CCS_TARGET'],
+  );
   expect(env).toEqual({ PATH: '/bin', PLAYWRIGHT_BROWSERS_PATH: '/b', CCS_FAULTS: 'f1', FORCE_COLOR: '0' });
 });
 
 test('the matrix plans one project per fault, selecting the tests that cite its clause, and a clean project per direction', () => {
-  const d: MatrixDirection = { name: 'host', project: 'host', faultEnv: 'CCS_HOST_FAULT', testDir: 'suites/host', faults: [
-    { name: 'no-check', clause: 'HOST-1', area: 'HOST' }, { name: 'slow', clause: 'HOST-12', area: 'HOST' }] };
+  const d: MatrixDirection = {
+    name: 'host',
+    project: 'host',
+    faultEnv: 'CCS_HOST_FAULT',
+    testDir: 'suites/host',
+    faults: [
+      { name: 'no-check', clause: 'HOST-1', area: 'HOST' },
+      { name: 'slow', clause: 'HOST-12', area: 'HOST' },
+    ],
+  };
   const projects = planProjects([d]);
   expect(projects.map((p) => p.name)).toEqual(['host:clean', 'host:no-check', 'host:slow']);
   expect(projects[1]!.metadata).toEqual({ ccsHostFault: 'no-check' });
@@ -63,11 +133,63 @@ test('the matrix plans one project per fault, selecting the tests that cite its 
 
 test('the table names each fault, its clause, the verdict and the tests that decided it', () => {
   const t = renderTable(
-    [{ direction: 'service', ok: true, failures: [], passed: 10, failed: 0, skipped: 0, durationMs: 1, files: [], exitCode: 0, timedOut: false }],
     [
-      { direction: 'service', fault: 'two-attempts-only', clause: 'DELIV-7', status: 'caught', declared: ['DELIV-7'], failedClauses: ['DELIV-7'], blockedClauses: [], exact: true, failedChecks: [], caughtBy: ['at most 3 attempts (DELIV-7)'], alsoFailed: [], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
-      { direction: 'service', fault: 'x', clause: 'EVT-1', status: 'unrelated-only', declared: ['EVT-1'], failedClauses: ['EVT-2'], blockedClauses: ['EVT-1'], exact: false, failedChecks: [], caughtBy: [], alsoFailed: [{ title: 'other', clauses: ['EVT-2'] }], passed: 1, failed: 1, skipped: 0, durationMs: 1, files: [], exitCode: 1, timedOut: false },
-    ]);
+      {
+        direction: 'service',
+        ok: true,
+        failures: [],
+        passed: 10,
+        failed: 0,
+        skipped: 0,
+        durationMs: 1,
+        files: [],
+        exitCode: 0,
+        timedOut: false,
+      },
+    ],
+    [
+      {
+        direction: 'service',
+        fault: 'two-attempts-only',
+        clause: 'DELIV-7',
+        status: 'caught',
+        declared: ['DELIV-7'],
+        failedClauses: ['DELIV-7'],
+        blockedClauses: [],
+        exact: true,
+        failedChecks: [],
+        caughtBy: ['at most 3 attempts (DELIV-7)'],
+        alsoFailed: [],
+        passed: 1,
+        failed: 1,
+        skipped: 0,
+        durationMs: 1,
+        files: [],
+        exitCode: 1,
+        timedOut: false,
+      },
+      {
+        direction: 'service',
+        fault: 'x',
+        clause: 'EVT-1',
+        status: 'unrelated-only',
+        declared: ['EVT-1'],
+        failedClauses: ['EVT-2'],
+        blockedClauses: ['EVT-1'],
+        exact: false,
+        failedChecks: [],
+        caughtBy: [],
+        alsoFailed: [{ title: 'other', clauses: ['EVT-2'] }],
+        passed: 1,
+        failed: 1,
+        skipped: 0,
+        durationMs: 1,
+        files: [],
+        exitCode: 1,
+        timedOut: false,
+      },
+    ],
+  );
   expect(t).toContain('two-attempts-only');
   expect(t).toMatch(/DELIV-7\s+caught\s+DELIV-7\s+at most 3 attempts/);
   expect(t).toContain('CAUGHT ONLY BY UNRELATED TESTS');
@@ -78,8 +200,13 @@ test('the table names each fault, its clause, the verdict and the tests that dec
 });
 
 test('a fault declaring a second clause selects the tests of both, and counts as exact only when both fail', () => {
-  const d: MatrixDirection = { name: 'service', project: 'service', faultEnv: 'CCS_FAULTS', testDir: 'suites/service', faults: [
-    { name: 'two', clause: 'EVT-1', also: ['HDR-1'], area: 'EVT' }] };
+  const d: MatrixDirection = {
+    name: 'service',
+    project: 'service',
+    faultEnv: 'CCS_FAULTS',
+    testDir: 'suites/service',
+    faults: [{ name: 'two', clause: 'EVT-1', also: ['HDR-1'], area: 'EVT' }],
+  };
   const [p] = planProjects([d], { clean: false });
   const grep = new RegExp(p!.grep!);
   expect(grep.test('x @HDR-1')).toBe(true);

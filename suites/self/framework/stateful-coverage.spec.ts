@@ -15,38 +15,55 @@ import { withStatefulEnv } from './stateful-env.ts';
  * "PENDING or DELIVERED" is one entry per state in the data.
  */
 const CONTRACT_ROWS = [
-  '| (none) | Chat save | Fields saved to an instance in a turn | PENDING | config.saved fires once per'
-    + ' touched instance per turn. |',
-  '| (none) | Host REST write (POST data route) | Always | PENDING | No event fires (neither onComplete'
-    + ' nor config.saved). |',
-  '| PENDING | User confirms done (confirmation or done-control click), or the origin task\'s session '
-    + 'closes with the work finalized | Always | DELIVERED | onComplete fires with the key(s). |',
-  '| DELIVERED | Chat save (an edit after completion) | Fields saved | DELIVERED | config.saved fires '
-    + 'with callbackStatus DELIVERED; a later completion through the chat fires another onComplete with a '
-    + 'new delivery id for the same key. |',
-  '| PENDING or DELIVERED | User deletes the instance through the chat | Single instance | removed | '
-    + 'The record is gone (GET by key returns 404); config.deleted fires. |',
-  '| PENDING or DELIVERED | User deletes a whole scope in one confirmed action | Always | removed | '
-    + 'config.bulk_deleted fires, in pages of 500 keys; for a small scope config.deleted also fires per '
-    + 'key. |',
+  '| (none) | Chat save | Fields saved to an instance in a turn | PENDING | config.saved fires once per' +
+    ' touched instance per turn. |',
+  '| (none) | Host REST write (POST data route) | Always | PENDING | No event fires (neither onComplete' +
+    ' nor config.saved). |',
+  "| PENDING | User confirms done (confirmation or done-control click), or the origin task's session " +
+    'closes with the work finalized | Always | DELIVERED | onComplete fires with the key(s). |',
+  '| DELIVERED | Chat save (an edit after completion) | Fields saved | DELIVERED | config.saved fires ' +
+    'with callbackStatus DELIVERED; a later completion through the chat fires another onComplete with a ' +
+    'new delivery id for the same key. |',
+  '| PENDING or DELIVERED | User deletes the instance through the chat | Single instance | removed | ' +
+    'The record is gone (GET by key returns 404); config.deleted fires. |',
+  '| PENDING or DELIVERED | User deletes a whole scope in one confirmed action | Always | removed | ' +
+    'config.bulk_deleted fires, in pages of 500 keys; for a small scope config.deleted also fires per ' +
+    'key. |',
 ].join('\n');
 const CONTRACT_MOVES = [
   '| A fresh conversation opens for an end user | onStart |',
-  '| A conversation closes without completing (abandoned on reopen, terminal error, tool timeout) | '
-    + 'onSessionInterrupted |',
+  '| A conversation closes without completing (abandoned on reopen, terminal error, tool timeout) | ' +
+    'onSessionInterrupted |',
   '| A conversation is swept after exceeding the idle TTL | onSessionTimeout |',
 ].join('\n');
 
-const cells = (table: string) => table.trim().split('\n').map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+const cells = (table: string) =>
+  table
+    .trim()
+    .split('\n')
+    .map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
 
-test('the transition data holds one entry per row of section 3\'s tables, in the contract\'s words', () => {
+test("the transition data holds one entry per row of section 3's tables, in the contract's words", () => {
   const want = cells(CONTRACT_ROWS).flatMap(([from, trigger, condition, to, also]) =>
-    from!.split(' or ').map((f) => ({ from: f, trigger, condition, to, also })));
-  const rows = TRANSITIONS.filter((r) => r.kind === 'record').map(({ from, trigger, condition, to, also }) =>
-    ({ from, trigger, condition, to, also }));
+    from!.split(' or ').map((f) => ({ from: f, trigger, condition, to, also })),
+  );
+  const rows = TRANSITIONS.filter((r) => r.kind === 'record').map(({ from, trigger, condition, to, also }) => ({
+    from,
+    trigger,
+    condition,
+    to,
+    also,
+  }));
   expect(rows).toEqual(want);
-  const moves = TRANSITIONS.filter((r) => r.kind === 'conversation')
-    .map((r) => ({ trigger: r.trigger, event: r.also }));
+  const moves = TRANSITIONS.filter((r) => r.kind === 'conversation').map((r) => ({
+    trigger: r.trigger,
+    event: r.also,
+  }));
   expect(moves).toEqual(cells(CONTRACT_MOVES).map(([trigger, event]) => ({ trigger, event })));
   // Ids are unique and name their from-state, trigger and to-state: T4 DELIVERED --chat save--> DELIVERED.
   expect(new Set(TRANSITIONS.map((r) => r.id)).size).toBe(TRANSITIONS.length);
@@ -54,7 +71,7 @@ test('the transition data holds one entry per row of section 3\'s tables, in the
   for (const r of records) expect(r.id).toMatch(/^T\d+ \S+ --[a-zA-Z ]+--> \S+$/);
 });
 
-test('rows a target\'s driver cannot reach are left out with the capability, never counted as missed', () => {
+test("rows a target's driver cannot reach are left out with the capability, never counted as missed", () => {
   const caps = ['conversations', 'turns', 'complete', 'delete', 'interrupt', 'idle-sweep', 'workspaces'];
   const c = summarize(new Coverage(), caps);
   expect(c.excluded.map((x) => x.split(' ')[0])).toEqual(['T7', 'T8', 'M1', 'E7']);
@@ -63,29 +80,38 @@ test('rows a target\'s driver cannot reach are left out with the capability, nev
   expect(c.lines[0]).toMatch(/^section 3 transitions: 0\/9 exercised; not reached: T1 .*; left out: T7 /);
   // No sequence of such a target holds a scope delete.
   const { commands, leftOut } = sequences(caps, 40);
-  expect(leftOut).toEqual(['bulk-delete (capability bulk-delete)', 'migration-hold (capability migration-hold)',
-    'seed (capability seed-records)']);
+  expect(leftOut).toEqual([
+    'bulk-delete (capability bulk-delete)',
+    'migration-hold (capability migration-hold)',
+    'seed (capability seed-records)',
+  ]);
   for (const s of fc.sample(commands, { numRuns: 60, seed: 3 })) {
     expect([...s].map((x) => String(x)).filter((x) => x.includes('whole'))).toEqual([]);
   }
 });
 
-test('two default model-based runs against the reference service exercise every row of section 3 and every event '
-  + 'sequence of section 6', async () => {
-  test.setTimeout(240_000);
-  await withStatefulEnv({}, async (env, capabilities) => {
-    expect(env.target.timeScale).toBe(0.1);
-    // Twice the defaults of suites/service/combinations.spec.ts (48 sequences of at most 160 commands): the
-    // rarest row, a chat delete of a DELIVERED record (T6), comes about 6 times in one default run, so one
-    // run would miss it about once in 400; two, about once in 160,000.
-    const outcome = await runStateful(env, { runs: 96, maxCommands: 160, budgetMs: 24_000 });
-    expect(outcome.failure?.violation.message, outcome.failure?.script).toBeUndefined();
-    const c = summarize(outcome.coverage, capabilities);
-    expect(c.excluded, 'the reference service offers every capability a row needs').toEqual([]);
-    // Section 3's rows and section 6's sequences in every default run; the mixed-scope triggers are
-    // reported (random sequences reach each a few times a run, not with certainty).
-    expect(c.missed.filter((m) => !/^M\d/.test(m)), c.lines.join('\n')).toEqual([]);
-    expect(c.lines[0]).toMatch(/^section 3 transitions: 11\/11 exercised/);
-    expect(c.lines[2]).toMatch(/^section 6 event sequences: 7\/7 exercised/);
-  });
-});
+test(
+  'two default model-based runs against the reference service exercise every row of section 3 and every event ' +
+    'sequence of section 6',
+  async () => {
+    test.setTimeout(240_000);
+    await withStatefulEnv({}, async (env, capabilities) => {
+      expect(env.target.timeScale).toBe(0.1);
+      // Twice the defaults of suites/service/combinations.spec.ts (48 sequences of at most 160 commands): the
+      // rarest row, a chat delete of a DELIVERED record (T6), comes about 6 times in one default run, so one
+      // run would miss it about once in 400; two, about once in 160,000.
+      const outcome = await runStateful(env, { runs: 96, maxCommands: 160, budgetMs: 24_000 });
+      expect(outcome.failure?.violation.message, outcome.failure?.script).toBeUndefined();
+      const c = summarize(outcome.coverage, capabilities);
+      expect(c.excluded, 'the reference service offers every capability a row needs').toEqual([]);
+      // Section 3's rows and section 6's sequences in every default run; the mixed-scope triggers are
+      // reported (random sequences reach each a few times a run, not with certainty).
+      expect(
+        c.missed.filter((m) => !/^M\d/.test(m)),
+        c.lines.join('\n'),
+      ).toEqual([]);
+      expect(c.lines[0]).toMatch(/^section 3 transitions: 11\/11 exercised/);
+      expect(c.lines[2]).toMatch(/^section 6 event sequences: 7\/7 exercised/);
+    });
+  },
+);

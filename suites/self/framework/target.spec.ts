@@ -13,13 +13,20 @@ import { CcsError } from '../../../spec/errors.ts';
 import { tempDir } from '../cli/helpers.ts';
 
 function errorOf(fn: () => unknown): CcsError {
-  try { fn(); } catch (e) { if (e instanceof CcsError) return e; throw e; }
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof CcsError) return e;
+    throw e;
+  }
   throw new Error('no error was thrown');
 }
 
 test('the example target files validate', () => {
   expect(loadTargetFile('fixtures/targets/reference.example.yaml').service.driverUrl).toMatch(/__driver$/);
-  expect(loadTargetFile('fixtures/targets/fixed-workspaces.example.yaml').workspaces?.production.workspaceKey).toBe('ws-conformance');
+  expect(loadTargetFile('fixtures/targets/fixed-workspaces.example.yaml').workspaces?.production.workspaceKey).toBe(
+    'ws-conformance',
+  );
 });
 
 test('a relative baseUrl is refused with a message naming the file and the field', () => {
@@ -32,10 +39,22 @@ test('each kind of bad field is named in the message', () => {
   const cases: Array<[unknown, string]> = [
     [{}, 't.yaml: service: is required'],
     [{ service: { baseUrl: 'http://x', extra: 1 } }, 't.yaml: service.extra: unknown field (not in the target schema)'],
-    [{ service: { baseUrl: 'http://x', driverUrl: 'ftp://x' } }, 't.yaml: service.driverUrl: must be an absolute http(s) URL'],
+    [
+      { service: { baseUrl: 'http://x', driverUrl: 'ftp://x' } },
+      't.yaml: service.driverUrl: must be an absolute http(s) URL',
+    ],
     [{ service: { baseUrl: 'http://x' }, timing: { timeScale: 0 } }, 't.yaml: timing.timeScale: must be > 0'],
-    [{ service: { baseUrl: 'http://x' }, limits: { megabyte: 1000 } }, 't.yaml: limits.megabyte: must be one of [1000000,1048576]'],
-    [{ service: { baseUrl: 'http://x' }, workspaces: { production: { workspaceKey: 'w', apiKey: 5, bearerToken: 'b' } } }, 't.yaml: workspaces.production.apiKey: must be a non-empty string or { env: NAME }'],
+    [
+      { service: { baseUrl: 'http://x' }, limits: { megabyte: 1000 } },
+      't.yaml: limits.megabyte: must be one of [1000000,1048576]',
+    ],
+    [
+      {
+        service: { baseUrl: 'http://x' },
+        workspaces: { production: { workspaceKey: 'w', apiKey: 5, bearerToken: 'b' } },
+      },
+      't.yaml: workspaces.production.apiKey: must be a non-empty string or { env: NAME }',
+    ],
     [{ service: { baseUrl: 'http://x' }, mockHost: { port: 70000 } }, 't.yaml: mockHost.port: must be <= 65535'],
   ];
   for (const [doc, message] of cases) {
@@ -57,7 +76,12 @@ test('a JSON target file is read like YAML', () => {
 
 test('secrets come from the environment variables the file names; an unset one is named, never a value', () => {
   const env = { CCS_PROD_API_KEY: 'test-only-key-123456', CCS_PROD_BEARER: 'test-only-bearer-123456' };
-  const w = readWorkspace({ workspaceKey: 'w', apiKey: { env: 'CCS_PROD_API_KEY' }, bearerToken: { env: 'CCS_PROD_BEARER' } }, 'workspaces.production', 't.yaml', env);
+  const w = readWorkspace(
+    { workspaceKey: 'w', apiKey: { env: 'CCS_PROD_API_KEY' }, bearerToken: { env: 'CCS_PROD_BEARER' } },
+    'workspaces.production',
+    't.yaml',
+    env,
+  );
   expect(w.apiKey).toBe('test-only-key-123456');
   expect(w.embedAuthorization).toBe('Bearer test-only-bearer-123456');
   const e = errorOf(() => readSecret({ env: 'CCS_UNSET_SECRET' }, 'workspaces.production.apiKey', 't.yaml', {}));
@@ -68,18 +92,22 @@ test('a target without a driver must list its workspaces', async () => {
   const dir = tempDir('ccs-target-');
   const p = join(dir, 'nodriver.yaml');
   writeFileSync(p, 'service:\n  baseUrl: http://127.0.0.1:9\n');
-  await expect(resolveTarget({ env: { CCS_TARGET: p } })).rejects.toThrow('nodriver.yaml: workspaces: is required when service.driverUrl is absent');
+  await expect(resolveTarget({ env: { CCS_TARGET: p } })).rejects.toThrow(
+    'nodriver.yaml: workspaces: is required when service.driverUrl is absent',
+  );
 });
 
 test('CCS_TIME_SCALE outside (0, 1] is refused with its value', async () => {
-  await expect(resolveTarget({ env: { CCS_TIME_SCALE: '5' } })).rejects.toThrow('CCS_TIME_SCALE: must be a number in (0, 1], got "5"');
+  await expect(resolveTarget({ env: { CCS_TIME_SCALE: '5' } })).rejects.toThrow(
+    'CCS_TIME_SCALE: must be a number in (0, 1], got "5"',
+  );
 });
 
 test('timing scales the contract durations and takes explicit tolerances from the target', () => {
   const t = makeTiming(0.1, { minMs: 250, relative: 0.25 });
   expect(t.scaled(5_000)).toBe(500);
-  expect(t.tolerance(20_000)).toBe(500);           // 25% of 2000 ms
-  expect(t.tolerance(1_000)).toBe(400);            // the loaded-machine floor beats 25 ms (250 ms scaled) and 25 ms
+  expect(t.tolerance(20_000)).toBe(500); // 25% of 2000 ms
+  expect(t.tolerance(1_000)).toBe(400); // the loaded-machine floor beats 25 ms (250 ms scaled) and 25 ms
   expect(t.deliveryDeadlineMs()).toBe(1_500 + 2_000);
   expect(t.quietWindowMs()).toBe(t.deliveryDeadlineMs());
   const real = makeTiming(1, { minMs: 250, relative: 0.25 });

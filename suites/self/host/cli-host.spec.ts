@@ -14,7 +14,10 @@ test('ccs-conformance host exits 2 naming the bad field of a host target file', 
   test.setTimeout(90_000);
   const dir = tempDir('host-cli-');
   const file = join(dir, 'target.yaml');
-  writeFileSync(file, 'hostBaseUrl: http://127.0.0.1:3000\nhookPath: /h\nsigning: { mode: rsa }\ndataApi: { bearerToken: t }\n');
+  writeFileSync(
+    file,
+    'hostBaseUrl: http://127.0.0.1:3000\nhookPath: /h\nsigning: { mode: rsa }\ndataApi: { bearerToken: t }\n',
+  );
   const r = host(['--target', file]);
   expect(r.status).toBe(2);
   expect(r.stderr).toContain("'signing.mode'");
@@ -24,7 +27,10 @@ test('ccs-conformance host exits 2 naming an unknown field of a host target file
   test.setTimeout(90_000);
   const dir = tempDir('host-cli-');
   const file = join(dir, 'bad.yaml');
-  writeFileSync(file, 'hostBaseUrl: http://127.0.0.1:3000\nhookPath: /h\nsigning: { mode: none }\ndataApi: { bearerToken: t }\nfactPath: /facts\n');
+  writeFileSync(
+    file,
+    'hostBaseUrl: http://127.0.0.1:3000\nhookPath: /h\nsigning: { mode: none }\ndataApi: { bearerToken: t }\nfactPath: /facts\n',
+  );
   const r = host(['--target', file]);
   expect(r.status).toBe(2);
   expect(r.stderr).toContain("'factPath' unknown field");

@@ -19,8 +19,12 @@ import { freshConversationId, freshHandle, lifecyclePayload } from '../../host/h
 const run = promisify(execFile);
 
 let h: HostHarness;
-test.beforeAll(async () => { h = await startHostHarness({ ...process.env, CCS_HOST_TARGET: '', CCS_HOST_FAULT: '' }); });
-test.afterAll(async () => { await h?.close(); });
+test.beforeAll(async () => {
+  h = await startHostHarness({ ...process.env, CCS_HOST_TARGET: '', CCS_HOST_FAULT: '' });
+});
+test.afterAll(async () => {
+  await h?.close();
+});
 
 /** The status of the last response head curl -i printed. */
 async function replay(line: string): Promise<number | undefined> {
@@ -34,7 +38,20 @@ function fullPage() {
   const keys = Array.from({ length: 500 }, () => `key-${randomUUID()}`);
   // A non-ASCII handle and a quote in a key: both must survive the shell.
   keys[0] = "it's-a-key";
-  return { ep, payload: lifecyclePayload('config.bulk_deleted', { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, endUserHandle: nonAsciiHandle(), conversationId: freshConversationId(), hookPath: ep.hookPath }, { count: 500, page: 1, totalPages: 1, keys }) };
+  return {
+    ep,
+    payload: lifecyclePayload(
+      'config.bulk_deleted',
+      {
+        workspaceKey: h.target.workspaceKey,
+        configEnd: h.target.configEnd,
+        endUserHandle: nonAsciiHandle(),
+        conversationId: freshConversationId(),
+        hookPath: ep.hookPath,
+      },
+      { count: 500, page: 1, totalPages: 1, keys },
+    ),
+  };
 }
 
 test('a printed curl line of a signed JWKS-mode full bulk page replays to the same 2xx', async () => {
@@ -64,7 +81,15 @@ test('a printed curl line of a signed facts GET replays to the same 200', async 
 });
 
 test('the shared curl builder quotes every argument and prints credentials as variables', () => {
-  const line = curlLine({ method: 'POST', url: 'http://127.0.0.1:1/a?b=c d', headers: { 'x-a': "it's", authorization: 'Bearer s3cret-value' }, body: "{\"k\":\"it's\"}", isSecretHeader: (n) => n === 'authorization' });
-  expect(line).toBe(`curl -sS -i -X POST 'http://127.0.0.1:1/a?b=c d' -H 'x-a: it'\\''s' -H "authorization: Bearer $CCS_AUTHORIZATION" --data-binary '{"k":"it'\\''s"}'`);
+  const line = curlLine({
+    method: 'POST',
+    url: 'http://127.0.0.1:1/a?b=c d',
+    headers: { 'x-a': "it's", authorization: 'Bearer s3cret-value' },
+    body: '{"k":"it\'s"}',
+    isSecretHeader: (n) => n === 'authorization',
+  });
+  expect(line).toBe(
+    `curl -sS -i -X POST 'http://127.0.0.1:1/a?b=c d' -H 'x-a: it'\\''s' -H "authorization: Bearer $CCS_AUTHORIZATION" --data-binary '{"k":"it'\\''s"}'`,
+  );
   expect(line).not.toContain('s3cret');
 });

@@ -5,7 +5,8 @@ import { loadSpec } from '../../../spec/index.ts';
 
 test('every faulty receiver names host clauses of the catalogue; at least 48 are in the mutation matrix; hang-all exists and stays out of the mutation matrix', () => {
   const spec = loadSpec();
-  for (const f of HOST_FAULTS) for (const c of [f.clause, ...(f.also ?? [])]) expect(spec.clause(c)?.side, `${f.name} cites ${c}`).toBe('host');
+  for (const f of HOST_FAULTS)
+    for (const c of [f.clause, ...(f.also ?? [])]) expect(spec.clause(c)?.side, `${f.name} cites ${c}`).toBe('host');
   expect(HOST_FAULTS.map((f) => f.name)).toContain('hang-all');
   const inMatrix = hostDirection.faults.map((f) => f.name);
   expect(inMatrix).not.toContain('hang-all');

@@ -18,7 +18,9 @@ test('generated host payloads are valid per the spec, cover every event and repl
 test('the written-in edges are valid per the spec (HOST-26)', () => {
   const edges = edgePayloads({ ...ctx });
   expect(invalidBySpec(edges.map((e) => e.payload))).toEqual([]);
-  const pages = edges.filter((e) => e.payload.event === 'config.bulk_deleted').map((e) => (e.payload.keys as string[]).length);
+  const pages = edges
+    .filter((e) => e.payload.event === 'config.bulk_deleted')
+    .map((e) => (e.payload.keys as string[]).length);
   expect(pages).toEqual(expect.arrayContaining([1, 499, 500, 237]));
 });
 

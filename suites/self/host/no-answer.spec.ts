@@ -23,7 +23,10 @@ function runHostProject(targetFile: string, reportDir: string, deadlineMs: numbe
     if (!/^(TEST_WORKER_INDEX|TEST_PARALLEL_INDEX|PLAYWRIGHT_|PW_|CCS_)/.test(k)) env[k] = v;
   }
   Object.assign(env, {
-    CCS_HOST_TARGET: targetFile, CCS_SERVICE_PORT: '0', CCS_REPORT_DIR: reportDir, CCS_REPORTER: 'dot',
+    CCS_HOST_TARGET: targetFile,
+    CCS_SERVICE_PORT: '0',
+    CCS_REPORT_DIR: reportDir,
+    CCS_REPORTER: 'dot',
   });
   const cliJs = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
   return new Promise((resolve, reject) => {
@@ -44,10 +47,17 @@ function runHostProject(targetFile: string, reportDir: string, deadlineMs: numbe
 function targetAt(dir: string, port: number): string {
   const file = join(dir, 'target.yaml');
   // Test-only values: nothing here is a real secret.
-  writeFileSync(file, [
-    `hostBaseUrl: http://127.0.0.1:${port}`, 'hookPath: /hooks/ccs', 'factsPath: /facts',
-    'signing: { mode: hmac, secret: test-only-secret }', 'dataApi: { bearerToken: test-only-token }', '',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      `hostBaseUrl: http://127.0.0.1:${port}`,
+      'hookPath: /hooks/ccs',
+      'factsPath: /facts',
+      'signing: { mode: hmac, secret: test-only-secret }',
+      'dataApi: { bearerToken: test-only-token }',
+      '',
+    ].join('\n'),
+  );
   return file;
 }
 

@@ -8,8 +8,8 @@ import { connectServiceSide, observe, startServiceSide, type Violation } from '.
 
 const ids = (vs: readonly Violation[]): string[] => vs.map((v) => v.id).sort();
 
-const JUDGED = 'the observer judges every data API read of a test: the token, the path, the keys named, '
-  + 'no repeat of a 401';
+const JUDGED =
+  'the observer judges every data API read of a test: the token, the path, the keys named, ' + 'no repeat of a 401';
 test(JUDGED, async () => {
   const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });
   try {
@@ -25,8 +25,11 @@ test(JUDGED, async () => {
     await read('u-1', 'k9'); // a key no callback named
     await read('u-1', 'k2', {}); // no token
     await read('u-1', 'k%%26'); // a '%' left raw: the segment does not decode
-    expect(ids(await observer.collect(me))).toEqual(
-      ['observe.read-announced-key', 'observe.read-path-well-formed', 'observe.read-with-token']);
+    expect(ids(await observer.collect(me))).toEqual([
+      'observe.read-announced-key',
+      'observe.read-path-well-formed',
+      'observe.read-with-token',
+    ]);
 
     await s.script('u-1', 'k1', [409]);
     expect((await read('u-1', 'k1')).status).toBe(409);
@@ -52,8 +55,8 @@ test(JUDGED, async () => {
   }
 });
 
-const OTHERS = 'a read of another test\'s handle is judged only on its token and its path, '
-  + 'never on that test\'s keys or retries';
+const OTHERS =
+  "a read of another test's handle is judged only on its token and its path, " + "never on that test's keys or retries";
 test(OTHERS, async () => {
   const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });
   try {
@@ -73,8 +76,9 @@ test(OTHERS, async () => {
   }
 });
 
-const SHARED = 'through a service side shared by workers, each worker judges the reads of its own tests, '
-  + 'ordered by the server\'s journal';
+const SHARED =
+  'through a service side shared by workers, each worker judges the reads of its own tests, ' +
+  "ordered by the server's journal";
 test(SHARED, async () => {
   const shared = { workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' };
   const s = await startServiceSide(shared);
@@ -107,10 +111,16 @@ test(LOOP, async () => {
   try {
     const observer = observe(s);
     const me = test.info().testId;
-    const read = (key: string) => fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-3/${key}`,
-      { headers: { authorization: 'Bearer tok-test-only' } });
+    const read = (key: string) =>
+      fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-3/${key}`, {
+        headers: { authorization: 'Bearer tok-test-only' },
+      });
     await s.announce('u-3', ['k1', 'k2']);
-    await s.script('u-3', 'k1', Array.from({ length: 12 }, () => 409));
+    await s.script(
+      'u-3',
+      'k1',
+      Array.from({ length: 12 }, () => 409),
+    );
     for (let i = 0; i < 12; i++) await read('k1');
     await s.script('u-3', 'k2', [503]);
     await read('k2');

@@ -8,7 +8,13 @@ test('the harness data API answers envelopes for announced keys, 401 without the
     const auth = { authorization: 'Bearer tok-test-only' };
     const ok = await fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-1/k1`, { headers: auth });
     expect(ok.status).toBe(200);
-    expect(Object.keys((await ok.json()) as object).sort()).toEqual(['callbackStatus', 'completedAt', 'data', 'errors', 'warnings']);
+    expect(Object.keys((await ok.json()) as object).sort()).toEqual([
+      'callbackStatus',
+      'completedAt',
+      'data',
+      'errors',
+      'warnings',
+    ]);
     // UNSPEC-9: configEnd with its slash (encoded) is accepted too.
     expect((await fetch(`${s.url}/api/ws-1/endpoints/%2Fsettings/data/u-1/k1`, { headers: auth })).status).toBe(200);
     expect((await fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-1/k1`)).status).toBe(401);

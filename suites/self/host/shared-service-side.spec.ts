@@ -10,7 +10,11 @@ import { connectServiceSide, startServiceSide } from '../../host/index.ts';
 const auth = { authorization: 'Bearer tok-test-only' };
 
 test('workers sharing one service side announce keys, see every read, sign with the keys published at its start and add a rotated key', async () => {
-  const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' });
+  const s = await startServiceSide({
+    workspaceKey: 'ws-1',
+    bearerToken: 'tok-test-only',
+    controlToken: 'ctl-test-only',
+  });
   try {
     expect(s.controlUrl).toBe(`${s.url}/__ccs/control/ctl-test-only`);
     const [a, b] = await Promise.all([connectServiceSide(s.controlUrl ?? ''), connectServiceSide(s.controlUrl ?? '')]);
@@ -26,7 +30,11 @@ test('workers sharing one service side announce keys, see every read, sign with 
     expect((await fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-b/k2`, { headers: auth })).status).toBe(200);
     const second = await b.waitForRead((r) => r.endUserHandle === 'u-b' && r.status === 200, 5_000);
     expect(second?.serviceKey).toBe('k2');
-    expect(b.reads.map((r) => [r.endUserHandle, r.status])).toEqual([['u-a', 200], ['u-b', 409], ['u-b', 200]]);
+    expect(b.reads.map((r) => [r.endUserHandle, r.status])).toEqual([
+      ['u-a', 200],
+      ['u-b', 409],
+      ['u-b', 200],
+    ]);
     expect(await a.waitForRead((r) => r.endUserHandle === 'nobody', 50)).toBeUndefined();
 
     // One set of keys for every worker (a restarted one too): the key and the decoy published, the stranger not.
@@ -52,13 +60,19 @@ test('workers sharing one service side announce keys, see every read, sign with 
 });
 
 test('the control path needs its token, and a service side without one has no control path', async () => {
-  const shared = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only', controlToken: 'ctl-test-only' });
+  const shared = await startServiceSide({
+    workspaceKey: 'ws-1',
+    bearerToken: 'tok-test-only',
+    controlToken: 'ctl-test-only',
+  });
   const plain = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });
   try {
     expect((await fetch(`${shared.url}/__ccs/control/wrong/journal`)).status).toBe(404);
     expect((await fetch(`${plain.url}/__ccs/control/ctl-test-only/journal`)).status).toBe(404);
     expect(plain.controlUrl).toBeUndefined();
-    await expect(connectServiceSide(`${plain.url}/__ccs/control/ctl-test-only`)).rejects.toMatchObject({ code: 'HOST_SERVICE_SIDE_UNREACHABLE' });
+    await expect(connectServiceSide(`${plain.url}/__ccs/control/ctl-test-only`)).rejects.toMatchObject({
+      code: 'HOST_SERVICE_SIDE_UNREACHABLE',
+    });
   } finally {
     await Promise.all([shared.close(), plain.close()]);
   }

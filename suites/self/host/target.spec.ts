@@ -39,12 +39,22 @@ test('a host target error names the bad field (TARGET_FIELD_INVALID)', () => {
   expect(fieldOf(good, {})).toBe('signing.secretEnv');
   expect(fieldOf({ ...good, dataApi: {} })).toBe('dataApi.bearerToken');
   expect(fieldOf({ ...good, timeouts: { dataReadMs: -1 } })).toBe('timeouts.dataReadMs');
-  expect(fieldOf({ ...good, factsClass: { fields: [{ name: 'a', type: 'money' }] } })).toBe('factsClass.fields[0].type');
+  expect(fieldOf({ ...good, factsClass: { fields: [{ name: 'a', type: 'money' }] } })).toBe(
+    'factsClass.fields[0].type',
+  );
   expect(fieldOf({ ...good, endUserHandle: 'org-acme' })).toBe('endUserHandle');
 });
 
 test('a FACTS class definition compiles to a closed schema of its field types (HOST-15 reading)', () => {
-  const s = classToSchema({ fields: [{ name: 'langs', type: 'string[]' }, { name: 'age', type: 'integer' }] }, 'factsClass');
+  const s = classToSchema(
+    {
+      fields: [
+        { name: 'langs', type: 'string[]' },
+        { name: 'age', type: 'integer' },
+      ],
+    },
+    'factsClass',
+  );
   expect(s).toEqual({
     type: 'object',
     additionalProperties: false,
@@ -59,11 +69,20 @@ test('an unknown field of the host target file is refused, named with its path (
   expect(fieldOf({ ...good, hookpath: '/typo' })).toBe('hookpath');
   expect(fieldOf({ ...good, signing: { mode: 'jwks', secret: 'x' } })).toBe('signing.secret');
   expect(fieldOf({ ...good, timeouts: { requestMS: 5 } })).toBe('timeouts.requestMS');
-  expect(fieldOf({ ...good, factsClass: { fields: [{ name: 'a', type: 'string', note: 'x' }] } })).toBe('factsClass.fields[0].note');
+  expect(fieldOf({ ...good, factsClass: { fields: [{ name: 'a', type: 'string', note: 'x' }] } })).toBe(
+    'factsClass.fields[0].note',
+  );
 });
 
 test('host target secrets may be written as { env: NAME }, as in the service target file; an unset one is named', () => {
-  const t = parseHostTarget({ ...good, signing: { mode: 'hmac', secret: { env: 'X_SECRET' }, previousSecret: 'inline-test-only' }, dataApi: { bearerToken: { env: 'X_TOKEN' } } }, env);
+  const t = parseHostTarget(
+    {
+      ...good,
+      signing: { mode: 'hmac', secret: { env: 'X_SECRET' }, previousSecret: 'inline-test-only' },
+      dataApi: { bearerToken: { env: 'X_TOKEN' } },
+    },
+    env,
+  );
   expect(t.signing).toEqual({ mode: 'hmac', secret: 'secret-test-only', previousSecret: 'inline-test-only' });
   expect(t.bearerToken).toBe('token-test-only');
   expect(fieldOf({ ...good, dataApi: { bearerToken: { env: 'X_UNSET' } } })).toBe('dataApi.bearerToken.env');
@@ -72,7 +91,15 @@ test('host target secrets may be written as { env: NAME }, as in the service tar
 });
 
 test('the example host target files validate', () => {
-  const e = { CCS_HOST_SECRET: 'secret-test-only', CCS_HOST_PREVIOUS_SECRET: 'previous-test-only', CCS_HOST_BEARER_TOKEN: 'token-test-only' };
-  expect(loadHostTarget('fixtures/targets/host-hmac.yaml', e).signing).toEqual({ mode: 'hmac', secret: 'secret-test-only', previousSecret: 'previous-test-only' });
+  const e = {
+    CCS_HOST_SECRET: 'secret-test-only',
+    CCS_HOST_PREVIOUS_SECRET: 'previous-test-only',
+    CCS_HOST_BEARER_TOKEN: 'token-test-only',
+  };
+  expect(loadHostTarget('fixtures/targets/host-hmac.yaml', e).signing).toEqual({
+    mode: 'hmac',
+    secret: 'secret-test-only',
+    previousSecret: 'previous-test-only',
+  });
   expect(loadHostTarget('fixtures/targets/host-jwks.yaml', e).signing).toEqual({ mode: 'jwks' });
 });

@@ -23,35 +23,47 @@ async function last() {
   return e!;
 }
 
-test('malformed JSON is recorded with the parse error and the exact bytes (HDR-1)', { tag: clauseTags('HDR-1') }, async () => {
-  const bad = '{"event":"onStart",';
-  await send(host.url, { path: '/hooks', headers: { 'content-type': 'application/json' }, body: bad });
-  const e = await last();
-  expect(e.parseError).toMatch(/^body is not valid JSON/);
-  expect(Buffer.from(e.bodyBase64, 'base64').toString()).toBe(bad);
-  expect(e.json).toBeUndefined();
-  expect(e.schema?.valid).toBe(false);
-  await stillServes();
-});
+test(
+  'malformed JSON is recorded with the parse error and the exact bytes (HDR-1)',
+  { tag: clauseTags('HDR-1') },
+  async () => {
+    const bad = '{"event":"onStart",';
+    await send(host.url, { path: '/hooks', headers: { 'content-type': 'application/json' }, body: bad });
+    const e = await last();
+    expect(e.parseError).toMatch(/^body is not valid JSON/);
+    expect(Buffer.from(e.bodyBase64, 'base64').toString()).toBe(bad);
+    expect(e.json).toBeUndefined();
+    expect(e.schema?.valid).toBe(false);
+    await stillServes();
+  },
+);
 
-test('a wrong or missing content type is recorded, and the body is still parsed (HDR-1)', { tag: clauseTags('HDR-1') }, async () => {
-  await send(host.url, { path: '/hooks', headers: { ...lcHeaders(body), 'content-type': 'text/plain' }, body });
-  const wrong = await last();
-  expect(wrong.parseError).toContain('Content-Type is "text/plain"');
-  expect(wrong.event).toBe('onStart');
-  expect(wrong.checks.find((c) => c.clause === 'HDR-1')!.ok).toBe(false);
-  const noCt = { ...lcHeaders(body) } as Record<string, string>;
-  delete noCt['content-type'];
-  await send(host.url, { path: '/hooks', headers: noCt, body });
-  const missing = await last();
-  expect(missing.parseError).toContain('no Content-Type header');
-  expect(missing.headers['content-type']).toBeUndefined();
-  await send(host.url, { path: '/hooks', headers: { ...lcHeaders(body), 'content-type': 'application/json; charset=utf-8' }, body });
-  const charset = await last();
-  expect(charset.parseError).toBeUndefined();
-  expect(charset.checks.find((c) => c.clause === 'HDR-1')!.ok).toBe(true);
-  await stillServes();
-});
+test(
+  'a wrong or missing content type is recorded, and the body is still parsed (HDR-1)',
+  { tag: clauseTags('HDR-1') },
+  async () => {
+    await send(host.url, { path: '/hooks', headers: { ...lcHeaders(body), 'content-type': 'text/plain' }, body });
+    const wrong = await last();
+    expect(wrong.parseError).toContain('Content-Type is "text/plain"');
+    expect(wrong.event).toBe('onStart');
+    expect(wrong.checks.find((c) => c.clause === 'HDR-1')!.ok).toBe(false);
+    const noCt = { ...lcHeaders(body) } as Record<string, string>;
+    delete noCt['content-type'];
+    await send(host.url, { path: '/hooks', headers: noCt, body });
+    const missing = await last();
+    expect(missing.parseError).toContain('no Content-Type header');
+    expect(missing.headers['content-type']).toBeUndefined();
+    await send(host.url, {
+      path: '/hooks',
+      headers: { ...lcHeaders(body), 'content-type': 'application/json; charset=utf-8' },
+      body,
+    });
+    const charset = await last();
+    expect(charset.parseError).toBeUndefined();
+    expect(charset.checks.find((c) => c.clause === 'HDR-1')!.ok).toBe(true);
+    await stillServes();
+  },
+);
 
 test('invalid UTF-8 is recorded with its reason and the raw bytes kept', async () => {
   const bytes = Buffer.concat([Buffer.from('{"event":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
@@ -64,12 +76,21 @@ test('invalid UTF-8 is recorded with its reason and the raw bytes kept', async (
 
 test('a body over the limit is answered 413 and recorded, declared or chunked', async () => {
   const huge = 'x'.repeat(10_000);
-  const declared = await send(host.url, { path: '/hooks', headers: { 'content-type': 'application/json' }, body: huge });
+  const declared = await send(host.url, {
+    path: '/hooks',
+    headers: { 'content-type': 'application/json' },
+    body: huge,
+  });
   expect(declared.status).toBe(413);
   let e = await last();
   expect(e.parseError).toContain('over the limit of 4096 bytes');
   expect(e.response!.status).toBe(413);
-  const chunked = await send(host.url, { path: '/hooks', headers: { 'content-type': 'application/json' }, body: huge, chunked: true });
+  const chunked = await send(host.url, {
+    path: '/hooks',
+    headers: { 'content-type': 'application/json' },
+    body: huge,
+    chunked: true,
+  });
   // the answer may come before the client finished sending; either it reads the 413 or the socket is closed under it
   expect(chunked.status === 413 || chunked.error !== undefined).toBe(true);
   e = await last();
@@ -92,13 +113,13 @@ test('a request aborted mid-body is recorded on arrival and completed as aborted
   const port = host.port;
   await new Promise<void>((resolve, reject) => {
     const s = connect(port, '127.0.0.1', () => {
-      s.write('POST /hooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"event":"onSt');
-      host.journal
-        .waitFor({ path: '/hooks' }, { timeoutMs: 5000 })
-        .then(() => {
-          s.destroy();
-          resolve();
-        }, reject);
+      s.write(
+        'POST /hooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"event":"onSt',
+      );
+      host.journal.waitFor({ path: '/hooks' }, { timeoutMs: 5000 }).then(() => {
+        s.destroy();
+        resolve();
+      }, reject);
     });
     s.on('error', () => undefined);
   });

@@ -32,22 +32,35 @@ test('a kept body has the bytes it was given, small ones in a shared slab, large
   expect(keptBody(k)).toBeUndefined();
 });
 
-test('an entry\'s times kept as small integers read as the nanoseconds and milliseconds of the clocks that retry gaps are measured on (DELIV-8)', { tag: clauseTags('DELIV-8') }, () => {
-  const before = process.hrtime.bigint();
-  const [s, ns] = monoNow();
-  const after = process.hrtime.bigint();
-  expect(Number.isInteger(s) && Number.isInteger(ns) && ns < 1e9).toBe(true);
-  const text = BigInt(monoText(s, ns));
-  expect(text >= before && text <= after).toBe(true);
-  expect(monoText(12, 5)).toBe('12000000005');
-  expect(monoMsBetween(1, 999_999_999, 3, 0)).toBe(1000); // 1.000000001 s: 1000 ms, truncated
-  const w0 = Date.now();
-  const w = wallMsOf(wallNow());
-  expect(w >= w0 && w <= Date.now()).toBe(true);
-});
+test(
+  "an entry's times kept as small integers read as the nanoseconds and milliseconds of the clocks that retry gaps are measured on (DELIV-8)",
+  { tag: clauseTags('DELIV-8') },
+  () => {
+    const before = process.hrtime.bigint();
+    const [s, ns] = monoNow();
+    const after = process.hrtime.bigint();
+    expect(Number.isInteger(s) && Number.isInteger(ns) && ns < 1e9).toBe(true);
+    const text = BigInt(monoText(s, ns));
+    expect(text >= before && text <= after).toBe(true);
+    expect(monoText(12, 5)).toBe('12000000005');
+    expect(monoMsBetween(1, 999_999_999, 3, 0)).toBe(1000); // 1.000000001 s: 1000 ms, truncated
+    const w0 = Date.now();
+    const w = wallMsOf(wallNow());
+    expect(w >= w0 && w <= Date.now()).toBe(true);
+  },
+);
 
 test('sharing header strings between requests never changes a header line, whatever the order, case or repetition of the lines (PITFALLS: raw bytes)', () => {
-  const a = (id: string, len: string) => ['Host', '127.0.0.1:1', 'content-type', 'application/json', 'x-service-delivery-id', id, 'Content-Length', len];
+  const a = (id: string, len: string) => [
+    'Host',
+    '127.0.0.1:1',
+    'content-type',
+    'application/json',
+    'x-service-delivery-id',
+    id,
+    'Content-Length',
+    len,
+  ];
   const requests = [
     a('d-1', '230'),
     a('d-2', '231'),

@@ -19,7 +19,14 @@ export interface Sent {
 
 export function send(
   base: string,
-  o: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; chunked?: boolean },
+  o: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeoutMs?: number;
+    chunked?: boolean;
+  },
 ): Promise<Sent> {
   const url = new URL(o.path, base);
   const start = performance.now();
@@ -32,12 +39,24 @@ export function send(
     };
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.body !== undefined && !o.chunked) headers['content-length'] = String(Buffer.byteLength(o.body));
-    const req = request({ method: o.method ?? 'POST', hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
-      res.on('error', (e: NodeJS.ErrnoException) => done({ error: e.code ?? e.message }));
-    });
+    const req = request(
+      {
+        method: o.method ?? 'POST',
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          done({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }),
+        );
+        res.on('error', (e: NodeJS.ErrnoException) => done({ error: e.code ?? e.message }));
+      },
+    );
     req.setTimeout(o.timeoutMs ?? 10_000, () => {
       done({ error: 'TIMEOUT' });
       req.destroy();
@@ -62,7 +81,8 @@ export function lcBody(event: string, conversationId = 7, extra: Record<string, 
     timestamp: '2026-11-21T00:00:00.000',
   };
   if (event === 'onComplete') Object.assign(base, { serviceKeys: ['k1'], path: '/hooks' });
-  else if (event === 'config.saved') Object.assign(base, { serviceKey: 'k1', changedFields: ['name'], callbackStatus: 'PENDING' });
+  else if (event === 'config.saved')
+    Object.assign(base, { serviceKey: 'k1', changedFields: ['name'], callbackStatus: 'PENDING' });
   else if (event === 'config.deleted') Object.assign(base, { serviceKey: 'k1' });
   else if (event !== 'config.bulk_deleted') Object.assign(base, { serviceKeys: [] });
   return JSON.stringify({ ...base, ...extra });

@@ -16,7 +16,9 @@ test.afterEach(async () => {
 });
 
 async function startHost(): Promise<MockHost> {
-  host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing: { mode: 'hmac', secrets: [TEST_ONLY_SECRET] } }] });
+  host = await MockHost.start({
+    routes: [{ kind: 'lifecycle', path: '/hooks', signing: { mode: 'hmac', secrets: [TEST_ONLY_SECRET] } }],
+  });
   return host;
 }
 
@@ -41,11 +43,19 @@ test('the event stream sends one event per journal change and ends when the host
   await expect.poll(() => text.join(''), WAIT).toContain('event: hello');
   await postSigned(h, lcBody('onStart', 37));
   await expect.poll(() => text.join(''), WAIT).toContain('event: completed');
-  const events = text.join('').split('\n\n').filter((b) => b.includes('lc-37-onStart') || b.startsWith('event: arrived'));
+  const events = text
+    .join('')
+    .split('\n\n')
+    .filter((b) => b.includes('lc-37-onStart') || b.startsWith('event: arrived'));
   expect(events.map((b) => b.split('\n')[0])).toEqual(['event: arrived', 'event: completed']);
   await h.close();
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([ended, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the stream outlived the host by 5 s')), 5000)))]);
+  await Promise.race([
+    ended,
+    new Promise(
+      (_, reject) => (timer = setTimeout(() => reject(new Error('the stream outlived the host by 5 s')), 5000)),
+    ),
+  ]);
   clearTimeout(timer);
 });
 

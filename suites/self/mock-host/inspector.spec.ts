@@ -56,7 +56,10 @@ async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void>
 }
 
 async function postSigned(h: MockHost, body: string, o: { attempt?: number; secret?: string } = {}): Promise<void> {
-  const headers = lcHeaders(body, { signature: hmacHeader(body, o.secret ?? TEST_ONLY_SECRET), ...(o.attempt !== undefined ? { attempt: o.attempt } : {}) });
+  const headers = lcHeaders(body, {
+    signature: hmacHeader(body, o.secret ?? TEST_ONLY_SECRET),
+    ...(o.attempt !== undefined ? { attempt: o.attempt } : {}),
+  });
   const r = await send(h.url, { path: '/hooks', headers, body });
   expect(r.error, 'the mock host answered').toBeUndefined();
 }
@@ -67,7 +70,14 @@ test('a callback posted after the page opened appears live, and no configured se
   const h = await startHost();
   const page = await openPage(h);
   const bodies: string[] = [];
-  page.on('response', (r) => void r.text().then((t) => bodies.push(t), () => undefined));
+  page.on(
+    'response',
+    (r) =>
+      void r.text().then(
+        (t) => bodies.push(t),
+        () => undefined,
+      ),
+  );
   await expect(page.locator('.row')).toHaveCount(0);
   await postSigned(h, lcBody('onStart', 31));
   await expect(row(page, 'lc-31-onStart')).toBeVisible(WAIT);
@@ -87,7 +97,16 @@ test('a callback posted after the page opened appears live, and no configured se
 });
 
 test('three attempts of one delivery id are one row and one timeline against the retry windows; a filter hides the others', async ({}, testInfo) => {
-  const h = await startHost({ scripts: [{ id: 'fail-twice', match: { event: 'onComplete', attempt: [1, 2] }, steps: [{ action: 'respond', status: 503 }], then: 'repeat-last' }] });
+  const h = await startHost({
+    scripts: [
+      {
+        id: 'fail-twice',
+        match: { event: 'onComplete', attempt: [1, 2] },
+        steps: [{ action: 'respond', status: 503 }],
+        then: 'repeat-last',
+      },
+    ],
+  });
   const page = await openPage(h);
   await postSigned(h, lcBody('onStart', 32));
   await postSigned(h, lcBody('config.saved', 33, { endUserHandle: 'user-2' }), { secret: 'not-the-configured-secret' });
@@ -107,7 +126,11 @@ test('three attempts of one delivery id are one row and one timeline against the
   await expect(page.locator('#detail .chart rect.win')).toHaveCount(2);
   await expect(page.locator('#detail .chart .win-label')).toHaveText(['≈500 ms before #2', '≈2.00 s before #3']);
   // sent back to back, the retries came before their windows, and the chart says so
-  await expect(page.locator('#detail .chart .bar-label')).toHaveText([/^503 · /, /^503 · .* · early$/, /^200 · .* · early$/]);
+  await expect(page.locator('#detail .chart .bar-label')).toHaveText([
+    /^503 · /,
+    /^503 · .* · early$/,
+    /^200 · .* · early$/,
+  ]);
   await expect(page.locator('#detail article.card').nth(0)).toContainText('fail-twice step 1');
   await expect(page.locator('#detail article.card').nth(2).locator('.chip.status')).toHaveText('200');
   await shot(page, testInfo, 'three attempts on the timeline');
@@ -132,7 +155,9 @@ test('three attempts of one delivery id are one row and one timeline against the
 
 function sh(line: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('sh', ['-c', line], { timeout: 10_000 }, (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }));
+    execFile('sh', ['-c', line], { timeout: 10_000 }, (error, _stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
+    );
   });
 }
 
@@ -156,11 +181,15 @@ test('copy as curl gives a sh line that re-sends the same bytes, headers and a s
 
   const ran = await sh(line!);
   expect(ran.code, `the curl line runs: ${ran.stderr}`).toBe(0);
-  const [first, again] = await h.journal.waitFor({ deliveryId: 'lc-34-config.saved', completed: true }, { count: 2, timeoutMs: 5000 });
+  const [first, again] = await h.journal.waitFor(
+    { deliveryId: 'lc-34-config.saved', completed: true },
+    { count: 2, timeoutMs: 5000 },
+  );
   expect(again!.bodySha256).toBe(first!.bodySha256);
   expect(again!.method).toBe(first!.method);
   expect(again!.url).toBe(first!.url);
-  const names = (e: JournalEntry) => e.rawHeaders.filter((_, i) => i % 2 === 0).filter((n) => !/^(host|content-length|connection)$/i.test(n));
+  const names = (e: JournalEntry) =>
+    e.rawHeaders.filter((_, i) => i % 2 === 0).filter((n) => !/^(host|content-length|connection)$/i.test(n));
   expect(names(again!)).toEqual(names(first!));
   expect(again!.headers['x-service-signature']).toBe(first!.headers['x-service-signature']);
   expect(again!.signature.verdict).toBe('valid');
@@ -172,23 +201,41 @@ test('a curl line carries a body that is not text, or starts with @, byte for by
   const h = await startHost();
   for (const body of [Buffer.from([0x40, 0x27, 0x00, 0xff, 0x25, 0x5c, 0x0a, 0x80]), Buffer.from('@not-a-file-name')]) {
     await send(h.url, { path: '/raw-bytes', headers: { 'content-type': 'application/octet-stream' }, body });
-    const [e] = await h.journal.waitFor({ path: '/raw-bytes', completed: true, predicate: (x) => x.bodySize === body.length }, { timeoutMs: 5000 });
-    const { curl } = JSON.parse((await send(h.url, { method: 'GET', path: `/__admin/entries/${e!.id}` })).body!) as { curl: string };
+    const [e] = await h.journal.waitFor(
+      { path: '/raw-bytes', completed: true, predicate: (x) => x.bodySize === body.length },
+      { timeoutMs: 5000 },
+    );
+    const { curl } = JSON.parse((await send(h.url, { method: 'GET', path: `/__admin/entries/${e!.id}` })).body!) as {
+      curl: string;
+    };
     const ran = await sh(curl);
     expect(ran.code, ran.stderr).toBe(0);
-    const again = await h.journal.waitFor({ path: '/raw-bytes', completed: true, predicate: (x) => x.seq > e!.seq }, { timeoutMs: 5000 });
+    const again = await h.journal.waitFor(
+      { path: '/raw-bytes', completed: true, predicate: (x) => x.seq > e!.seq },
+      { timeoutMs: 5000 },
+    );
     expect(Buffer.from(again[0]!.bodyBase64, 'base64').equals(body)).toBe(true);
   }
 });
 
-interface Received { rawHeaders: string[]; body: Buffer; url: string; method: string }
+interface Received {
+  rawHeaders: string[];
+  body: Buffer;
+  url: string;
+  method: string;
+}
 async function recordingApp(): Promise<{ server: Server; url: string; received: Received[] }> {
   const received: Received[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ rawHeaders: req.rawHeaders, body: Buffer.concat(chunks), url: req.url ?? '', method: req.method ?? '' });
+      received.push({
+        rawHeaders: req.rawHeaders,
+        body: Buffer.concat(chunks),
+        url: req.url ?? '',
+        method: req.method ?? '',
+      });
       res.writeHead(202, { 'content-type': 'application/json' }).end('{"seen":true}');
     });
   });
@@ -215,7 +262,10 @@ test('replay re-sends the recorded request byte for byte to the --forward-to tar
     expect(replayed!.url).toBe('/hooks');
     // the headers as the mock host received them, names and order kept; Host names the target
     const [recorded] = await h.journal.waitFor({ deliveryId: 'lc-35-onComplete' }, { timeoutMs: 1000 });
-    const pairs = (raw: string[]) => raw.flatMap((v, i) => (i % 2 ? [] : /^(host|content-length|connection)$/i.test(v) ? [] : [`${v}: ${raw[i + 1]}`]));
+    const pairs = (raw: string[]) =>
+      raw.flatMap((v, i) =>
+        i % 2 ? [] : /^(host|content-length|connection)$/i.test(v) ? [] : [`${v}: ${raw[i + 1]}`],
+      );
     expect(pairs(replayed!.rawHeaders)).toEqual(pairs(recorded!.rawHeaders));
     expect(relayed!.body.equals(replayed!.body)).toBe(true);
     await page.close();
@@ -238,10 +288,19 @@ test('a facts GET appears with the facts that were answered', async ({}, testInf
   const page = await openPage(h);
   const target = '/facts?endUserHandle=user-9';
   const r = await send(h.url, {
-    method: 'GET', path: target,
+    method: 'GET',
+    path: target,
     headers: {
-      accept: 'application/json', 'x-service-event': 'user.facts.fetch', 'x-service-workspace': 'ws-test', 'x-service-end-user': 'user-9',
-      'x-service-delivery-id': 'uf-ws-test-user-9', 'x-service-signature': signHmac({ secret: TEST_ONLY_SECRET, t: nowSeconds(), payload: factsSigningPayload(target) }),
+      accept: 'application/json',
+      'x-service-event': 'user.facts.fetch',
+      'x-service-workspace': 'ws-test',
+      'x-service-end-user': 'user-9',
+      'x-service-delivery-id': 'uf-ws-test-user-9',
+      'x-service-signature': signHmac({
+        secret: TEST_ONLY_SECRET,
+        t: nowSeconds(),
+        payload: factsSigningPayload(target),
+      }),
     },
   });
   expect(r.status).toBe(200);

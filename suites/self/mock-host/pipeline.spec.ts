@@ -1,60 +1,108 @@
 import { test, expect } from '@playwright/test';
 import { connect } from 'node:net';
-import { SIGNATURE_HEADER, generateSigningKey, signJws, verifyCallback, type VerifierConfig } from '../../../protocol/index.ts';
-import { MockHost, arrivalLine, finishLine, printRequestLines, type JournalChange, type JournalEntry, type SigningConfig } from '../../../mock-host/index.ts';
+import {
+  SIGNATURE_HEADER,
+  generateSigningKey,
+  signJws,
+  verifyCallback,
+  type VerifierConfig,
+} from '../../../protocol/index.ts';
+import {
+  MockHost,
+  arrivalLine,
+  finishLine,
+  printRequestLines,
+  type JournalChange,
+  type JournalEntry,
+  type SigningConfig,
+} from '../../../mock-host/index.ts';
 import { TEST_ONLY_SECRET, hmacHeader, lcBody, lcHeaders, nowSeconds, send } from './helpers.ts';
 import { clauseTags } from '../../../spec/index.ts';
 
 const body = lcBody('onComplete', 70);
 
-test('the mock host gives every signature the verdict of the protocol verifier, signing off included (SIGN-1, HOST-5, HOST-7)', { tag: clauseTags('SIGN-1', 'HOST-5', 'HOST-7') }, async () => {
-  const key = await generateSigningKey('test-only-one-verifier');
-  const configs: Array<[SigningConfig, VerifierConfig]> = [
-    [{ mode: 'none' }, { mode: 'none' }],
-    [{ mode: 'hmac', secrets: [TEST_ONLY_SECRET] }, { mode: 'hmac', secrets: [TEST_ONLY_SECRET] }],
-    [{ mode: 'jwks', jwks: { keys: [key.publicJwk] } }, { mode: 'jwks', keys: { keys: [key.publicJwk] } }],
-  ];
-  const t = nowSeconds();
-  const headers: Array<string | undefined> = [
-    undefined,
-    hmacHeader(body, TEST_ONLY_SECRET, t),
-    hmacHeader(body, 'test-only-wrong-secret', t),
-    hmacHeader(body, TEST_ONLY_SECRET, t - 400),
-    await signJws({ privateKey: key.privateKey, kid: key.kid, t, payload: body }),
-    't=1,v1=00',
-    'not-a-signature',
-  ];
-  for (const [signing, config] of configs) {
-    const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing }] });
-    try {
-      for (const sig of headers) {
-        await send(host.url, { path: '/hooks', headers: lcHeaders(body, sig === undefined ? {} : { signature: sig }), body });
-        const e = host.journal.entries().at(-1)!;
-        const expected = await verifyCallback({ headers: sig === undefined ? {} : { [SIGNATURE_HEADER]: sig }, rawBody: Buffer.from(body), config, now: Math.floor(e.arrival.wallMs / 1000) });
-        expect(e.signature, `${signing.mode} mode, header ${sig === undefined ? 'absent' : sig.slice(0, 20)}`).toEqual(expected);
+test(
+  'the mock host gives every signature the verdict of the protocol verifier, signing off included (SIGN-1, HOST-5, HOST-7)',
+  { tag: clauseTags('SIGN-1', 'HOST-5', 'HOST-7') },
+  async () => {
+    const key = await generateSigningKey('test-only-one-verifier');
+    const configs: Array<[SigningConfig, VerifierConfig]> = [
+      [{ mode: 'none' }, { mode: 'none' }],
+      [
+        { mode: 'hmac', secrets: [TEST_ONLY_SECRET] },
+        { mode: 'hmac', secrets: [TEST_ONLY_SECRET] },
+      ],
+      [
+        { mode: 'jwks', jwks: { keys: [key.publicJwk] } },
+        { mode: 'jwks', keys: { keys: [key.publicJwk] } },
+      ],
+    ];
+    const t = nowSeconds();
+    const headers: Array<string | undefined> = [
+      undefined,
+      hmacHeader(body, TEST_ONLY_SECRET, t),
+      hmacHeader(body, 'test-only-wrong-secret', t),
+      hmacHeader(body, TEST_ONLY_SECRET, t - 400),
+      await signJws({ privateKey: key.privateKey, kid: key.kid, t, payload: body }),
+      't=1,v1=00',
+      'not-a-signature',
+    ];
+    for (const [signing, config] of configs) {
+      const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing }] });
+      try {
+        for (const sig of headers) {
+          await send(host.url, {
+            path: '/hooks',
+            headers: lcHeaders(body, sig === undefined ? {} : { signature: sig }),
+            body,
+          });
+          const e = host.journal.entries().at(-1)!;
+          const expected = await verifyCallback({
+            headers: sig === undefined ? {} : { [SIGNATURE_HEADER]: sig },
+            rawBody: Buffer.from(body),
+            config,
+            now: Math.floor(e.arrival.wallMs / 1000),
+          });
+          expect(
+            e.signature,
+            `${signing.mode} mode, header ${sig === undefined ? 'absent' : sig.slice(0, 20)}`,
+          ).toEqual(expected);
+        }
+      } finally {
+        await host.close();
       }
+    }
+  },
+);
+
+test(
+  'a signature header sent while the route has signing off is malformed, not an unknown kid (SIGN-1)',
+  { tag: clauseTags('SIGN-1') },
+  async () => {
+    const host = await MockHost.start({
+      routes: [
+        { kind: 'lifecycle', path: '/off', signing: { mode: 'none' } },
+        { kind: 'lifecycle', path: '/unset' },
+      ],
+    });
+    try {
+      for (const path of ['/off', '/unset', '/nowhere'])
+        await send(host.url, { path, headers: lcHeaders(body, { signature: 't=1,v1=00' }), body });
+      expect(host.journal.entries().map((e) => e.signature.verdict)).toEqual(['malformed', 'malformed', 'malformed']);
+      expect(host.journal.entries()[0]!.signature.reason).toContain('signing is off');
     } finally {
       await host.close();
     }
-  }
-});
-
-test('a signature header sent while the route has signing off is malformed, not an unknown kid (SIGN-1)', { tag: clauseTags('SIGN-1') }, async () => {
-  const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/off', signing: { mode: 'none' } }, { kind: 'lifecycle', path: '/unset' }] });
-  try {
-    for (const path of ['/off', '/unset', '/nowhere']) await send(host.url, { path, headers: lcHeaders(body, { signature: 't=1,v1=00' }), body });
-    expect(host.journal.entries().map((e) => e.signature.verdict)).toEqual(['malformed', 'malformed', 'malformed']);
-    expect(host.journal.entries()[0]!.signature.reason).toContain('signing is off');
-  } finally {
-    await host.close();
-  }
-});
+  },
+);
 
 test('journal subscribers hear of each entry on arrival and on completion, complete by then, and of each dropped one', async () => {
   const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks' }], maxEntries: 2 });
   try {
     const changes: Array<{ kind: JournalChange['kind']; seq: number; event?: string; finished: boolean }> = [];
-    const off = host.journal.subscribe((c) => changes.push({ kind: c.kind, seq: c.entry.seq, event: c.entry.event, finished: c.entry.finished !== undefined }));
+    const off = host.journal.subscribe((c) =>
+      changes.push({ kind: c.kind, seq: c.entry.seq, event: c.entry.event, finished: c.entry.finished !== undefined }),
+    );
     for (let i = 0; i < 3; i++) {
       const b = lcBody('onStart', 80 + i);
       await send(host.url, { path: '/hooks', headers: lcHeaders(b), body: b });
@@ -63,9 +111,13 @@ test('journal subscribers hear of each entry on arrival and on completion, compl
     off();
     const b = lcBody('onStart', 90);
     await send(host.url, { path: '/hooks', headers: lcHeaders(b), body: b });
-    expect(changes.filter((c) => c.kind === 'completed')).toEqual([1, 2, 3].map((seq) => ({ kind: 'completed', seq, event: 'onStart', finished: true })));
+    expect(changes.filter((c) => c.kind === 'completed')).toEqual(
+      [1, 2, 3].map((seq) => ({ kind: 'completed', seq, event: 'onStart', finished: true })),
+    );
     expect(changes.filter((c) => c.kind === 'arrived').map((c) => c.seq)).toEqual([1, 2, 3]);
-    expect(changes.filter((c) => c.kind === 'dropped')).toEqual([{ kind: 'dropped', seq: 1, event: 'onStart', finished: true }]);
+    expect(changes.filter((c) => c.kind === 'dropped')).toEqual([
+      { kind: 'dropped', seq: 1, event: 'onStart', finished: true },
+    ]);
     expect(host.journal.dropped).toBe(2);
   } finally {
     await host.close();
@@ -73,12 +125,19 @@ test('journal subscribers hear of each entry on arrival and on completion, compl
 });
 
 test('an entry handed out on arrival is complete once its request is, and reads the same as one read late', async () => {
-  const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing: { mode: 'hmac', secrets: [TEST_ONLY_SECRET] } }] });
+  const host = await MockHost.start({
+    routes: [{ kind: 'lifecycle', path: '/hooks', signing: { mode: 'hmac', secrets: [TEST_ONLY_SECRET] } }],
+  });
   try {
     let early: JournalEntry | undefined;
     await new Promise<void>((resolve, reject) => {
       const s = connect(host.port, '127.0.0.1', () => {
-        const head = Object.entries({ ...lcHeaders(body, { signature: hmacHeader(body) }), 'content-length': String(body.length) }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+        const head = Object.entries({
+          ...lcHeaders(body, { signature: hmacHeader(body) }),
+          'content-length': String(body.length),
+        })
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('');
         s.write(`POST /hooks HTTP/1.1\r\nHost: x\r\n${head}\r\n${body.slice(0, 10)}`);
         host.journal.waitFor({ path: '/hooks' }, { timeoutMs: 5000 }).then(([e]) => {
           early = e;
@@ -99,30 +158,78 @@ test('an entry handed out on arrival is complete once its request is, and reads 
     expect(late.signature.verdict).toBe('valid');
     expect(Object.keys(JSON.parse(JSON.stringify(late)))).toEqual(Object.keys(JSON.parse(JSON.stringify(early))));
     expect(Object.keys(JSON.parse(JSON.stringify(late)))).toEqual([
-      'seq', 'id', 'arrival', 'method', 'url', 'path', 'query', 'headers', 'rawHeaders', 'bodyBase64', 'bodySize', 'bodySha256', 'transfer', 'kind', 'signature',
-      'checks', 'json', 'event', 'deliveryId', 'endUserHandle', 'workspaceKey', 'attempt', 'schema', 'unmatched', 'response', 'finished',
+      'seq',
+      'id',
+      'arrival',
+      'method',
+      'url',
+      'path',
+      'query',
+      'headers',
+      'rawHeaders',
+      'bodyBase64',
+      'bodySize',
+      'bodySha256',
+      'transfer',
+      'kind',
+      'signature',
+      'checks',
+      'json',
+      'event',
+      'deliveryId',
+      'endUserHandle',
+      'workspaceKey',
+      'attempt',
+      'schema',
+      'unmatched',
+      'response',
+      'finished',
     ]);
   } finally {
     await host.close();
   }
 });
 
-test('with enforce, the verdict that decides the 401 is reached on the request path and recorded (HOST-3)', { tag: clauseTags('HOST-3') }, async () => {
-  const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing: { mode: 'hmac', secrets: [TEST_ONLY_SECRET] }, enforce: true }] });
-  try {
-    expect((await send(host.url, { path: '/hooks', headers: lcHeaders(body, { signature: hmacHeader(body, 'test-only-wrong-secret') }), body })).status).toBe(401);
-    expect((await send(host.url, { path: '/hooks', headers: lcHeaders(body, { signature: hmacHeader(body) }), body })).status).toBe(200);
-    expect(host.journal.entries().map((e) => e.signature.verdict)).toEqual(['invalid', 'valid']);
-  } finally {
-    await host.close();
-  }
-});
+test(
+  'with enforce, the verdict that decides the 401 is reached on the request path and recorded (HOST-3)',
+  { tag: clauseTags('HOST-3') },
+  async () => {
+    const host = await MockHost.start({
+      routes: [
+        { kind: 'lifecycle', path: '/hooks', signing: { mode: 'hmac', secrets: [TEST_ONLY_SECRET] }, enforce: true },
+      ],
+    });
+    try {
+      expect(
+        (
+          await send(host.url, {
+            path: '/hooks',
+            headers: lcHeaders(body, { signature: hmacHeader(body, 'test-only-wrong-secret') }),
+            body,
+          })
+        ).status,
+      ).toBe(401);
+      expect(
+        (await send(host.url, { path: '/hooks', headers: lcHeaders(body, { signature: hmacHeader(body) }), body }))
+          .status,
+      ).toBe(200);
+      expect(host.journal.entries().map((e) => e.signature.verdict)).toEqual(['invalid', 'valid']);
+    } finally {
+      await host.close();
+    }
+  },
+);
 
 test('the admin API pages through the journal with since and limit', async () => {
   const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks' }] });
   try {
     for (let i = 0; i < 5; i++) await send(host.url, { path: '/hooks', headers: lcHeaders(body), body });
-    const page = async (q: string) => (JSON.parse((await send(host.url, { method: 'GET', path: `/__admin/journal?${q}` })).body!) as { entries: JournalEntry[] }).entries.map((e) => e.seq);
+    const page = async (q: string) =>
+      (
+        JSON.parse((await send(host.url, { method: 'GET', path: `/__admin/journal?${q}` })).body!) as {
+          entries: JournalEntry[];
+        }
+      ).entries.map((e) => e.seq);
     expect(await page('limit=2')).toEqual([1, 2]);
     expect(await page('since=2&limit=2')).toEqual([3, 4]);
     expect(await page('since=4&limit=2')).toEqual([5]);
@@ -134,7 +241,10 @@ test('the admin API pages through the journal with since and limit', async () =>
 test('the request lines say when a bounded journal drops its oldest entries, never silently', async () => {
   const host = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks' }], maxEntries: 1 });
   const written: string[] = [];
-  const stop = printRequestLines(host.journal, { write: (t: string) => (written.push(t), true), once: () => undefined });
+  const stop = printRequestLines(host.journal, {
+    write: (t: string) => (written.push(t), true),
+    once: () => undefined,
+  });
   try {
     for (let i = 0; i < 3; i++) {
       const b = lcBody('onStart', 95 + i);
@@ -151,35 +261,55 @@ test('the request lines say when a bounded journal drops its oldest entries, nev
   expect(lines.filter((l) => l.startsWith('x- journal full')).join(' ')).toMatch(/dropped \(2 so far/);
 });
 
-test('a request line says what the entry says once read, and printing it changes nothing the journal records (HOST-5, HDR-1)', { tag: ['@HOST-5', '@HDR-1'] }, async () => {
-  const signing: SigningConfig = { mode: 'hmac', secrets: [TEST_ONLY_SECRET] };
-  const printed = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing }] });
-  const quiet = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing }] });
-  const written: string[] = [];
-  const stop = printRequestLines(printed.journal, { write: (t: string) => (written.push(t), true), once: () => undefined });
-  const requests = [
-    { headers: lcHeaders(body, { signature: hmacHeader(body) }), body },
-    { headers: lcHeaders(body, { signature: hmacHeader(body, 'test-only-wrong-secret') }), body },
-    { headers: { ...lcHeaders(body, { signature: hmacHeader(body) }), 'content-type': 'text/plain' }, body },
-    { headers: lcHeaders(body, { signature: hmacHeader('{"event":"onStart"') }), body: '{"event":"onStart"' },
-  ];
-  try {
-    for (const host of [printed, quiet]) for (const r of requests) await send(host.url, { path: '/hooks', ...r });
-    await printed.journal.waitFor({ completed: true }, { count: requests.length, timeoutMs: 5000 });
-    await new Promise((r) => setImmediate(r));
-  } finally {
-    stop();
-  }
-  try {
-    const lines = written.join('').trim().split('\n');
-    const entries = printed.journal.entries();
-    expect(lines.filter((l) => l.startsWith('-> '))).toEqual(entries.map(arrivalLine));
-    expect(lines.filter((l) => l.startsWith('<- '))).toEqual(entries.map(finishLine));
-    expect(lines.filter((l) => l.startsWith('-> ')).map((l) => / sig=(\S+)/.exec(l)?.[1])).toEqual(['valid', 'invalid', 'valid', 'valid']);
-    const recorded = (e: JournalEntry) => ({ ...e, id: undefined, arrival: undefined, finished: undefined, headers: { ...e.headers, host: undefined }, rawHeaders: undefined, signature: { ...e.signature, skewSeconds: undefined } });
-    expect(entries.map(recorded)).toEqual(quiet.journal.entries().map(recorded));
-  } finally {
-    await printed.close();
-    await quiet.close();
-  }
-});
+test(
+  'a request line says what the entry says once read, and printing it changes nothing the journal records (HOST-5, HDR-1)',
+  { tag: ['@HOST-5', '@HDR-1'] },
+  async () => {
+    const signing: SigningConfig = { mode: 'hmac', secrets: [TEST_ONLY_SECRET] };
+    const printed = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing }] });
+    const quiet = await MockHost.start({ routes: [{ kind: 'lifecycle', path: '/hooks', signing }] });
+    const written: string[] = [];
+    const stop = printRequestLines(printed.journal, {
+      write: (t: string) => (written.push(t), true),
+      once: () => undefined,
+    });
+    const requests = [
+      { headers: lcHeaders(body, { signature: hmacHeader(body) }), body },
+      { headers: lcHeaders(body, { signature: hmacHeader(body, 'test-only-wrong-secret') }), body },
+      { headers: { ...lcHeaders(body, { signature: hmacHeader(body) }), 'content-type': 'text/plain' }, body },
+      { headers: lcHeaders(body, { signature: hmacHeader('{"event":"onStart"') }), body: '{"event":"onStart"' },
+    ];
+    try {
+      for (const host of [printed, quiet]) for (const r of requests) await send(host.url, { path: '/hooks', ...r });
+      await printed.journal.waitFor({ completed: true }, { count: requests.length, timeoutMs: 5000 });
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      stop();
+    }
+    try {
+      const lines = written.join('').trim().split('\n');
+      const entries = printed.journal.entries();
+      expect(lines.filter((l) => l.startsWith('-> '))).toEqual(entries.map(arrivalLine));
+      expect(lines.filter((l) => l.startsWith('<- '))).toEqual(entries.map(finishLine));
+      expect(lines.filter((l) => l.startsWith('-> ')).map((l) => / sig=(\S+)/.exec(l)?.[1])).toEqual([
+        'valid',
+        'invalid',
+        'valid',
+        'valid',
+      ]);
+      const recorded = (e: JournalEntry) => ({
+        ...e,
+        id: undefined,
+        arrival: undefined,
+        finished: undefined,
+        headers: { ...e.headers, host: undefined },
+        rawHeaders: undefined,
+        signature: { ...e.signature, skewSeconds: undefined },
+      });
+      expect(entries.map(recorded)).toEqual(quiet.journal.entries().map(recorded));
+    } finally {
+      await printed.close();
+      await quiet.close();
+    }
+  },
+);

@@ -12,7 +12,12 @@ const BIN = join(ROOT, 'cli', 'bin.mjs');
 const START_DEADLINE_MS = 30_000;
 const PIPES: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
 
-export interface Child { url: string; child: ChildProcess; out(): string; exited: Promise<number | null> }
+export interface Child {
+  url: string;
+  child: ChildProcess;
+  out(): string;
+  exited: Promise<number | null>;
+}
 
 /** The test's environment without CCS_* settings: the child reads only its flags. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -25,8 +30,12 @@ function start(args: string[], ready: (out: string) => string | undefined): Prom
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(), stdio: PIPES });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString('utf8'); });
-  child.stderr!.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+  });
   return new Promise((resolve, reject) => {
     const late = () => reject(new Error(`${args[0]} printed no URL within ${START_DEADLINE_MS} ms: ${out}`));
     const timer = setTimeout(late, START_DEADLINE_MS);
@@ -56,8 +65,12 @@ export async function runObserve(args: string[]): Promise<{ code: number | null;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'observe', ...args], { cwd: ROOT, env: cleanEnv(), stdio: PIPES });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
     child.once('exit', (code) => resolve({ code, out }));
   });
 }

@@ -20,9 +20,16 @@ const IDLE_S = 6;
 /** The team script plus the idle stop plus start-up, with room for a loaded machine. */
 const RUN_DEADLINE_MS = 90_000;
 
-interface Report { verdict: string; clauses: Array<{ id: string; status: string }> }
+interface Report {
+  verdict: string;
+  clauses: Array<{ id: string; status: string }>;
+}
 
-interface TeamRun { code: number | null; report: Report; out: string }
+interface TeamRun {
+  code: number | null;
+  report: Report;
+  out: string;
+}
 
 async function observeTeamRun(dir: string, faults: string[] = []): Promise<TeamRun> {
   const secretFile = join(dir, 'secret');
@@ -32,10 +39,22 @@ async function observeTeamRun(dir: string, faults: string[] = []): Promise<TeamR
   try {
     ref = await startReference(TIME_SCALE, faults);
     obs = await startObserve([
-      '--hook-path', '/hooks/service', '--facts-path', '/user-facts',
-      '--hmac-secret-file', secretFile, '--time-scale', String(TIME_SCALE),
-      '--inject', 'onComplete=503,503', '--idle', String(IDLE_S), '--duration', String(RUN_DEADLINE_MS / 1000),
-      '--report-dir', join(dir, 'live'),
+      '--hook-path',
+      '/hooks/service',
+      '--facts-path',
+      '/user-facts',
+      '--hmac-secret-file',
+      secretFile,
+      '--time-scale',
+      String(TIME_SCALE),
+      '--inject',
+      'onComplete=503,503',
+      '--idle',
+      String(IDLE_S),
+      '--duration',
+      String(RUN_DEADLINE_MS / 1000),
+      '--report-dir',
+      join(dir, 'live'),
     ]);
     await playTeamTests(`${ref.url}/__driver`, obs.url, { mode: 'hmac', secret: SECRET });
     const code = await obs.exited;
@@ -52,15 +71,29 @@ const failedOf = (r: Report) => r.clauses.filter((c) => c.status === 'failed').m
 
 test.describe.configure({ mode: 'serial' });
 
-const CLEAN_TITLE = 'observe passes the clean reference service on its own traffic, and --from on the saved journal '
-  + 'agrees (HDR-3 HDR-4 DELIV-4 DELIV-8 DELIV-11 SIGN-5 SIGN-12 PAGE-5)';
+const CLEAN_TITLE =
+  'observe passes the clean reference service on its own traffic, and --from on the saved journal ' +
+  'agrees (HDR-3 HDR-4 DELIV-4 DELIV-8 DELIV-11 SIGN-5 SIGN-12 PAGE-5)';
 const DECIDED = [
-  'EVT-1', 'EVT-4', 'HDR-2', 'HDR-3', 'HDR-4', 'DELIV-4', 'DELIV-8', 'DELIV-11', 'SIGN-5', 'SIGN-12', 'PAGE-5',
-  'FACTS-3', 'SIGN-6',
+  'EVT-1',
+  'EVT-4',
+  'HDR-2',
+  'HDR-3',
+  'HDR-4',
+  'DELIV-4',
+  'DELIV-8',
+  'DELIV-11',
+  'SIGN-5',
+  'SIGN-12',
+  'PAGE-5',
+  'FACTS-3',
+  'SIGN-6',
 ];
 
-test(CLEAN_TITLE,
-  { tag: clauseTags('HDR-3', 'HDR-4', 'DELIV-4', 'DELIV-8', 'DELIV-11', 'SIGN-5', 'SIGN-12', 'PAGE-5') }, async () => {
+test(
+  CLEAN_TITLE,
+  { tag: clauseTags('HDR-3', 'HDR-4', 'DELIV-4', 'DELIV-8', 'DELIV-11', 'SIGN-5', 'SIGN-12', 'PAGE-5') },
+  async () => {
     test.setTimeout(RUN_DEADLINE_MS * 2);
     const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-'));
     try {
@@ -70,8 +103,14 @@ test(CLEAN_TITLE,
       for (const id of DECIDED) expect(statusOf(report, id), id).toBe('passed');
       // a clause the traffic cannot decide is not exercised, never passed
       expect(statusOf(report, 'DELIV-14')).toBe('not-exercised');
-      const again = await runObserve(['--from', join(dir, 'live', 'journal.jsonl'), '--time-scale', String(TIME_SCALE),
-        '--report-dir', join(dir, 'from')]);
+      const again = await runObserve([
+        '--from',
+        join(dir, 'live', 'journal.jsonl'),
+        '--time-scale',
+        String(TIME_SCALE),
+        '--report-dir',
+        join(dir, 'from'),
+      ]);
       expect(again.code, again.out).toBe(0);
       const replay = JSON.parse(readFileSync(join(dir, 'from', 'conformance.json'), 'utf8')) as Report;
       const words = (r: Report) => r.clauses.map((c) => `${c.id} ${c.status}`);
@@ -79,41 +118,53 @@ test(CLEAN_TITLE,
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  },
+);
 
-test('observe fails a service whose delivery id has another form on HDR-3 alone, exit 1 (HDR-3)',
-  { tag: clauseTags('HDR-3') }, async () => {
-  test.setTimeout(RUN_DEADLINE_MS * 2);
-  const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-'));
-  try {
-    const { code, report, out } = await observeTeamRun(dir, ['delivery-id-other-form']);
-    expect(code, out).toBe(1);
-    expect(failedOf(report)).toEqual(['HDR-3']);
-    expect(out).toContain('FAIL HDR-3');
-    // the rerun line judges the saved journal again, never `run --grep` (which needs a driver)
-    const summary = readFileSync(join(dir, 'live', 'summary.md'), 'utf8');
-    const journal = join(dir, 'live', 'journal.jsonl');
-    const rerun = `rerun: \`ccs-conformance observe --from ${journal} --time-scale ${TIME_SCALE} --hmac-secret-file `;
-    expect(summary).toContain(rerun);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  'observe fails a service whose delivery id has another form on HDR-3 alone, exit 1 (HDR-3)',
+  { tag: clauseTags('HDR-3') },
+  async () => {
+    test.setTimeout(RUN_DEADLINE_MS * 2);
+    const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-'));
+    try {
+      const { code, report, out } = await observeTeamRun(dir, ['delivery-id-other-form']);
+      expect(code, out).toBe(1);
+      expect(failedOf(report)).toEqual(['HDR-3']);
+      expect(out).toContain('FAIL HDR-3');
+      // the rerun line judges the saved journal again, never `run --grep` (which needs a driver)
+      const summary = readFileSync(join(dir, 'live', 'summary.md'), 'utf8');
+      const journal = join(dir, 'live', 'journal.jsonl');
+      const rerun = `rerun: \`ccs-conformance observe --from ${journal} --time-scale ${TIME_SCALE} --hmac-secret-file `;
+      expect(summary).toContain(rerun);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
-test('observe with no callback at all gives no verdict: exit 2 in one line naming the URL (HOOK-1)',
-  { tag: clauseTags('HOOK-1') }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-'));
-  try {
-    // an earlier run's verdict must not stay for a gate to read
-    writeFileSync(join(dir, 'conformance.json'), '{"verdict":"pass"}');
-    const r = await runObserve(['--port', '0', '--idle', '1', '--quiet', '--report-dir', dir]);
-    expect(existsSync(join(dir, 'conformance.json'))).toBe(false);
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('no callback arrived at');
-    expect(r.code, r.out).toBe(2);
-    expect(r.out).toMatch(/no callback arrived at http:\/\/127\.0\.0\.1:\d+\/hooks in 1 s: /);
-    expect(r.out).toContain("check the service's hostBaseUrl/hookPath");
-    expect(r.out.trim().split('\n').filter((l) => l.startsWith('ccs-conformance observe:'))).toHaveLength(1);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  'observe with no callback at all gives no verdict: exit 2 in one line naming the URL (HOOK-1)',
+  { tag: clauseTags('HOOK-1') },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-'));
+    try {
+      // an earlier run's verdict must not stay for a gate to read
+      writeFileSync(join(dir, 'conformance.json'), '{"verdict":"pass"}');
+      const r = await runObserve(['--port', '0', '--idle', '1', '--quiet', '--report-dir', dir]);
+      expect(existsSync(join(dir, 'conformance.json'))).toBe(false);
+      expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('no callback arrived at');
+      expect(r.code, r.out).toBe(2);
+      expect(r.out).toMatch(/no callback arrived at http:\/\/127\.0\.0\.1:\d+\/hooks in 1 s: /);
+      expect(r.out).toContain("check the service's hostBaseUrl/hookPath");
+      expect(
+        r.out
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('ccs-conformance observe:')),
+      ).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -5,11 +5,16 @@
  * go to hostBaseUrl, where `observe` listens.
  */
 
-export interface TeamRun { conversations: number[]; keys: string[] }
+export interface TeamRun {
+  conversations: number[];
+  keys: string[];
+}
 
 async function call(driverUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(driverUrl + path, {
-    method, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000),
+    method,
+    headers: { 'content-type': 'application/json' },
+    signal: AbortSignal.timeout(10_000),
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();

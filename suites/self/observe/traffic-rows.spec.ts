@@ -6,12 +6,12 @@ import { test, expect } from '@playwright/test';
 import { loadFaultModel } from '../../../spec/index.ts';
 import { TRAFFIC_CHECK_IDS } from '../../observe/index.ts';
 
-test('a fault-model row marked traffic names a check of the traffic judge, a seeded fault and the flags exercising it',
-  () => {
+test('a fault-model row marked traffic names a check of the traffic judge, a seeded fault and the flags exercising it', () => {
   const rows = loadFaultModel('service').rows.filter((r) => r.traffic !== undefined);
   expect(rows.length).toBeGreaterThan(0);
   const judged = new Set<string>(TRAFFIC_CHECK_IDS);
-  const problems = rows.filter((r) => !r.check || !judged.has(r.check) || !r.fault)
+  const problems = rows
+    .filter((r) => !r.check || !judged.has(r.check) || !r.fault)
     .map((r) => `${r.row} (${r.check ?? 'no check'})`);
   expect(problems, problems.join('\n')).toEqual([]);
 });

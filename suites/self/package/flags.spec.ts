@@ -20,8 +20,12 @@ for (const command of ['run', 'host']) {
 
 test('run --grep with free text selects tests by title and is not refused', async () => {
   const reportDir = mkdtempSync(join(tmpdir(), 'ccs-flags-'));
-  const r = await cli(['run', '--grep', 'synthetic SHOULD rule', '--report-dir', reportDir, '--reporter', 'list'], { CCS_RUN_CONFIG: join(FIXTURES, 'playwright.config.ts') });
-  const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { stats: { expected: number; unexpected: number } };
+  const r = await cli(['run', '--grep', 'synthetic SHOULD rule', '--report-dir', reportDir, '--reporter', 'list'], {
+    CCS_RUN_CONFIG: join(FIXTURES, 'playwright.config.ts'),
+  });
+  const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as {
+    stats: { expected: number; unexpected: number };
+  };
   expect(r.stderr).not.toMatch(/--grep/);
   rmSync(reportDir, { recursive: true, force: true });
   expect(results.stats.expected + results.stats.unexpected, r.stdout).toBe(1);

@@ -17,13 +17,27 @@ import { reportLinks } from './links.ts';
 test.describe.configure({ mode: 'serial' });
 
 /** Starts `npx ccs-conformance mock-host` in the project; resolves with the inspector's URL it prints. */
-interface Started { url: string; stop: () => void; log: () => string }
+interface Started {
+  url: string;
+  stop: () => void;
+  log: () => string;
+}
 
 async function startMockHost(cwd: string, env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn('npx', ['ccs-conformance', 'mock-host', '--port', '0', '--hook-path', '/hooks', '--quiet'],
-    { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['ccs-conformance', 'mock-host', '--port', '0', '--hook-path', '/hooks', '--quiet'], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let log = '';
-  const stop = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } };
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  };
   return new Promise((resolveUrl, reject) => {
     const timer = setTimeout(() => {
       stop();
@@ -32,11 +46,17 @@ async function startMockHost(cwd: string, env: NodeJS.ProcessEnv): Promise<Start
     const onData = (c: Buffer) => {
       log += c.toString('utf8');
       const url = /^inspector: (http\S+)$/m.exec(log)?.[1];
-      if (url) { clearTimeout(timer); resolveUrl({ url, stop, log: () => log }); }
+      if (url) {
+        clearTimeout(timer);
+        resolveUrl({ url, stop, log: () => log });
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`mock-host exited ${code}:\n${log}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`mock-host exited ${code}:\n${log}`));
+    });
   });
 }
 
@@ -49,9 +69,13 @@ test('mock-host from the installed package serves /__admin/ui: it loads in Chrom
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`script error: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    });
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} for ${r.url()}`); });
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} for ${r.url()}`);
+    });
     const answer = await page.goto(host.url);
     expect(answer?.status(), `GET ${host.url}\n${host.log()}`).toBe(200);
     // The page's script ran (inspector.js, a file the build must ship) and its event stream is open.
@@ -121,13 +145,15 @@ test('every link of clauses.html and summary.md of a packaged run resolves, none
   expect(broken, 'links that do not resolve').toEqual([]);
   expect(files, 'the recipe of the failed clause is linked as a file of the installed package').toBeGreaterThan(0);
   const html = readFileSync(join(dir, 'clauses.html'), 'utf8');
-  expect(html, 'without CCS_CONTRACT_URL a section is named, not linked')
-    .toContain('<span class="section">contract §5.2</span>');
+  expect(html, 'without CCS_CONTRACT_URL a section is named, not linked').toContain(
+    '<span class="section">contract §5.2</span>',
+  );
   expect(dirname(dir)).toBe(user.project);
 });
 
-test('with CCS_CONTRACT_URL set, a clause\'s section links to its heading there', () => {
-  expect(sectionLink('4.2, 7', 'https://example.test/contract.md'))
-    .toBe('https://example.test/contract.md#42-routes-of-the-service-called-by-the-host');
+test("with CCS_CONTRACT_URL set, a clause's section links to its heading there", () => {
+  expect(sectionLink('4.2, 7', 'https://example.test/contract.md')).toBe(
+    'https://example.test/contract.md#42-routes-of-the-service-called-by-the-host',
+  );
   expect(sectionLink('5.2', undefined)).toBeUndefined();
 });

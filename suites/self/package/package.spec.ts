@@ -30,7 +30,11 @@ test.beforeAll(async () => {
   }
 });
 
-const PRIVATE_MATERIAL = [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, /"d"\s*:\s*"[A-Za-z0-9_-]{20,}"/, /test-only-hmac-secret/];
+const PRIVATE_MATERIAL = [
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+  /"d"\s*:\s*"[A-Za-z0-9_-]{20,}"/,
+  /test-only-hmac-secret/,
+];
 const TEST_ONLY_MARK = /TEST[ -]ONLY/i;
 
 test('the tarball holds the compiled rooms and docs, no sources of our own tests, no results, and no secret but marked test-only fixtures', async () => {
@@ -38,16 +42,37 @@ test('the tarball holds the compiled rooms and docs, no sources of our own tests
   const installed = join(projects.get('22')!.project, 'node_modules', 'ccs-conformance');
   process.stdout.write(`package: ${packed.size} bytes packed, ${files.length} files\n`);
   test.info().annotations.push({ type: 'tarball', description: `${packed.size} bytes, ${files.length} files` });
-  for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/cli/bin.mjs', 'dist/cli/main.js', 'dist/playwright.config.js', 'dist/protocol/index.js', 'dist/protocol/index.d.ts',
-    'dist/cjs/protocol/index.js', 'dist/mock-host/index.js', 'dist/spec/clauses.yaml', 'dist/spec/openapi.yaml', 'dist/fixtures/workspaces/default.yaml', 'docs/vectors.md',
-    'docs/recipes/README.md', 'docs/recipes/node-stripe.md', 'docs/recipes/node/server.mjs',
+  for (const needed of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'dist/cli/bin.mjs',
+    'dist/cli/main.js',
+    'dist/playwright.config.js',
+    'dist/protocol/index.js',
+    'dist/protocol/index.d.ts',
+    'dist/cjs/protocol/index.js',
+    'dist/mock-host/index.js',
+    'dist/spec/clauses.yaml',
+    'dist/spec/openapi.yaml',
+    'dist/fixtures/workspaces/default.yaml',
+    'docs/vectors.md',
+    'docs/recipes/README.md',
+    'docs/recipes/node-stripe.md',
+    'docs/recipes/node/server.mjs',
     'docs/recipes/python/receiver.py',
     // The inspector page (/__admin/ui) serves these as they are: no build step makes them.
-    ...['index.html', 'inspector.css', 'inspector.js'].map((f) => `dist/mock-host/ui/page/${f}`)]) {
+    ...['index.html', 'inspector.css', 'inspector.js'].map((f) => `dist/mock-host/ui/page/${f}`),
+  ]) {
     expect(files, `the tarball holds ${needed}`).toContain(needed);
   }
-  const forbidden = files.filter((f) => /(^|\/)(test-results|reports\/out|playwright-report|blob-report|self)\//.test(f) || /\.(zip|tgz|log)$/.test(f)
-    || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) || /^(suites|spec|protocol|cli|reports|fixtures|mock-host|reference-service|bench)\//.test(f));
+  const forbidden = files.filter(
+    (f) =>
+      /(^|\/)(test-results|reports\/out|playwright-report|blob-report|self)\//.test(f) ||
+      /\.(zip|tgz|log)$/.test(f) ||
+      (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) ||
+      /^(suites|spec|protocol|cli|reports|fixtures|mock-host|reference-service|bench)\//.test(f),
+  );
   expect(forbidden, `files a user does not need:\n${forbidden.join('\n')}`).toEqual([]);
   const unmarked = filesUnder(installed).filter((f) => {
     const text = readFileSync(join(installed, f), 'utf8');
@@ -57,7 +82,9 @@ test('the tarball holds the compiled rooms and docs, no sources of our own tests
 });
 
 test('package.json says what is tested: Node 22 or later', () => {
-  const pkg = JSON.parse(readFileSync(join(projects.get('22')!.project, 'node_modules', 'ccs-conformance', 'package.json'), 'utf8')) as { engines?: { node?: string } };
+  const pkg = JSON.parse(
+    readFileSync(join(projects.get('22')!.project, 'node_modules', 'ccs-conformance', 'package.json'), 'utf8'),
+  ) as { engines?: { node?: string } };
   expect(pkg.engines?.node).toBe(`>=${TESTED_NODE_MAJORS[0]}`);
 });
 
@@ -66,18 +93,36 @@ for (const major of TESTED_NODE_MAJORS) {
     const p = projects.get(major)!;
     test.info().annotations.push({ type: 'node', description: p.version });
     expect(p.version, 'the project runs the Node of this major').toMatch(new RegExp(`^v${major}\\.`));
-    expect(p.output, `npm install on Node ${p.version} prints no engine warning`).not.toMatch(/EBADENGINE|Unsupported engine/i);
-    const run = await exec('npx', ['ccs-conformance', 'run', '--grep', 'EVT-1', '--workers', '1'], { cwd: p.project, env: p.env, deadlineMs: 120_000 });
+    expect(p.output, `npm install on Node ${p.version} prints no engine warning`).not.toMatch(
+      /EBADENGINE|Unsupported engine/i,
+    );
+    const run = await exec('npx', ['ccs-conformance', 'run', '--grep', 'EVT-1', '--workers', '1'], {
+      cwd: p.project,
+      env: p.env,
+      deadlineMs: 120_000,
+    });
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const report = JSON.parse(readFileSync(join(p.project, 'reports', 'out', 'conformance.json'), 'utf8')) as { verdict: string; versions?: { harness: string; clauses: string } };
+    const report = JSON.parse(readFileSync(join(p.project, 'reports', 'out', 'conformance.json'), 'utf8')) as {
+      verdict: string;
+      versions?: { harness: string; clauses: string };
+    };
     expect(report.verdict).toBe('pass');
-    const pkg = JSON.parse(readFileSync(join(p.project, 'node_modules', 'ccs-conformance', 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(
+      readFileSync(join(p.project, 'node_modules', 'ccs-conformance', 'package.json'), 'utf8'),
+    ) as { version: string };
     expect(report.versions).toEqual({ harness: pkg.version, clauses: expect.any(String) });
-    const host = await exec('npx', ['ccs-conformance', 'host', '--grep', 'HOST-1', '--workers', '1', '--report-dir', 'host-reports'], { cwd: p.project, env: p.env, deadlineMs: 120_000 });
+    const host = await exec(
+      'npx',
+      ['ccs-conformance', 'host', '--grep', 'HOST-1', '--workers', '1', '--report-dir', 'host-reports'],
+      { cwd: p.project, env: p.env, deadlineMs: 120_000 },
+    );
     expect(host.code, `${host.stdout}\n${host.stderr}`).toBe(0);
     expect(existsSync(join(p.project, 'host-reports', 'conformance.json'))).toBe(true);
     for (const inside of ['reports', join('dist', 'reports', 'out'), 'test-results', join('dist', 'test-results')]) {
-      expect(existsSync(join(p.project, 'node_modules', 'ccs-conformance', inside)), `nothing written into the package (${inside})`).toBe(false);
+      expect(
+        existsSync(join(p.project, 'node_modules', 'ccs-conformance', inside)),
+        `nothing written into the package (${inside})`,
+      ).toBe(false);
     }
   });
 }
@@ -90,20 +135,31 @@ test('--version prints the package version and the clause catalogue version', as
 });
 
 test('the verifier imports in plain ESM and CommonJS, no loader, and verifies a known-answer vector, on every tested Node (HOST-3)', async () => {
-  const body = (lang: 'esm' | 'cjs'): string => [
-    lang === 'esm' ? "import { verifyCallback, verifyFactsRequest, JwksCache, DeliveryDeduper } from 'ccs-conformance/protocol';" : "const { verifyCallback, verifyFactsRequest, JwksCache, DeliveryDeduper } = require('ccs-conformance/protocol');",
-    lang === 'esm' ? "import { MockHost } from 'ccs-conformance/mock-host';" : "const { MockHost } = require('ccs-conformance/mock-host');",
-    lang === 'esm' ? "import { readFileSync } from 'node:fs';" : "const { readFileSync } = require('node:fs');",
-    "for (const f of [verifyFactsRequest, JwksCache, DeliveryDeduper, MockHost]) if (typeof f !== 'function') throw new Error('missing export');",
-    lang === 'cjs' ? "JSON.parse(readFileSync(require.resolve('ccs-conformance/conformance.schema.json'), 'utf8'));" : '',
-    "const file = JSON.parse(readFileSync('vectors/hmac.json', 'utf8'));",
-    "const v = file.vectors[0];",
-    "verifyCallback({ headers: { 'x-service-signature': v.header }, rawBody: Buffer.from(v.body, 'utf8'), config: { mode: 'hmac', secrets: v.secrets.map((n) => file.secrets[n]) }, now: v.now })",
-    "  .then((got) => { if (got.verdict !== v.verdict) { console.error(got); process.exit(1); } console.log(got.verdict); });",
-  ].join('\n');
+  const body = (lang: 'esm' | 'cjs'): string =>
+    [
+      lang === 'esm'
+        ? "import { verifyCallback, verifyFactsRequest, JwksCache, DeliveryDeduper } from 'ccs-conformance/protocol';"
+        : "const { verifyCallback, verifyFactsRequest, JwksCache, DeliveryDeduper } = require('ccs-conformance/protocol');",
+      lang === 'esm'
+        ? "import { MockHost } from 'ccs-conformance/mock-host';"
+        : "const { MockHost } = require('ccs-conformance/mock-host');",
+      lang === 'esm' ? "import { readFileSync } from 'node:fs';" : "const { readFileSync } = require('node:fs');",
+      "for (const f of [verifyFactsRequest, JwksCache, DeliveryDeduper, MockHost]) if (typeof f !== 'function') throw new Error('missing export');",
+      lang === 'cjs'
+        ? "JSON.parse(readFileSync(require.resolve('ccs-conformance/conformance.schema.json'), 'utf8'));"
+        : '',
+      "const file = JSON.parse(readFileSync('vectors/hmac.json', 'utf8'));",
+      'const v = file.vectors[0];',
+      "verifyCallback({ headers: { 'x-service-signature': v.header }, rawBody: Buffer.from(v.body, 'utf8'), config: { mode: 'hmac', secrets: v.secrets.map((n) => file.secrets[n]) }, now: v.now })",
+      '  .then((got) => { if (got.verdict !== v.verdict) { console.error(got); process.exit(1); } console.log(got.verdict); });',
+    ].join('\n');
   for (const major of TESTED_NODE_MAJORS) {
     const p = projects.get(major)!;
-    const r = await exec('npx', ['ccs-conformance', 'vectors', '--out', 'vectors'], { cwd: p.project, env: p.env, deadlineMs: 30_000 });
+    const r = await exec('npx', ['ccs-conformance', 'vectors', '--out', 'vectors'], {
+      cwd: p.project,
+      env: p.env,
+      deadlineMs: 30_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     mkdirSync(join(p.project, 'scripts'), { recursive: true });
     writeFileSync(join(p.project, 'scripts', 'verify.mjs'), body('esm'));
@@ -114,6 +170,7 @@ test('the verifier imports in plain ESM and CommonJS, no loader, and verifies a 
       expect(run.stdout.trim()).toBe('valid');
     }
     // No TypeScript loader and no dev dependency came with the package.
-    for (const dev of ['tsx', 'typescript', 'nock', 'esbuild', 'stripe']) expect(existsSync(join(p.project, 'node_modules', dev)), `${dev} is not installed`).toBe(false);
+    for (const dev of ['tsx', 'typescript', 'nock', 'esbuild', 'stripe'])
+      expect(existsSync(join(p.project, 'node_modules', dev)), `${dev} is not installed`).toBe(false);
   }
 });

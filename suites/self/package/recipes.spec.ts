@@ -26,7 +26,8 @@ const RUNS: Array<{ recipe: RecipeName; mode: 'hmac' | 'jwks' }> = [
 ];
 
 function failedOrBlocked(r: RecipeResult): string[] {
-  return r.report.clauses.filter((c) => c.status === 'failed' || c.status === 'blocked')
+  return r.report.clauses
+    .filter((c) => c.status === 'failed' || c.status === 'blocked')
     .map((c) => `${c.id} ${c.status}`);
 }
 
@@ -56,11 +57,13 @@ for (const { recipe, mode } of RUNS) {
     const r = await runRecipe({ recipe, mode }, 2, from);
     test.info().annotations.push({
       type: 'recipe run',
-      description: `${recipeTitle(r.run)}: copy ${prepareSeconds.toFixed(1)} s, `
-        + `host ${r.seconds.toFixed(1)} s, ${r.report.verdict}`,
+      description:
+        `${recipeTitle(r.run)}: copy ${prepareSeconds.toFixed(1)} s, ` +
+        `host ${r.seconds.toFixed(1)} s, ${r.report.verdict}`,
     });
-    const what = `${recipeTitle(r.run)} (${r.seconds.toFixed(0)} s)\n${r.output.slice(-3000)}`
-      + `\nreceiver:\n${r.receiverLog.slice(-2000)}`;
+    const what =
+      `${recipeTitle(r.run)} (${r.seconds.toFixed(0)} s)\n${r.output.slice(-3000)}` +
+      `\nreceiver:\n${r.receiverLog.slice(-2000)}`;
     expect.soft(failedOrBlocked(r), `${what}\n: no clause failed or blocked`).toEqual([]);
     expect.soft(r.report.verdict, what).toBe('pass');
     expect.soft(r.code, what).toBe(0);

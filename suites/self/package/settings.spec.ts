@@ -39,9 +39,21 @@ test('CONTRIBUTING.md lists every CCS_* setting', () => {
 
 test('settings have their defaults when unset and are typed when set', () => {
   const empty = readSettings({});
-  expect(empty).toMatchObject({ reportDir: 'reports/out', propertyRuns: 60, faults: [], mutants: [], progressTty: false });
+  expect(empty).toMatchObject({
+    reportDir: 'reports/out',
+    propertyRuns: 60,
+    faults: [],
+    mutants: [],
+    progressTty: false,
+  });
   expect(empty.workers).toBeUndefined();
-  const set = readSettings({ CCS_WORKERS: '3', CCS_SEED: '-42', CCS_FAULTS: 'a, b', CCS_REPORT_DIR: 'x', CCS_TARGET: '' });
+  const set = readSettings({
+    CCS_WORKERS: '3',
+    CCS_SEED: '-42',
+    CCS_FAULTS: 'a, b',
+    CCS_REPORT_DIR: 'x',
+    CCS_TARGET: '',
+  });
   expect(set).toMatchObject({ workers: 3, seed: -42, faults: ['a', 'b'], reportDir: 'x' });
   expect(set.target, 'an empty variable counts as unset').toBeUndefined();
 });

@@ -14,7 +14,11 @@ import { tempDir } from '../cli/helpers.ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-export interface Ran { code: number | null; stdout: string; stderr: string }
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Env without the variables of our own run: the child is a user's shell, not one of our workers. */
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -27,24 +31,52 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export function exec(command: string, args: string[], o: { cwd: string; deadlineMs: number; env?: NodeJS.ProcessEnv }): Promise<Ran> {
+export function exec(
+  command: string,
+  args: string[],
+  o: { cwd: string; deadlineMs: number; env?: NodeJS.ProcessEnv },
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: o.cwd, env: o.env ?? userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd: o.cwd,
+      env: o.env ?? userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString('utf8'); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString('utf8'); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+    });
     const timer = setTimeout(() => {
       // The child leads its own process group: end it and its children, by its id only.
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
       reject(new Error(`${command} ${args.join(' ')} passed its ${o.deadlineMs} ms deadline\n${stdout}\n${stderr}`));
     }, o.deadlineMs);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
-export interface Packed { work: string; tarball: string; size: number; files: string[] }
+export interface Packed {
+  work: string;
+  tarball: string;
+  size: number;
+  files: string[];
+}
 
 /** Packs once (prepack builds dist/) into a new temporary folder. */
 export async function pack(): Promise<Packed> {
@@ -73,7 +105,9 @@ async function underPackLock<T>(fn: () => Promise<T>): Promise<T> {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       try {
         if (Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
-      } catch { /* released meanwhile */ }
+      } catch {
+        /* released meanwhile */
+      }
       if (Date.now() > deadline) throw new Error(`another worker held ${lock} for 240 s`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -101,7 +135,10 @@ export const TESTED_NODE_MAJORS = ['22', '24', '26'] as const;
  * `npx -p node@24 node` runs), kept in npx's cache after the first time.
  */
 export async function nodeBinDir(major: string): Promise<string> {
-  const r = await exec('npx', ['--yes', '--prefer-offline', '-p', `node@${major}`, 'node', '-p', 'process.execPath'], { cwd: tmpdir(), deadlineMs: 300_000 });
+  const r = await exec('npx', ['--yes', '--prefer-offline', '-p', `node@${major}`, 'node', '-p', 'process.execPath'], {
+    cwd: tmpdir(),
+    deadlineMs: 300_000,
+  });
   if (r.code !== 0) throw new Error(`npx -p node@${major} exited ${r.code}\n${r.stderr}`);
   return dirname(r.stdout.trim());
 }
@@ -114,14 +151,28 @@ export function envWithNode(binDir: string, extra: Record<string, string> = {}):
   return env;
 }
 
-export interface Installed { project: string; output: string }
+export interface Installed {
+  project: string;
+  output: string;
+}
 
 /** Installs the tarball into a new empty project `name` beside it, offline from the npm cache, with the given env's Node. */
-export async function installInto(packed: Packed, name: string, env: NodeJS.ProcessEnv = userEnv()): Promise<Installed> {
+export async function installInto(
+  packed: Packed,
+  name: string,
+  env: NodeJS.ProcessEnv = userEnv(),
+): Promise<Installed> {
   const project = join(packed.work, name);
   mkdirSync(project, { recursive: true });
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true }, null, 2));
-  const r = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', packed.tarball], { cwd: project, env, deadlineMs: 180_000 });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', version: '1.0.0', private: true }, null, 2),
+  );
+  const r = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', packed.tarball], {
+    cwd: project,
+    env,
+    deadlineMs: 180_000,
+  });
   if (r.code !== 0) throw new Error(`npm install of the tarball exited ${r.code}\n${r.stderr}`);
   return { project, output: `${r.stdout}\n${r.stderr}` };
 }

@@ -14,16 +14,42 @@ import { exec, ROOT, userEnv } from './tarball.ts';
  * (fixed timestamps, fixture keys).
  */
 interface Vector {
-  name: string; kind: 'callback' | 'facts'; header: string | null; body?: string; requestTarget?: string;
-  now: number; secrets?: string[]; verdict: string; clauses: string[]; row?: string; check?: string;
+  name: string;
+  kind: 'callback' | 'facts';
+  header: string | null;
+  body?: string;
+  requestTarget?: string;
+  now: number;
+  secrets?: string[];
+  verdict: string;
+  clauses: string[];
+  row?: string;
+  check?: string;
 }
-interface VectorFile { format: string; mode: 'hmac' | 'jwks'; _warning: string; secrets?: Record<string, string>; jwks?: { keys: [] }; vectors: Vector[] }
+interface VectorFile {
+  format: string;
+  mode: 'hmac' | 'jwks';
+  _warning: string;
+  secrets?: Record<string, string>;
+  jwks?: { keys: [] };
+  vectors: Vector[];
+}
 
 async function writeVectors(): Promise<{ dir: string; files: Record<string, string> }> {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-vectors-'));
-  const r = await exec(process.execPath, [join(ROOT, 'cli', 'bin.mjs'), 'vectors', '--out', dir], { cwd: ROOT, env: userEnv(), deadlineMs: 60_000 });
+  const r = await exec(process.execPath, [join(ROOT, 'cli', 'bin.mjs'), 'vectors', '--out', dir], {
+    cwd: ROOT,
+    env: userEnv(),
+    deadlineMs: 60_000,
+  });
   expect(r.code, r.stderr).toBe(0);
-  return { dir, files: { 'hmac.json': readFileSync(join(dir, 'hmac.json'), 'utf8'), 'jws.json': readFileSync(join(dir, 'jws.json'), 'utf8') } };
+  return {
+    dir,
+    files: {
+      'hmac.json': readFileSync(join(dir, 'hmac.json'), 'utf8'),
+      'jws.json': readFileSync(join(dir, 'jws.json'), 'utf8'),
+    },
+  };
 }
 
 function configFor(file: VectorFile, v: Vector): VerifierConfig {
@@ -43,18 +69,46 @@ test('every known-answer vector gets the verdict the exported verifier gives, HM
     expect(file._warning, `${name} says its material is test-only`).toMatch(/TEST ONLY/);
     for (const v of file.vectors) {
       const headers = v.header === null ? {} : { 'x-service-signature': v.header };
-      const got = v.kind === 'facts'
-        ? await verifyFactsRequest({ requestTarget: v.requestTarget!, headers, config: configFor(file, v), now: v.now })
-        : await verifyCallback({ headers, rawBody: Buffer.from(v.body!, 'utf8'), config: configFor(file, v), now: v.now });
-      if (got.verdict !== v.verdict) wrong.push(`${name} "${v.name}": expected ${v.verdict}, verifier says ${got.verdict} (${got.reason})`);
-      for (const c of v.clauses) if (!clauseIds.has(c)) wrong.push(`${name} "${v.name}": ${c} is not a clause of spec/clauses.yaml`);
+      const got =
+        v.kind === 'facts'
+          ? await verifyFactsRequest({
+              requestTarget: v.requestTarget!,
+              headers,
+              config: configFor(file, v),
+              now: v.now,
+            })
+          : await verifyCallback({
+              headers,
+              rawBody: Buffer.from(v.body!, 'utf8'),
+              config: configFor(file, v),
+              now: v.now,
+            });
+      if (got.verdict !== v.verdict)
+        wrong.push(`${name} "${v.name}": expected ${v.verdict}, verifier says ${got.verdict} (${got.reason})`);
+      for (const c of v.clauses)
+        if (!clauseIds.has(c)) wrong.push(`${name} "${v.name}": ${c} is not a clause of spec/clauses.yaml`);
       kinds.add(`${file.mode}:${v.kind}:${v.verdict}`);
     }
   }
   expect(wrong, wrong.join('\n')).toEqual([]);
   // The coverage: valid, tampered, stale, future, unknown kid, missing and malformed header, facts, both modes.
-  for (const k of ['hmac:callback:valid', 'hmac:callback:invalid', 'hmac:callback:stale', 'hmac:callback:future', 'hmac:callback:absent', 'hmac:callback:malformed', 'hmac:facts:valid',
-    'jwks:callback:valid', 'jwks:callback:invalid', 'jwks:callback:stale', 'jwks:callback:future', 'jwks:callback:unknown-kid', 'jwks:callback:absent', 'jwks:callback:malformed', 'jwks:facts:valid']) {
+  for (const k of [
+    'hmac:callback:valid',
+    'hmac:callback:invalid',
+    'hmac:callback:stale',
+    'hmac:callback:future',
+    'hmac:callback:absent',
+    'hmac:callback:malformed',
+    'hmac:facts:valid',
+    'jwks:callback:valid',
+    'jwks:callback:invalid',
+    'jwks:callback:stale',
+    'jwks:callback:future',
+    'jwks:callback:unknown-kid',
+    'jwks:callback:absent',
+    'jwks:callback:malformed',
+    'jwks:facts:valid',
+  ]) {
     expect(kinds, `a vector of kind ${k}`).toContain(k);
   }
 });
@@ -62,13 +116,20 @@ test('every known-answer vector gets the verdict the exported verifier gives, HM
 test('every signature row of the host fault model marked vector has its vectors, in each mode it applies to, naming the row and its clause', async () => {
   const { dir, files } = await writeVectors();
   rmSync(dir, { recursive: true, force: true });
-  const vectors = Object.values(files).flatMap((text) => { const f = JSON.parse(text) as VectorFile; return f.vectors.map((v) => ({ mode: f.mode, v })); });
+  const vectors = Object.values(files).flatMap((text) => {
+    const f = JSON.parse(text) as VectorFile;
+    return f.vectors.map((v) => ({ mode: f.mode, v }));
+  });
   const rows = loadFaultModel('host').rows;
   const wrong: string[] = [];
   for (const { mode, v } of vectors.filter((x) => x.v.row !== undefined)) {
     const row = rows.find((r) => r.row === v.row);
-    if (row === undefined || !row.vector) wrong.push(`${mode} "${v.name}": ${v.row} is not a vector row of spec/faults/host.yaml`);
-    else if (v.clauses.join() !== row.clause || v.check !== row.check) wrong.push(`${mode} "${v.name}": clauses ${v.clauses.join()} and check ${v.check}, the row says ${row.clause} and ${row.check}`);
+    if (row === undefined || !row.vector)
+      wrong.push(`${mode} "${v.name}": ${v.row} is not a vector row of spec/faults/host.yaml`);
+    else if (v.clauses.join() !== row.clause || v.check !== row.check)
+      wrong.push(
+        `${mode} "${v.name}": clauses ${v.clauses.join()} and check ${v.check}, the row says ${row.clause} and ${row.check}`,
+      );
   }
   for (const row of rows.filter((r) => r.vector)) {
     const modes = new Set(vectors.filter((x) => x.v.row === row.row).map((x) => x.mode));
@@ -79,15 +140,36 @@ test('every signature row of the host fault model marked vector has its vectors,
   }
   expect(wrong, wrong.join('\n')).toEqual([]);
   // The window's edges on both sides, in both modes, for callbacks and facts GETs alike.
-  for (const row of ['HOST-5/t-past-301s', 'HOST-5/t-past-300s-refused', 'HOST-6/t-future-301s', 'HOST-6/t-future-300s-refused', 'HOST-18/t-past-301s', 'HOST-18/t-future-301s', 'HOST-16/t-past-300s-refused', 'HOST-16/t-future-300s-refused']) {
-    expect(vectors.filter((x) => x.v.row === row).map((x) => x.mode).sort(), row).toEqual(['hmac', 'jwks']);
+  for (const row of [
+    'HOST-5/t-past-301s',
+    'HOST-5/t-past-300s-refused',
+    'HOST-6/t-future-301s',
+    'HOST-6/t-future-300s-refused',
+    'HOST-18/t-past-301s',
+    'HOST-18/t-future-301s',
+    'HOST-16/t-past-300s-refused',
+    'HOST-16/t-future-300s-refused',
+  ]) {
+    expect(
+      vectors
+        .filter((x) => x.v.row === row)
+        .map((x) => x.mode)
+        .sort(),
+      row,
+    ).toEqual(['hmac', 'jwks']);
   }
 });
 
 /** An ES256 signature is randomized: the third part of a compact JWS is left out of the comparison. */
 function withoutSignatures(text: string): unknown {
   const file = JSON.parse(text) as VectorFile;
-  return { ...file, vectors: file.vectors.map((v) => ({ ...v, header: v.header?.split('.').length === 3 ? `${v.header.split('.').slice(0, 2).join('.')}.(signature)` : v.header })) };
+  return {
+    ...file,
+    vectors: file.vectors.map((v) => ({
+      ...v,
+      header: v.header?.split('.').length === 3 ? `${v.header.split('.').slice(0, 2).join('.')}.(signature)` : v.header,
+    })),
+  };
 }
 
 test('the vectors are the same on every run: fixed timestamps and fixture keys; HMAC byte for byte, JWS but for the ES256 signatures (HOST-5)', async () => {

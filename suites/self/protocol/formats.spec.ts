@@ -18,7 +18,9 @@ import { tags } from './vectors.ts';
 test.describe('facts signing payload', () => {
   test('the payload is "GET " and the request target as on the wire (SIGN-6)', tags('SIGN-6'), () => {
     expect(factsSigningPayload('/facts?endUserHandle=u1')).toBe('GET /facts?endUserHandle=u1');
-    expect(factsSigningPayload('/api/facts?endUserHandle=jos%C3%A9%20x')).toBe('GET /api/facts?endUserHandle=jos%C3%A9%20x');
+    expect(factsSigningPayload('/api/facts?endUserHandle=jos%C3%A9%20x')).toBe(
+      'GET /api/facts?endUserHandle=jos%C3%A9%20x',
+    );
     expect(factsSigningPayload('/facts')).toBe('GET /facts');
   });
 
@@ -45,19 +47,39 @@ test.describe('delivery ids', () => {
   });
 
   test('strings not of either form do not parse (HDR-3, FACTS-3)', tags('HDR-3', 'FACTS-3'), () => {
-    for (const bad of ['', 'lc-', 'lc-42', 'lc-42-', 'lc-abc-onStart', 'LC-42-onStart', 'x-42-onStart', 'uf-', 'uf-ws', 'uf--u1', 'uf-ws-']) {
+    for (const bad of [
+      '',
+      'lc-',
+      'lc-42',
+      'lc-42-',
+      'lc-abc-onStart',
+      'LC-42-onStart',
+      'x-42-onStart',
+      'uf-',
+      'uf-ws',
+      'uf--u1',
+      'uf-ws-',
+    ]) {
       expect(parseDeliveryId(bad), bad).toBeUndefined();
     }
   });
 
-  test('facts ids are uf-<workspaceId>-<endUserHandle>; a known handle makes the split exact (FACTS-3)', tags('FACTS-3'), () => {
-    const id = ufDeliveryId('ws-9', 'user-a-1');
-    expect(id).toBe('uf-ws-9-user-a-1');
-    expect(parseDeliveryId(id, { endUserHandle: 'user-a-1' })).toEqual({ kind: 'uf', workspaceId: 'ws-9', endUserHandle: 'user-a-1' });
-    expect(parseDeliveryId(id, { endUserHandle: 'someone-else' })).toBeUndefined();
-    // Without the hint the first dash splits: right only for dash-free workspace ids.
-    expect(parseDeliveryId('uf-123-user-a')).toEqual({ kind: 'uf', workspaceId: '123', endUserHandle: 'user-a' });
-  });
+  test(
+    'facts ids are uf-<workspaceId>-<endUserHandle>; a known handle makes the split exact (FACTS-3)',
+    tags('FACTS-3'),
+    () => {
+      const id = ufDeliveryId('ws-9', 'user-a-1');
+      expect(id).toBe('uf-ws-9-user-a-1');
+      expect(parseDeliveryId(id, { endUserHandle: 'user-a-1' })).toEqual({
+        kind: 'uf',
+        workspaceId: 'ws-9',
+        endUserHandle: 'user-a-1',
+      });
+      expect(parseDeliveryId(id, { endUserHandle: 'someone-else' })).toBeUndefined();
+      // Without the hint the first dash splits: right only for dash-free workspace ids.
+      expect(parseDeliveryId('uf-123-user-a')).toEqual({ kind: 'uf', workspaceId: '123', endUserHandle: 'user-a' });
+    },
+  );
 
   test('bad parts are clear errors (HDR-3, FACTS-3)', tags('HDR-3', 'FACTS-3'), () => {
     expect(() => lcDeliveryId(1.5, 'onStart')).toThrow(/conversationId/);
@@ -103,22 +125,33 @@ test.describe('callback timestamps', () => {
 
 test.describe('bulk paging', () => {
   const keys = (n: number) => Array.from({ length: n }, (_, i) => `key-${i}`);
-  const expected: [number, number][] = [[0, 0], [1, 1], [500, 1], [501, 2], [1000, 2], [1001, 3]];
+  const expected: [number, number][] = [
+    [0, 0],
+    [1, 1],
+    [500, 1],
+    [501, 2],
+    [1000, 2],
+    [1001, 3],
+  ];
   for (const [n, pages] of expected) {
-    test(`${n} keys make ${pages} page(s) of at most 500, numbered from 1, count on every page (PAGE-1, PAGE-2, PAGE-4, PAGE-5)`, tags('PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5'), () => {
-      const input = keys(n);
-      const out = bulkPages(input);
-      expect(out).toHaveLength(pages);
-      expect(totalPagesFor(n)).toBe(pages);
-      out.forEach((p, i) => {
-        expect(p.page).toBe(i + 1);
-        expect(p.totalPages).toBe(pages);
-        expect(p.count).toBe(n);
-        expect(p.keys.length).toBeGreaterThan(0);
-        expect(p.keys.length).toBeLessThanOrEqual(CONTRACT.bulkPageSize);
-      });
-      expect(out.flatMap((p) => p.keys)).toEqual(input);
-    });
+    test(
+      `${n} keys make ${pages} page(s) of at most 500, numbered from 1, count on every page (PAGE-1, PAGE-2, PAGE-4, PAGE-5)`,
+      tags('PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5'),
+      () => {
+        const input = keys(n);
+        const out = bulkPages(input);
+        expect(out).toHaveLength(pages);
+        expect(totalPagesFor(n)).toBe(pages);
+        out.forEach((p, i) => {
+          expect(p.page).toBe(i + 1);
+          expect(p.totalPages).toBe(pages);
+          expect(p.count).toBe(n);
+          expect(p.keys.length).toBeGreaterThan(0);
+          expect(p.keys.length).toBeLessThanOrEqual(CONTRACT.bulkPageSize);
+        });
+        expect(out.flatMap((p) => p.keys)).toEqual(input);
+      },
+    );
   }
 
   test('a bad page size or count is a clear error', () => {
@@ -130,7 +163,15 @@ test.describe('bulk paging', () => {
 
 test.describe('contract constants', () => {
   test('the events are the exact strings of section 6 (EVT-15)', tags('EVT-15'), () => {
-    expect([...LIFECYCLE_EVENTS]).toEqual(['onStart', 'onComplete', 'onSessionInterrupted', 'onSessionTimeout', 'config.saved', 'config.deleted', 'config.bulk_deleted']);
+    expect([...LIFECYCLE_EVENTS]).toEqual([
+      'onStart',
+      'onComplete',
+      'onSessionInterrupted',
+      'onSessionTimeout',
+      'config.saved',
+      'config.deleted',
+      'config.bulk_deleted',
+    ]);
     expect(isLifecycleEvent('eventType')).toBe(false);
     expect(isLifecycleEvent('config.saved')).toBe(true);
   });

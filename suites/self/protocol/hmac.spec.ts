@@ -12,27 +12,46 @@ const header = (secret = current, t = T, payload: string | Uint8Array = BODY) =>
 
 test.describe('HMAC signing known answers (openssl-computed)', () => {
   for (const v of hmacVectors.vectors) {
-    test(`signHmac matches the independently computed v1: ${v.name} (SIGN-11, SIGN-12)`, tags('SIGN-11', 'SIGN-12'), () => {
-      const secret = hmacVectors.secrets[v.secret];
-      expect(signHmac({ secret, t: v.t, payload: v.payload })).toBe(`t=${v.t},v1=${v.expectedV1}`);
-      expect(signHmac({ secret, t: v.t, payload: new TextEncoder().encode(v.payload) })).toBe(`t=${v.t},v1=${v.expectedV1}`);
-      expect(signHmac({ secret: new TextEncoder().encode(secret), t: v.t, payload: v.payload })).toBe(`t=${v.t},v1=${v.expectedV1}`);
-    });
+    test(
+      `signHmac matches the independently computed v1: ${v.name} (SIGN-11, SIGN-12)`,
+      tags('SIGN-11', 'SIGN-12'),
+      () => {
+        const secret = hmacVectors.secrets[v.secret];
+        expect(signHmac({ secret, t: v.t, payload: v.payload })).toBe(`t=${v.t},v1=${v.expectedV1}`);
+        expect(signHmac({ secret, t: v.t, payload: new TextEncoder().encode(v.payload) })).toBe(
+          `t=${v.t},v1=${v.expectedV1}`,
+        );
+        expect(signHmac({ secret: new TextEncoder().encode(secret), t: v.t, payload: v.payload })).toBe(
+          `t=${v.t},v1=${v.expectedV1}`,
+        );
+      },
+    );
   }
 });
 
 test.describe('HMAC verification verdicts', () => {
-  test('a correct signature is valid and names the matching secret (SIGN-12, HOST-10)', tags('SIGN-12', 'HOST-10'), () => {
-    const r = verifyHmac({ header: header(), payload: BODY, secrets: [current], now: T + 5 });
-    expect(r).toMatchObject({ verdict: 'valid', mode: 'hmac', t: T, skewSeconds: 5, secretIndex: 0 });
-  });
+  test(
+    'a correct signature is valid and names the matching secret (SIGN-12, HOST-10)',
+    tags('SIGN-12', 'HOST-10'),
+    () => {
+      const r = verifyHmac({ header: header(), payload: BODY, secrets: [current], now: T + 5 });
+      expect(r).toMatchObject({ verdict: 'valid', mode: 'hmac', t: T, skewSeconds: 5, secretIndex: 0 });
+    },
+  );
 
   test('during a rotation either secret is accepted and secretIndex says which (HOST-9)', tags('HOST-9'), () => {
     const v = hmacVector('onComplete body, previous secret (rotation overlap)');
     const signedWithPrevious = `t=${v.t},v1=${v.expectedV1}`;
-    expect(verifyHmac({ header: signedWithPrevious, payload: BODY, secrets: [current, previous], now: T })).toMatchObject({ verdict: 'valid', secretIndex: 1 });
-    expect(verifyHmac({ header: header(), payload: BODY, secrets: [current, previous], now: T })).toMatchObject({ verdict: 'valid', secretIndex: 0 });
-    expect(verifyHmac({ header: signedWithPrevious, payload: BODY, secrets: [current], now: T }).verdict).toBe('invalid');
+    expect(
+      verifyHmac({ header: signedWithPrevious, payload: BODY, secrets: [current, previous], now: T }),
+    ).toMatchObject({ verdict: 'valid', secretIndex: 1 });
+    expect(verifyHmac({ header: header(), payload: BODY, secrets: [current, previous], now: T })).toMatchObject({
+      verdict: 'valid',
+      secretIndex: 0,
+    });
+    expect(verifyHmac({ header: signedWithPrevious, payload: BODY, secrets: [current], now: T }).verdict).toBe(
+      'invalid',
+    );
   });
 
   test('a wrong secret is invalid (HOST-10)', tags('HOST-10'), () => {
@@ -60,19 +79,31 @@ test.describe('HMAC verification verdicts', () => {
     expect(verifyHmac({ header: signed, payload: reserialized, secrets: [current], now: v.t }).verdict).toBe('invalid');
   });
 
-  test('t 301 s old is stale, 301 s ahead is future, exactly 300 s either side is valid (HOST-5, HOST-6)', tags('HOST-5', 'HOST-6'), () => {
-    const h = header();
-    const at = (now: number) => verifyHmac({ header: h, payload: BODY, secrets: [current], now });
-    expect(at(T + 301)).toMatchObject({ verdict: 'stale', skewSeconds: 301, t: T });
-    expect(at(T - 301)).toMatchObject({ verdict: 'future', skewSeconds: -301, t: T });
-    expect(at(T + 300)).toMatchObject({ verdict: 'valid', skewSeconds: 300 });
-    expect(at(T - 300)).toMatchObject({ verdict: 'valid', skewSeconds: -300 });
-    expect(verifyHmac({ header: h, payload: BODY, secrets: [current], now: T + 20, windowSeconds: 10 }).verdict).toBe('stale');
-  });
+  test(
+    't 301 s old is stale, 301 s ahead is future, exactly 300 s either side is valid (HOST-5, HOST-6)',
+    tags('HOST-5', 'HOST-6'),
+    () => {
+      const h = header();
+      const at = (now: number) => verifyHmac({ header: h, payload: BODY, secrets: [current], now });
+      expect(at(T + 301)).toMatchObject({ verdict: 'stale', skewSeconds: 301, t: T });
+      expect(at(T - 301)).toMatchObject({ verdict: 'future', skewSeconds: -301, t: T });
+      expect(at(T + 300)).toMatchObject({ verdict: 'valid', skewSeconds: 300 });
+      expect(at(T - 300)).toMatchObject({ verdict: 'valid', skewSeconds: -300 });
+      expect(verifyHmac({ header: h, payload: BODY, secrets: [current], now: T + 20, windowSeconds: 10 }).verdict).toBe(
+        'stale',
+      );
+    },
+  );
 
-  test('a forged signature outside the window is invalid, not stale: stale means authentic (HOST-5, HOST-10)', tags('HOST-5', 'HOST-10'), () => {
-    expect(verifyHmac({ header: header('wrong'), payload: BODY, secrets: [current], now: T + 1000 }).verdict).toBe('invalid');
-  });
+  test(
+    'a forged signature outside the window is invalid, not stale: stale means authentic (HOST-5, HOST-10)',
+    tags('HOST-5', 'HOST-10'),
+    () => {
+      expect(verifyHmac({ header: header('wrong'), payload: BODY, secrets: [current], now: T + 1000 }).verdict).toBe(
+        'invalid',
+      );
+    },
+  );
 
   test('a signature made now verifies with the default clock (SIGN-4)', tags('SIGN-4'), () => {
     const t = unixNow();
@@ -101,13 +132,17 @@ test.describe('HMAC verification verdicts', () => {
     ['JWS in HMAC mode', 'eyJhbGciOiJFUzI1NiJ9.e30.c2ln'],
   ];
   for (const [name, value] of malformed) {
-    test(`a malformed header is malformed, never a throw: ${name} (SIGN-11, HOST-10)`, tags('SIGN-11', 'HOST-10'), () => {
-      const r = verifyHmac({ header: value, payload: BODY, secrets: [current], now: T });
-      expect(r.verdict).toBe('malformed');
-      expect(r.mode).toBe('hmac');
-      expect(r.reason.length).toBeGreaterThan(10);
-      expect(parseHmacHeader(value).ok).toBe(false);
-    });
+    test(
+      `a malformed header is malformed, never a throw: ${name} (SIGN-11, HOST-10)`,
+      tags('SIGN-11', 'HOST-10'),
+      () => {
+        const r = verifyHmac({ header: value, payload: BODY, secrets: [current], now: T });
+        expect(r.verdict).toBe('malformed');
+        expect(r.mode).toBe('hmac');
+        expect(r.reason.length).toBeGreaterThan(10);
+        expect(parseHmacHeader(value).ok).toBe(false);
+      },
+    );
   }
 
   test('surrounding whitespace of the header value is not a fault (SIGN-11)', tags('SIGN-11'), () => {
@@ -115,15 +150,22 @@ test.describe('HMAC verification verdicts', () => {
   });
 
   test('no header is absent (HOST-10)', tags('HOST-10'), () => {
-    expect(verifyHmac({ header: undefined, payload: BODY, secrets: [current], now: T })).toMatchObject({ verdict: 'absent', mode: 'hmac' });
+    expect(verifyHmac({ header: undefined, payload: BODY, secrets: [current], now: T })).toMatchObject({
+      verdict: 'absent',
+      mode: 'hmac',
+    });
   });
 
   test('the t as written is what is signed, leading zeros included (SIGN-12)', tags('SIGN-12'), () => {
     const tText = `0${T}`;
     const v1 = createHmac('sha256', current).update(`${tText}.${BODY}`).digest('hex');
-    expect(verifyHmac({ header: `t=${tText},v1=${v1}`, payload: BODY, secrets: [current], now: T }).verdict).toBe('valid');
+    expect(verifyHmac({ header: `t=${tText},v1=${v1}`, payload: BODY, secrets: [current], now: T }).verdict).toBe(
+      'valid',
+    );
     // The same v1 under the normalized t does not match: the bytes differ.
-    expect(verifyHmac({ header: `t=${T},v1=${v1}`, payload: BODY, secrets: [current], now: T }).verdict).toBe('invalid');
+    expect(verifyHmac({ header: `t=${T},v1=${v1}`, payload: BODY, secrets: [current], now: T }).verdict).toBe(
+      'invalid',
+    );
   });
 
   test('no verdict or reason ever contains a secret (SIGN-12)', tags('SIGN-12'), () => {
@@ -149,8 +191,14 @@ test.describe('HMAC verification verdicts', () => {
   });
 });
 
-test('a header handed over as a list is malformed, and a secret of the wrong type is a clear error (HOST-10)', tags('HOST-10'), () => {
-  const list = [header(), header()] as unknown as string;
-  expect(verifyHmac({ header: list, payload: BODY, secrets: [current], now: T }).verdict).toBe('malformed');
-  expect(() => verifyHmac({ header: header(), payload: BODY, secrets: [42 as unknown as string], now: T })).toThrow(/secrets\[0\]/);
-});
+test(
+  'a header handed over as a list is malformed, and a secret of the wrong type is a clear error (HOST-10)',
+  tags('HOST-10'),
+  () => {
+    const list = [header(), header()] as unknown as string;
+    expect(verifyHmac({ header: list, payload: BODY, secrets: [current], now: T }).verdict).toBe('malformed');
+    expect(() => verifyHmac({ header: header(), payload: BODY, secrets: [42 as unknown as string], now: T })).toThrow(
+      /secrets\[0\]/,
+    );
+  },
+);

@@ -6,7 +6,11 @@ import { testPrivateJwk, testPublicJwk } from '../../../fixtures/keys/index.ts';
 import { tags } from './vectors.ts';
 
 /** A real JWKS server on loopback whose document (or answer) the test changes between requests. */
-async function jwksServer(): Promise<{ url: string; app: FastifyInstance; state: { keys: JWK[]; status: number; raw?: string; requests: number } }> {
+async function jwksServer(): Promise<{
+  url: string;
+  app: FastifyInstance;
+  state: { keys: JWK[]; status: number; raw?: string; requests: number };
+}> {
   const state: { keys: JWK[]; status: number; raw?: string; requests: number } = { keys: [], status: 200, requests: 0 };
   const app = Fastify();
   app.get('/.well-known/service/jwks.json', async (_req, reply) => {
@@ -59,16 +63,20 @@ test.describe('JwksCache against a real local JWKS server', () => {
     expect(cache.fetchCount).toBe(2);
   });
 
-  test('a kid absent from the refetched document is unknown-kid, and each miss refetches (HOST-8)', tags('HOST-8'), async () => {
-    server.state.keys = [testPublicJwk('production')];
-    const cache = new JwksCache({ url: server.url });
-    const rotated = testPrivateJwk('rotated');
-    const jws = await signJws({ privateKey: rotated, kid: rotated.kid, t: T, payload: BODY });
-    expect((await verifyJws({ header: jws, payload: BODY, keys: cache, now: T })).verdict).toBe('unknown-kid');
-    expect(cache.fetchCount).toBe(1); // first lookup fetched the document: no second fetch in the same call
-    expect((await verifyJws({ header: jws, payload: BODY, keys: cache, now: T })).verdict).toBe('unknown-kid');
-    expect(cache.fetchCount).toBe(2);
-  });
+  test(
+    'a kid absent from the refetched document is unknown-kid, and each miss refetches (HOST-8)',
+    tags('HOST-8'),
+    async () => {
+      server.state.keys = [testPublicJwk('production')];
+      const cache = new JwksCache({ url: server.url });
+      const rotated = testPrivateJwk('rotated');
+      const jws = await signJws({ privateKey: rotated, kid: rotated.kid, t: T, payload: BODY });
+      expect((await verifyJws({ header: jws, payload: BODY, keys: cache, now: T })).verdict).toBe('unknown-kid');
+      expect(cache.fetchCount).toBe(1); // first lookup fetched the document: no second fetch in the same call
+      expect((await verifyJws({ header: jws, payload: BODY, keys: cache, now: T })).verdict).toBe('unknown-kid');
+      expect(cache.fetchCount).toBe(2);
+    },
+  );
 
   test('minRefetchIntervalMs holds back refetches on unknown kids (HOST-8)', tags('HOST-8'), async () => {
     server.state.keys = [testPublicJwk('production')];
@@ -101,20 +109,24 @@ test.describe('JwksCache against a real local JWKS server', () => {
     expect(cache.fetchCount).toBe(2);
   });
 
-  test('a failed refresh keeps serving the cached document; with none, the failure is a clear error (HOST-8)', tags('HOST-8'), async () => {
-    server.state.keys = [testPublicJwk('production')];
-    const cache = new JwksCache({ url: server.url, maxAgeMs: 0 });
-    await cache.keyFor('ccs-test-only-prod-1');
-    server.state.status = 503;
-    const start = performance.now();
-    while (performance.now() === start) await new Promise((r) => setImmediate(r));
-    expect(await cache.keyFor('ccs-test-only-prod-1')).toBeDefined();
+  test(
+    'a failed refresh keeps serving the cached document; with none, the failure is a clear error (HOST-8)',
+    tags('HOST-8'),
+    async () => {
+      server.state.keys = [testPublicJwk('production')];
+      const cache = new JwksCache({ url: server.url, maxAgeMs: 0 });
+      await cache.keyFor('ccs-test-only-prod-1');
+      server.state.status = 503;
+      const start = performance.now();
+      while (performance.now() === start) await new Promise((r) => setImmediate(r));
+      expect(await cache.keyFor('ccs-test-only-prod-1')).toBeDefined();
 
-    const fresh = new JwksCache({ url: server.url });
-    const err = await fresh.keyFor('ccs-test-only-prod-1').catch((e: unknown) => e);
-    expect(isCcsError(err, 'PROTOCOL_JWKS_FETCH_FAILED')).toBe(true);
-    expect(String((err as Error).message)).toContain('503');
-  });
+      const fresh = new JwksCache({ url: server.url });
+      const err = await fresh.keyFor('ccs-test-only-prod-1').catch((e: unknown) => e);
+      expect(isCcsError(err, 'PROTOCOL_JWKS_FETCH_FAILED')).toBe(true);
+      expect(String((err as Error).message)).toContain('503');
+    },
+  );
 
   test('a document without a keys array is a clear error (SIGN-9)', tags('SIGN-9'), async () => {
     server.state.raw = JSON.stringify({ kids: [] });

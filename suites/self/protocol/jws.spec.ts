@@ -19,7 +19,8 @@ test.describe('JWS verify-only vectors (fixtures/vectors/jws-es256.json)', () =>
 
   test('the vectors cover every JWKS-mode verdict but absent (SIGN-7, HOST-7)', tags('SIGN-7', 'HOST-7'), () => {
     const kinds = new Set(jwsVectors.vectors.map((v) => v.verdict));
-    for (const k of ['valid', 'invalid', 'stale', 'future', 'unknown-kid', 'malformed'] as const) expect(kinds.has(k), k).toBe(true);
+    for (const k of ['valid', 'invalid', 'stale', 'future', 'unknown-kid', 'malformed'] as const)
+      expect(kinds.has(k), k).toBe(true);
   });
 });
 
@@ -27,39 +28,59 @@ test.describe('JWS signing and verification', () => {
   const T = 1700000000;
   const BODY = '{"event":"config.saved","serviceKey":"k1","changedFields":["a.b"],"callbackStatus":"PENDING"}';
 
-  test('a generated key signs a compact JWS with alg ES256 and the kid in the header (SIGN-7, SIGN-8)', tags('SIGN-7', 'SIGN-8'), async () => {
-    const key = await generateSigningKey('kid-gen-1');
-    expect(key.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256', kid: 'kid-gen-1', alg: 'ES256', use: 'sig' });
-    expect((key.publicJwk as JWK & { d?: string }).d).toBeUndefined();
-    const jws = await signJws({ privateKey: key.privateKey, kid: key.kid, t: T, payload: BODY });
-    const parts = jws.split('.');
-    expect(parts).toHaveLength(3);
-    expect(JSON.parse(new TextDecoder().decode(base64url.decode(parts[0]!)))).toEqual({ alg: 'ES256', kid: 'kid-gen-1' });
-    expect(new TextDecoder().decode(base64url.decode(parts[1]!))).toBe(`${T}.${BODY}`);
-    const r = await verifyJws({ header: jws, payload: BODY, keys: { keys: [key.publicJwk] }, now: T + 1 });
-    expect(r).toMatchObject({ verdict: 'valid', mode: 'jwks', kid: 'kid-gen-1', t: T, skewSeconds: 1 });
-  });
+  test(
+    'a generated key signs a compact JWS with alg ES256 and the kid in the header (SIGN-7, SIGN-8)',
+    tags('SIGN-7', 'SIGN-8'),
+    async () => {
+      const key = await generateSigningKey('kid-gen-1');
+      expect(key.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256', kid: 'kid-gen-1', alg: 'ES256', use: 'sig' });
+      expect((key.publicJwk as JWK & { d?: string }).d).toBeUndefined();
+      const jws = await signJws({ privateKey: key.privateKey, kid: key.kid, t: T, payload: BODY });
+      const parts = jws.split('.');
+      expect(parts).toHaveLength(3);
+      expect(JSON.parse(new TextDecoder().decode(base64url.decode(parts[0]!)))).toEqual({
+        alg: 'ES256',
+        kid: 'kid-gen-1',
+      });
+      expect(new TextDecoder().decode(base64url.decode(parts[1]!))).toBe(`${T}.${BODY}`);
+      const r = await verifyJws({ header: jws, payload: BODY, keys: { keys: [key.publicJwk] }, now: T + 1 });
+      expect(r).toMatchObject({ verdict: 'valid', mode: 'jwks', kid: 'kid-gen-1', t: T, skewSeconds: 1 });
+    },
+  );
 
-  test('the signature is raw r||s (64 bytes) and verifies with node:crypto independently of jose (SIGN-7)', tags('SIGN-7'), async () => {
-    const priv = testPrivateJwk('production');
-    const jws = await signJws({ privateKey: priv, kid: priv.kid, t: T, payload: BODY });
-    const [h, p, s] = jws.split('.') as [string, string, string];
-    const sig = base64url.decode(s);
-    expect(sig.length).toBe(64);
-    const publicKey = createPublicKey({ key: testPublicJwk('production') as import('node:crypto').JsonWebKey, format: 'jwk' });
-    expect(nodeVerify('sha256', Buffer.from(`${h}.${p}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, sig)).toBe(true);
-  });
-
-  test('the fixture JWKS verifies the production and sandbox keys under different kids (SIGN-10)', tags('SIGN-10'), async () => {
-    const jwks = testJwks();
-    const kids = jwks.keys.map((k) => k.kid);
-    expect(new Set(kids).size).toBe(2);
-    for (const name of ['production', 'sandbox'] as const) {
-      const priv = testPrivateJwk(name);
+  test(
+    'the signature is raw r||s (64 bytes) and verifies with node:crypto independently of jose (SIGN-7)',
+    tags('SIGN-7'),
+    async () => {
+      const priv = testPrivateJwk('production');
       const jws = await signJws({ privateKey: priv, kid: priv.kid, t: T, payload: BODY });
-      expect((await verifyJws({ header: jws, payload: BODY, keys: jwks, now: T })).verdict).toBe('valid');
-    }
-  });
+      const [h, p, s] = jws.split('.') as [string, string, string];
+      const sig = base64url.decode(s);
+      expect(sig.length).toBe(64);
+      const publicKey = createPublicKey({
+        key: testPublicJwk('production') as import('node:crypto').JsonWebKey,
+        format: 'jwk',
+      });
+      expect(nodeVerify('sha256', Buffer.from(`${h}.${p}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, sig)).toBe(
+        true,
+      );
+    },
+  );
+
+  test(
+    'the fixture JWKS verifies the production and sandbox keys under different kids (SIGN-10)',
+    tags('SIGN-10'),
+    async () => {
+      const jwks = testJwks();
+      const kids = jwks.keys.map((k) => k.kid);
+      expect(new Set(kids).size).toBe(2);
+      for (const name of ['production', 'sandbox'] as const) {
+        const priv = testPrivateJwk(name);
+        const jws = await signJws({ privateKey: priv, kid: priv.kid, t: T, payload: BODY });
+        expect((await verifyJws({ header: jws, payload: BODY, keys: jwks, now: T })).verdict).toBe('valid');
+      }
+    },
+  );
 
   test('a JWS made now verifies with the default clock (SIGN-4)', tags('SIGN-4'), async () => {
     const priv = testPrivateJwk('production');
@@ -68,18 +89,29 @@ test.describe('JWS signing and verification', () => {
   });
 
   test('no header is absent (HOST-7)', tags('HOST-7'), async () => {
-    expect(await verifyJws({ header: undefined, payload: BODY, keys: testJwks(), now: T })).toMatchObject({ verdict: 'absent', mode: 'jwks' });
+    expect(await verifyJws({ header: undefined, payload: BODY, keys: testJwks(), now: T })).toMatchObject({
+      verdict: 'absent',
+      mode: 'jwks',
+    });
   });
 
-  test('check order: an unknown kid wins over a stale t, a body mismatch wins over a stale t (HOST-7, HOST-8)', tags('HOST-7', 'HOST-8'), async () => {
-    const rotated = testPrivateJwk('rotated');
-    const unknown = await signJws({ privateKey: rotated, kid: rotated.kid, t: T, payload: BODY });
-    expect((await verifyJws({ header: unknown, payload: BODY, keys: testJwks(), now: T + 1000 })).verdict).toBe('unknown-kid');
-    const priv = testPrivateJwk('production');
-    const good = await signJws({ privateKey: priv, kid: priv.kid, t: T, payload: BODY });
-    expect((await verifyJws({ header: good, payload: `${BODY} `, keys: testJwks(), now: T + 1000 })).verdict).toBe('invalid');
-    expect((await verifyJws({ header: good, payload: BODY, keys: testJwks(), now: T + 1000 })).verdict).toBe('stale');
-  });
+  test(
+    'check order: an unknown kid wins over a stale t, a body mismatch wins over a stale t (HOST-7, HOST-8)',
+    tags('HOST-7', 'HOST-8'),
+    async () => {
+      const rotated = testPrivateJwk('rotated');
+      const unknown = await signJws({ privateKey: rotated, kid: rotated.kid, t: T, payload: BODY });
+      expect((await verifyJws({ header: unknown, payload: BODY, keys: testJwks(), now: T + 1000 })).verdict).toBe(
+        'unknown-kid',
+      );
+      const priv = testPrivateJwk('production');
+      const good = await signJws({ privateKey: priv, kid: priv.kid, t: T, payload: BODY });
+      expect((await verifyJws({ header: good, payload: `${BODY} `, keys: testJwks(), now: T + 1000 })).verdict).toBe(
+        'invalid',
+      );
+      expect((await verifyJws({ header: good, payload: BODY, keys: testJwks(), now: T + 1000 })).verdict).toBe('stale');
+    },
+  );
 
   test('a kid whose key is not an EC P-256 key is invalid, not valid (HOST-7)', tags('HOST-7'), async () => {
     const priv = testPrivateJwk('production');
@@ -89,13 +121,17 @@ test.describe('JWS signing and verification', () => {
     expect(r.verdict).toBe('invalid');
   });
 
-  test('a private JWK leaked into a JWKS document is used to verify only, and no reason names key material (HOST-7)', tags('HOST-7'), async () => {
-    const priv = testPrivateJwk('production');
-    const jws = await signJws({ privateKey: priv, kid: priv.kid, t: T, payload: BODY });
-    const r = await verifyJws({ header: jws, payload: 'other', keys: { keys: [priv] }, now: T });
-    expect(r.verdict).toBe('invalid');
-    expect(JSON.stringify(r)).not.toContain(String(priv.d));
-  });
+  test(
+    'a private JWK leaked into a JWKS document is used to verify only, and no reason names key material (HOST-7)',
+    tags('HOST-7'),
+    async () => {
+      const priv = testPrivateJwk('production');
+      const jws = await signJws({ privateKey: priv, kid: priv.kid, t: T, payload: BODY });
+      const r = await verifyJws({ header: jws, payload: 'other', keys: { keys: [priv] }, now: T });
+      expect(r.verdict).toBe('invalid');
+      expect(JSON.stringify(r)).not.toContain(String(priv.d));
+    },
+  );
 
   test('parseJws splits the payload at the first dot (HOST-7)', tags('HOST-7'), async () => {
     const priv = testPrivateJwk('production');

@@ -14,7 +14,14 @@ export interface HmacVectorFile {
 
 export interface JwsVectorFile {
   jwks: { keys: JWK[] };
-  vectors: { name: string; header: string; body: string; now: number; verdict: SignatureVerdictKind; clauses: string[] }[];
+  vectors: {
+    name: string;
+    header: string;
+    body: string;
+    now: number;
+    verdict: SignatureVerdictKind;
+    clauses: string[];
+  }[];
 }
 
 export const hmacVectors = readVector<HmacVectorFile>('hmac-sha256.json');

@@ -28,7 +28,8 @@ for (const recipe of RECIPE_PAGES) {
     expect(started.length, `${recipe}.md's start line names its file: ${page.start.join(' ')}`).toBeGreaterThan(0);
     for (const file of started) expect(existsSync(join(project, file)), `${recipe}.md starts ${file}`).toBe(true);
     const unresolved: string[] = [];
-    const copied = readdirSync(project).filter((n) => n !== 'node_modules')
+    const copied = readdirSync(project)
+      .filter((n) => n !== 'node_modules')
       .flatMap((n) => (statSync(join(project, n)).isDirectory() ? filesUnder(join(project, n), project) : [n]));
     for (const file of copied.filter((f) => /\.m?js$/.test(f))) {
       const text = readFileSync(join(project, file), 'utf8');

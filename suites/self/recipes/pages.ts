@@ -24,7 +24,10 @@ export function copyInstruction(docsDir: string, recipe: RecipeName): CopyInstru
   if (section === undefined) throw new Error(`${recipe}.md has no "## Copy it" section`);
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
   if (block === undefined) throw new Error(`${recipe}.md: its "## Copy it" section has no sh block`);
-  const lines = block.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   const last = lines.pop();
   if (last === undefined) throw new Error(`${recipe}.md: its "## Copy it" block is empty`);
   return { prepare: lines, start: last.split(/\s+/) };

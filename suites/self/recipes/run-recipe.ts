@@ -86,22 +86,42 @@ function command(recipe: RecipeName): [string, string[]] {
 
 /** Starts the receiver; resolves once it says it listens, with its log so far kept up to date. */
 function startReceiver(
-  recipe: RecipeName, env: NodeJS.ProcessEnv, from?: RecipeFrom,
+  recipe: RecipeName,
+  env: NodeJS.ProcessEnv,
+  from?: RecipeFrom,
 ): Promise<{ log: () => string; stop: () => void }> {
   const [cmd, args] = from ? [from.receiver.command, from.receiver.args] : command(recipe);
   const child = spawn(cmd, args, { env, cwd: from?.receiver.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let log = '';
-  const stop = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } };
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { stop(); reject(new Error(`${recipe} receiver did not start within 15 s:\n${log}`)); }, 15_000);
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`${recipe} receiver did not start within 15 s:\n${log}`));
+    }, 15_000);
     const onData = (c: Buffer) => {
       log += c.toString('utf8');
-      if (/receiver listening/.test(log)) { clearTimeout(timer); resolve({ log: () => log, stop }); }
+      if (/receiver listening/.test(log)) {
+        clearTimeout(timer);
+        resolve({ log: () => log, stop });
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${recipe} receiver exited ${code} before listening:\n${log}`)); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${recipe} receiver exited ${code} before listening:\n${log}`));
+    });
   });
 }
 
@@ -114,22 +134,53 @@ export async function runRecipe(run: RecipeRun, workers = 2, from?: RecipeFrom):
   const previous = randomBytes(24).toString('hex');
   const token = randomBytes(16).toString('hex');
   const shell = (extra: Record<string, string>): NodeJS.ProcessEnv =>
-    (from ? { ...from.env, ...extra } : userEnv(extra));
+    from ? { ...from.env, ...extra } : userEnv(extra);
   const receiverEnv = shell({
-    PORT: String(port), HOOK_PATH: '/hooks/ccs', FACTS_PATH: '/facts', RECIPE_BARE: run.bare ? '1' : '0',
-    SERVICE_DATA_API_URL: service, SERVICE_DATA_API_TOKEN: token, SERVICE_WORKSPACE_KEY: 'ws-host-conformance',
-    ...(run.mode === 'hmac' ? { SERVICE_HMAC_SECRET: secret, SERVICE_HMAC_PREVIOUS_SECRET: previous } : { SERVICE_JWKS_URL: `${service}/.well-known/service/jwks.json` }),
+    PORT: String(port),
+    HOOK_PATH: '/hooks/ccs',
+    FACTS_PATH: '/facts',
+    RECIPE_BARE: run.bare ? '1' : '0',
+    SERVICE_DATA_API_URL: service,
+    SERVICE_DATA_API_TOKEN: token,
+    SERVICE_WORKSPACE_KEY: 'ws-host-conformance',
+    ...(run.mode === 'hmac'
+      ? { SERVICE_HMAC_SECRET: secret, SERVICE_HMAC_PREVIOUS_SECRET: previous }
+      : { SERVICE_JWKS_URL: `${service}/.well-known/service/jwks.json` }),
   });
   const schemaFile = join(dir, 'facts.schema.json');
   writeFileSync(schemaFile, JSON.stringify(FACTS_SCHEMA));
   const receiver = await startReceiver(run.recipe, receiverEnv, from);
   const started = performance.now();
   try {
-    const args = ['host', '--base-url', `http://127.0.0.1:${port}`, '--hook-path', '/hooks/ccs', '--facts-path', '/facts', '--facts-schema', schemaFile,
-      '--signing', run.mode, ...(run.mode === 'hmac' ? ['--secret-env', 'RECIPE_SECRET', '--previous-secret-env', 'RECIPE_PREVIOUS_SECRET'] : []),
-      '--bearer-token-env', 'RECIPE_TOKEN', '--service-port', String(servicePort), '--workers', String(workers), '--report-dir', join(dir, 'out')];
+    const args = [
+      'host',
+      '--base-url',
+      `http://127.0.0.1:${port}`,
+      '--hook-path',
+      '/hooks/ccs',
+      '--facts-path',
+      '/facts',
+      '--facts-schema',
+      schemaFile,
+      '--signing',
+      run.mode,
+      ...(run.mode === 'hmac'
+        ? ['--secret-env', 'RECIPE_SECRET', '--previous-secret-env', 'RECIPE_PREVIOUS_SECRET']
+        : []),
+      '--bearer-token-env',
+      'RECIPE_TOKEN',
+      '--service-port',
+      String(servicePort),
+      '--workers',
+      String(workers),
+      '--report-dir',
+      join(dir, 'out'),
+    ];
     const env = shell({
-      RECIPE_SECRET: secret, RECIPE_PREVIOUS_SECRET: previous, RECIPE_TOKEN: token, CCS_REPORTER: 'dot',
+      RECIPE_SECRET: secret,
+      RECIPE_PREVIOUS_SECRET: previous,
+      RECIPE_TOKEN: token,
+      CCS_REPORTER: 'dot',
     });
     const r = from
       ? await exec(from.cli.command, [...from.cli.args, ...args], { cwd: from.cli.cwd, env, deadlineMs: 300_000 })
@@ -137,7 +188,15 @@ export async function runRecipe(run: RecipeRun, workers = 2, from?: RecipeFrom):
     const seconds = (performance.now() - started) / 1000;
     const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8')) as ConformanceReport;
     const summary = readFileSync(join(dir, 'out', 'summary.md'), 'utf8');
-    return { run, code: r.code, seconds, output: `${r.stdout}\n${r.stderr}`, report, summary, receiverLog: receiver.log() };
+    return {
+      run,
+      code: r.code,
+      seconds,
+      output: `${r.stdout}\n${r.stderr}`,
+      report,
+      summary,
+      receiverLog: receiver.log(),
+    };
   } finally {
     receiver.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -17,11 +17,22 @@ import { ROW_CALLBACK_PROBES } from './fault-probes/rows-callback.ts';
 import { ROW_ROUTE_PROBES } from './fault-probes/rows-route.ts';
 import { ROW_STATE_PROBES } from './fault-probes/rows-states.ts';
 
-const PROBES = { ...CALLBACK_PROBES, ...SIGNING_PROBES, ...ROUTE_PROBES, ...COMBINATION_PROBES, ...ROW_CALLBACK_PROBES, ...ROW_ROUTE_PROBES };
+const PROBES = {
+  ...CALLBACK_PROBES,
+  ...SIGNING_PROBES,
+  ...ROUTE_PROBES,
+  ...COMBINATION_PROBES,
+  ...ROW_CALLBACK_PROBES,
+  ...ROW_ROUTE_PROBES,
+};
 Object.assign(PROBES, ROW_STATE_PROBES);
 
 test('the fault registry: at least 30 faults, kebab-case names, each citing a clause of spec/clauses.yaml with its area, over every service area', () => {
-  const clauses = (parse(readFileSync(new URL('../../../spec/clauses.yaml', import.meta.url), 'utf8')) as { clauses: Array<{ id: string; side: string }> }).clauses;
+  const clauses = (
+    parse(readFileSync(new URL('../../../spec/clauses.yaml', import.meta.url), 'utf8')) as {
+      clauses: Array<{ id: string; side: string }>;
+    }
+  ).clauses;
   const ids = new Map(clauses.map((c) => [c.id, c]));
   expect(FAULTS.length).toBeGreaterThanOrEqual(30);
   expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
@@ -32,26 +43,54 @@ test('the fault registry: at least 30 faults, kebab-case names, each citing a cl
     expect(f.sentence.length).toBeGreaterThan(10);
   }
   const areas = new Set(FAULTS.map((f) => f.area));
-  for (const a of ['EVT', 'HDR', 'HOOK', 'DELIV', 'SIGN', 'FACTS', 'STATE', 'ENV', 'EMBED', 'UPLOAD', 'DATA', 'AUTH', 'ERR', 'PAGE', 'TOOL']) expect(areas.has(a), a).toBe(true);
+  for (const a of [
+    'EVT',
+    'HDR',
+    'HOOK',
+    'DELIV',
+    'SIGN',
+    'FACTS',
+    'STATE',
+    'ENV',
+    'EMBED',
+    'UPLOAD',
+    'DATA',
+    'AUTH',
+    'ERR',
+    'PAGE',
+    'TOOL',
+  ])
+    expect(areas.has(a), a).toBe(true);
   expect(Object.keys(PROBES).sort()).toEqual(FAULTS.map((f) => f.name).sort());
 });
 
 test('an unknown fault name is refused with REFSVC_FAULT_UNKNOWN naming it and listing the known ones', async () => {
-  const error = await startReferenceService({ faults: ['no-such-fault'] }).then(() => undefined, (e: unknown) => e);
+  const error = await startReferenceService({ faults: ['no-such-fault'] }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isCcsError(error, 'REFSVC_FAULT_UNKNOWN')).toBe(true);
   expect((error as Error).message).toContain('no-such-fault');
   expect((error as Error).message).toContain('stale-t');
 });
 
 for (const fault of FAULTS) {
-  test(`seeded fault ${fault.name} changes the behaviour it names (${fault.clause})`, { tag: clauseTags(fault.clause) }, async () => {
-    const probe = PROBES[fault.name];
-    expect(probe, `no probe for ${fault.name}`).toBeDefined();
-    const s = await stage({ faults: [fault.name], timeScale: probe!.timeScale ?? 1, workspace: probe!.workspace ?? {} });
-    try {
-      await probe!.run(s);
-    } finally {
-      await s.close();
-    }
-  });
+  test(
+    `seeded fault ${fault.name} changes the behaviour it names (${fault.clause})`,
+    { tag: clauseTags(fault.clause) },
+    async () => {
+      const probe = PROBES[fault.name];
+      expect(probe, `no probe for ${fault.name}`).toBeDefined();
+      const s = await stage({
+        faults: [fault.name],
+        timeScale: probe!.timeScale ?? 1,
+        workspace: probe!.workspace ?? {},
+      });
+      try {
+        await probe!.run(s);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 }

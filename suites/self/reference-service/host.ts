@@ -48,7 +48,10 @@ export async function startTestHost(): Promise<TestHost> {
     async waitFor(pred, timeoutMs = 10_000, what = 'expected requests') {
       const deadline = performance.now() + timeoutMs;
       while (!pred(received)) {
-        if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; received ${received.length}: ${received.map((r) => `${r.method} ${r.url} ${r.headers['x-service-event'] ?? ''}`).join(' | ')}`);
+        if (performance.now() > deadline)
+          throw new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what}; received ${received.length}: ${received.map((r) => `${r.method} ${r.url} ${r.headers['x-service-event'] ?? ''}`).join(' | ')}`,
+          );
         await new Promise((r) => setTimeout(r, 10));
       }
       return received;
@@ -62,7 +65,9 @@ export async function startTestHost(): Promise<TestHost> {
       }
     },
     callbacks(event) {
-      return received.filter((r) => r.method === 'POST' && (event === undefined || r.headers['x-service-event'] === event));
+      return received.filter(
+        (r) => r.method === 'POST' && (event === undefined || r.headers['x-service-event'] === event),
+      );
     },
     async close() {
       for (const release of hung) release();
@@ -79,14 +84,25 @@ export async function startTestHost(): Promise<TestHost> {
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-    const entry: Received = { seq: received.length + 1, method: req.method, url: req.url, headers, raw, json, at: performance.now() };
+    const entry: Received = {
+      seq: received.length + 1,
+      method: req.method,
+      url: req.url,
+      headers,
+      raw,
+      json,
+      at: performance.now(),
+    };
     received.push(entry);
     const a = host.script(entry);
     if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs));
     if (a.hang) {
       await new Promise<void>((resolve) => {
         hung.add(resolve);
-        req.raw.socket.once('close', () => { hung.delete(resolve); resolve(); });
+        req.raw.socket.once('close', () => {
+          hung.delete(resolve);
+          resolve();
+        });
       });
       entry.endAt = performance.now();
       return reply.hijack();
@@ -104,8 +120,17 @@ export async function startTestHost(): Promise<TestHost> {
 }
 
 /** JSON call to the service (driver or contract routes). */
-export async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; text: string }> {
-  const init: RequestInit = { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers } };
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any; text: string }> {
+  const init: RequestInit = {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+  };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(base + path, init);
   const text = await res.text();
@@ -119,29 +144,72 @@ export async function call(base: string, method: string, path: string, body?: un
 }
 
 export const PROFILE_CLASSES = [
-  { configEnd: '/profile', kind: 'SETTING', fields: [{ name: 'email', type: 'string', required: true }, { name: 'age', type: 'integer' }, { name: 'address', type: 'object' }] },
-  { configEnd: '/contacts', kind: 'LIST', identityField: 'email', fields: [{ name: 'email', type: 'string' }, { name: 'name', type: 'string' }] },
-  { configEnd: '/facts', kind: 'FACTS', callback: '/user-facts', fields: [{ name: 'company', type: 'string', comment: 'employer' }, { name: 'preferredLanguages', type: 'array' }] },
+  {
+    configEnd: '/profile',
+    kind: 'SETTING',
+    fields: [
+      { name: 'email', type: 'string', required: true },
+      { name: 'age', type: 'integer' },
+      { name: 'address', type: 'object' },
+    ],
+  },
+  {
+    configEnd: '/contacts',
+    kind: 'LIST',
+    identityField: 'email',
+    fields: [
+      { name: 'email', type: 'string' },
+      { name: 'name', type: 'string' },
+    ],
+  },
+  {
+    configEnd: '/facts',
+    kind: 'FACTS',
+    callback: '/user-facts',
+    fields: [
+      { name: 'company', type: 'string', comment: 'employer' },
+      { name: 'preferredLanguages', type: 'array' },
+    ],
+  },
 ];
-
 
 export interface Stage {
   svc: ReferenceService;
   host: TestHost;
   /** The driver's workspace view (test credentials). */
-  ws: { workspaceKey: string; workspaceId: string; apiKey: string; bearerToken: string; embedAuthorization: string; signing: { mode: string; kid?: string } };
+  ws: {
+    workspaceKey: string;
+    workspaceId: string;
+    apiKey: string;
+    bearerToken: string;
+    embedAuthorization: string;
+    signing: { mode: string; kid?: string };
+  };
   driver(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }>;
-  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; text: string }>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; json: any; text: string }>;
   /** Opens a conversation and returns its id. */
   open(endUserHandle?: string, configEnd?: string, workspaceKey?: string): Promise<number>;
   close(): Promise<void>;
 }
 
-export async function stage(o: { faults?: string[]; timeScale?: number; workspace?: Record<string, unknown> } = {}): Promise<Stage> {
+export async function stage(
+  o: { faults?: string[]; timeScale?: number; workspace?: Record<string, unknown> } = {},
+): Promise<Stage> {
   const host = await startTestHost();
   const svc = await startReferenceService({ timeScale: o.timeScale ?? 1, faults: o.faults ?? [] });
   const driver = (method: string, path: string, body?: unknown) => call(svc.driverUrl, method, path, body);
-  const created = await driver('POST', '/workspaces', { hostBaseUrl: host.url, hookPath: '/hooks/t-1', classes: PROFILE_CLASSES, tools: [{ toolClass: 'lookup', path: '/tools/lookup' }], ...(o.workspace ?? {}) });
+  const created = await driver('POST', '/workspaces', {
+    hostBaseUrl: host.url,
+    hookPath: '/hooks/t-1',
+    classes: PROFILE_CLASSES,
+    tools: [{ toolClass: 'lookup', path: '/tools/lookup' }],
+    ...(o.workspace ?? {}),
+  });
   if (created.status !== 201) throw new Error(`workspace setup failed: ${created.status} ${created.text}`);
   const s: Stage = {
     svc,

@@ -24,7 +24,13 @@ test(`${PUBLISHED} (SIGN-9)`, { tag: clauseTags('SIGN-9') }, async () => {
     const doc = (await s.api('GET', '/.well-known/service/jwks.json')).json.keys as JWK[];
     expect(doc.map((k) => k.kid)).toEqual(expect.arrayContaining([r.json.kid, r.json.previousKid]));
     expect(decodeProtectedHeader(header).kid).toBe(r.json.kid);
-    await compactVerify(header, await importJWK(doc.find((k) => k.kid === r.json.kid)!, 'ES256'));
+    await compactVerify(
+      header,
+      await importJWK(
+        doc.find((k) => k.kid === r.json.kid)!,
+        'ES256',
+      ),
+    );
     const view = await s.driver('PATCH', `/workspaces/${s.ws.workspaceKey}`, {});
     expect(view.json.signing.kid).toBe(r.json.kid);
   } finally {

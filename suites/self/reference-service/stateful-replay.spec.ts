@@ -7,7 +7,9 @@ import { test, expect } from '@playwright/test';
 import { join } from 'node:path';
 import { cli, readJson, tempDir } from '../cli/helpers.ts';
 
-interface Report { clauses: Array<{ id: string; status: string; failures?: Array<{ error: string }> }> }
+interface Report {
+  clauses: Array<{ id: string; status: string; failures?: Array<{ error: string }> }>;
+}
 
 /** A fault of two features together: onComplete names a key the conversation deleted (EVT-6). */
 const FAULT = 'oncomplete-lists-deleted-keys';
@@ -15,7 +17,11 @@ const CLAUSE = 'EVT-6';
 
 /** The shrunk sequence's header and the rerun line, from a failure's words. */
 function failureOf(report: Report): { header: string; rerun: string } {
-  const error = report.clauses.find((c) => c.id === CLAUSE)?.failures?.map((f) => f.error).find((e) => e.includes('rerun: ')) ?? '';
+  const error =
+    report.clauses
+      .find((c) => c.id === CLAUSE)
+      ?.failures?.map((f) => f.error)
+      .find((e) => e.includes('rerun: ')) ?? '';
   return {
     header: /a sequence of \d+ step\(s\), shrunk \d+ time\(s\), seed -?\d+/.exec(error)?.[0] ?? '',
     rerun: /rerun: (ccs-conformance [^;\n]+)/.exec(error)?.[1]?.trim() ?? '',
@@ -26,7 +32,11 @@ test(`a stateful failure prints a shrunk sequence of at most 6 steps, and its re
   test.setTimeout(300_000);
   const run = async (args: string[]) => {
     const dir = tempDir('ccs-stateful-replay-');
-    const r = await cli([...args, '--workers', '1', '--report-dir', dir], { CCS_RUN_CONFIG: '', CCS_CLAUSES_FILE: '' }, 140_000);
+    const r = await cli(
+      [...args, '--workers', '1', '--report-dir', dir],
+      { CCS_RUN_CONFIG: '', CCS_CLAUSES_FILE: '' },
+      140_000,
+    );
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
     return readJson<Report>(join(dir, 'conformance.json'));
   };

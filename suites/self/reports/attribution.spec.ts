@@ -4,18 +4,37 @@
  * decided) when the test stopped first; a clause is passed only when a check of it ran.
  */
 import { test, expect } from '@playwright/test';
-import { attributeTest, buildReport, renderJunit, renderSummary, assertValidReport, applyGate } from '../../../reports/index.ts';
+import {
+  attributeTest,
+  buildReport,
+  renderJunit,
+  renderSummary,
+  assertValidReport,
+  applyGate,
+} from '../../../reports/index.ts';
 import type { CheckRecord } from '../../../spec/index.ts';
 import { CLAUSES, t } from './helpers.ts';
 
 const held = (id: string, rule = `${id} holds`): CheckRecord => ({ clauses: [id], rule, outcome: 'passed' });
-const broke = (id: string, seen = 'something else'): CheckRecord => ({ clauses: [id], rule: `${id} holds`, outcome: 'failed', expected: 'the rule', seen });
+const broke = (id: string, seen = 'something else'): CheckRecord => ({
+  clauses: [id],
+  rule: `${id} holds`,
+  outcome: 'failed',
+  expected: 'the rule',
+  seen,
+});
 
 test('a failed check fails only the clauses it names; a clause whose checks held stays passed; one never reached is blocked', () => {
-  const v = attributeTest(t({
-    title: 'x', clauses: ['FOO-1', 'FOO-2', 'FOO-3'], status: 'failed', ok: false, errors: ['FOO-2 broke'],
-    checks: [held('FOO-1'), broke('FOO-2')],
-  }));
+  const v = attributeTest(
+    t({
+      title: 'x',
+      clauses: ['FOO-1', 'FOO-2', 'FOO-3'],
+      status: 'failed',
+      ok: false,
+      errors: ['FOO-2 broke'],
+      checks: [held('FOO-1'), broke('FOO-2')],
+    }),
+  );
   expect(v.get('FOO-1')?.status).toBe('passed');
   expect(v.get('FOO-2')?.status).toBe('failed');
   expect(v.get('FOO-2')?.failures[0]).toBe('FOO-2: FOO-2 holds: expected the rule, got something else');
@@ -23,33 +42,75 @@ test('a failed check fails only the clauses it names; a clause whose checks held
 });
 
 test('a test stopped by an error no check names leaves every clause it cites blocked, with the error', () => {
-  const v = attributeTest(t({ title: 'x', clauses: ['FOO-1', 'FOO-2'], status: 'timedOut', ok: false, errors: ['Test timeout of 60000ms exceeded.'], checks: [held('FOO-1')] }));
+  const v = attributeTest(
+    t({
+      title: 'x',
+      clauses: ['FOO-1', 'FOO-2'],
+      status: 'timedOut',
+      ok: false,
+      errors: ['Test timeout of 60000ms exceeded.'],
+      checks: [held('FOO-1')],
+    }),
+  );
   expect(v.get('FOO-1')?.status).toBe('blocked');
   expect(v.get('FOO-2')?.reasons[0]).toContain('Test timeout of 60000ms exceeded.');
 });
 
 test('a passing test that made no check of a clause leaves it not exercised, with its own note when it gave one', () => {
-  const v = attributeTest(t({
-    title: 'x', clauses: ['FOO-1', 'FOO-2', 'FOO-3'],
-    checks: [held('FOO-1'), { clauses: ['FOO-2'], rule: 'not exercised in this run', outcome: 'not-exercised', reason: 'signing mode none: nothing is signed' }],
-  }));
+  const v = attributeTest(
+    t({
+      title: 'x',
+      clauses: ['FOO-1', 'FOO-2', 'FOO-3'],
+      checks: [
+        held('FOO-1'),
+        {
+          clauses: ['FOO-2'],
+          rule: 'not exercised in this run',
+          outcome: 'not-exercised',
+          reason: 'signing mode none: nothing is signed',
+        },
+      ],
+    }),
+  );
   expect(v.get('FOO-1')?.status).toBe('passed');
   expect(v.get('FOO-2')).toMatchObject({ status: 'not-exercised', reasons: ['signing mode none: nothing is signed'] });
-  expect(v.get('FOO-3')).toMatchObject({ status: 'not-exercised', reasons: ['the test ran but made no check of FOO-3'] });
+  expect(v.get('FOO-3')).toMatchObject({
+    status: 'not-exercised',
+    reasons: ['the test ran but made no check of FOO-3'],
+  });
 });
 
 test('a warning never fails its clause and is shown; a skipped test decides nothing', () => {
-  const v = attributeTest(t({ title: 'x', clauses: ['FOO-1'], checks: [{ clauses: ['FOO-1'], rule: 'an English name', outcome: 'warning', reason: '"Klingon" is not in the harness\'s list' }] }));
+  const v = attributeTest(
+    t({
+      title: 'x',
+      clauses: ['FOO-1'],
+      checks: [
+        {
+          clauses: ['FOO-1'],
+          rule: 'an English name',
+          outcome: 'warning',
+          reason: '"Klingon" is not in the harness\'s list',
+        },
+      ],
+    }),
+  );
   expect(v.get('FOO-1')?.status).toBe('passed');
   expect(v.get('FOO-1')?.warnings[0]).toContain('Klingon');
-  const s = attributeTest(t({ title: 's', clauses: ['FOO-1'], status: 'skipped', skipReasons: ['capability x not offered'] }));
+  const s = attributeTest(
+    t({ title: 's', clauses: ['FOO-1'], status: 'skipped', skipReasons: ['capability x not offered'] }),
+  );
   expect(s.get('FOO-1')).toMatchObject({ status: 'not-exercised', reasons: ['capability x not offered'] });
 });
 
 test('across tests a clause is failed before blocked before passed; a blocked MUST fails the verdict, is no failure, and each report shows it', () => {
   const r = buildReport({
-    runId: 'r', startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), targetDescription: 'synthetic',
-    projects: ['service'], clauses: CLAUSES,
+    runId: 'r',
+    startedAt: new Date().toISOString(),
+    endedAt: new Date().toISOString(),
+    targetDescription: 'synthetic',
+    projects: ['service'],
+    clauses: CLAUSES,
     tests: [
       t({ title: 'a', clauses: ['FOO-1', 'FOO-2'], status: 'failed', ok: false, checks: [broke('FOO-1')] }),
       t({ title: 'b', clauses: ['FOO-2'], checks: [held('FOO-2')] }),
@@ -72,9 +133,15 @@ test('across tests a clause is failed before blocked before passed; a blocked MU
 
   // Only a blocked MUST clause: still no pass.
   const only = buildReport({
-    runId: 'r', startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), targetDescription: 'synthetic',
-    projects: ['service'], clauses: CLAUSES,
-    tests: [t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: ['driver call failed'], checks: [] })],
+    runId: 'r',
+    startedAt: new Date().toISOString(),
+    endedAt: new Date().toISOString(),
+    targetDescription: 'synthetic',
+    projects: ['service'],
+    clauses: CLAUSES,
+    tests: [
+      t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: ['driver call failed'], checks: [] }),
+    ],
   });
   expect(only.clauses.find((c) => c.id === 'FOO-1')?.status).toBe('blocked');
   expect(only.verdict).toBe('fail');

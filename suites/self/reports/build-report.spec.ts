@@ -1,20 +1,43 @@
 import { test, expect } from '@playwright/test';
 import {
-  buildReport, renderJunit, renderSummary, reportProblems, assertValidReport, Redactor, applyGate,
-  parseExpectedOutcomes, countLine, renderHtml, type BuildInput,
+  buildReport,
+  renderJunit,
+  renderSummary,
+  reportProblems,
+  assertValidReport,
+  Redactor,
+  applyGate,
+  parseExpectedOutcomes,
+  countLine,
+  renderHtml,
+  type BuildInput,
 } from '../../../reports/index.ts';
 import { CLAUSES, t, checkXml } from './helpers.ts';
 
 const now = new Date().toISOString();
 function input(tests: BuildInput['tests'], extra: Partial<BuildInput> = {}): BuildInput {
-  return { runId: 'r1', startedAt: now, endedAt: now, targetDescription: 'synthetic', projects: ['service', 'service-realtime', 'host'], clauses: CLAUSES, tests, ...extra };
+  return {
+    runId: 'r1',
+    startedAt: now,
+    endedAt: now,
+    targetDescription: 'synthetic',
+    projects: ['service', 'service-realtime', 'host'],
+    clauses: CLAUSES,
+    tests,
+    ...extra,
+  };
 }
 
 const clean = [
   t({ title: 'a', clauses: ['FOO-1'], evidence: [{ sentence: 'a saw it' }] }),
   t({ title: 'b', clauses: ['FOO-1', 'FOO-2'], project: 'service-realtime' }),
   t({ title: 'c', clauses: ['FOO-3'] }),
-  t({ title: 'd', clauses: ['BAR-1'], status: 'skipped', skipReasons: ['capability widgets not offered by the target'] }),
+  t({
+    title: 'd',
+    clauses: ['BAR-1'],
+    status: 'skipped',
+    skipReasons: ['capability widgets not offered by the target'],
+  }),
   t({ title: 'e', clauses: ['BAR-4'], project: 'self' }),
   t({ title: 'f', clauses: ['BAR-4'], project: 'mutants', status: 'failed', ok: false, errors: ['x'] }),
 ];
@@ -45,17 +68,36 @@ test('a clause is not-exercised with the skip reason, or the unobservable note, 
 test('a failing test fails its clauses with its error text, reproduction and a fail verdict for MUST', () => {
   const tests = [...clean];
   tests[1] = t({
-    title: 'b', clauses: ['FOO-1', 'FOO-2'], status: 'failed', ok: false,
+    title: 'b',
+    clauses: ['FOO-1', 'FOO-2'],
+    status: 'failed',
+    ok: false,
     errors: ['Property failed after 3 tests\n{ seed: -1234, path: "2:0:1", endOnFailure: true }'],
-    evidence: [{ sentence: 'no retry came', requests: [{ method: 'POST', url: 'http://127.0.0.1/x', status: 503, curl: "curl -X POST -H 'X-Api-Key: abcdef123' http://127.0.0.1/x" }], entries: [{ event: 'onComplete' }] }],
+    evidence: [
+      {
+        sentence: 'no retry came',
+        requests: [
+          {
+            method: 'POST',
+            url: 'http://127.0.0.1/x',
+            status: 503,
+            curl: "curl -X POST -H 'X-Api-Key: abcdef123' http://127.0.0.1/x",
+          },
+        ],
+        entries: [{ event: 'onComplete' }],
+      },
+    ],
   });
   const r = buildReport(input(tests, { repro: { target: 't.yaml', seed: '7' } }));
   const foo1 = r.clauses.find((c) => c.id === 'FOO-1');
   expect(foo1?.status).toBe('failed');
   expect(foo1?.failures?.[0]?.error).toContain('seed: -1234');
   expect(foo1?.reproduction).toMatchObject({
-    command: 'ccs-conformance run --grep FOO-1 --target t.yaml --seed -1234', seed: '-1234', path: '2:0:1',
-    curl: ["curl -X POST -H 'X-Api-Key: [REDACTED]' http://127.0.0.1/x"], entries: [{ event: 'onComplete' }],
+    command: 'ccs-conformance run --grep FOO-1 --target t.yaml --seed -1234',
+    seed: '-1234',
+    path: '2:0:1',
+    curl: ["curl -X POST -H 'X-Api-Key: [REDACTED]' http://127.0.0.1/x"],
+    entries: [{ event: 'onComplete' }],
   });
   expect(r.verdict).toBe('fail');
   expect(r.totals.byLevel.MUST.failed).toBe(2);
@@ -72,8 +114,14 @@ test('a flaky test counts as failed; a failed SHOULD clause leaves the verdict p
 });
 
 test('an expected failure passes marked, and an expected failure that passes is stale and fails the run', () => {
-  const failing = [t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: ['boom'] }), t({ title: 'c', clauses: ['FOO-3'] })];
-  const expected = parseExpectedOutcomes('expectedFailures:\n  - { clause: FOO-1, reason: known bug 12 }\n  - { clause: FOO-3, reason: fixed since }\n', 'x.yaml');
+  const failing = [
+    t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: ['boom'] }),
+    t({ title: 'c', clauses: ['FOO-3'] }),
+  ];
+  const expected = parseExpectedOutcomes(
+    'expectedFailures:\n  - { clause: FOO-1, reason: known bug 12 }\n  - { clause: FOO-3, reason: fixed since }\n',
+    'x.yaml',
+  );
   const r = buildReport(input(failing, { expected }));
   const by = Object.fromEntries(r.clauses.map((c) => [c.id, c]));
   expect(by['FOO-1']).toMatchObject({ status: 'passed', expectedFailure: { reason: 'known bug 12' } });
@@ -85,8 +133,12 @@ test('an expected failure passes marked, and an expected failure that passes is 
 });
 
 test('an expected-outcomes file with a bad field is refused naming the field', () => {
-  expect(() => parseExpectedOutcomes('expectedFailures:\n  - { clause: FOO-1 }\n', 'e.yaml')).toThrow(/e\.yaml: expectedFailures\[0\]\.reason/);
-  expect(() => parseExpectedOutcomes('expectedFailures:\n  - { clause: NOPE-9, reason: r }\n', 'e.yaml', new Set(['FOO-1']))).toThrow(/expectedFailures\[0\]\.clause: NOPE-9 is not a clause/);
+  expect(() => parseExpectedOutcomes('expectedFailures:\n  - { clause: FOO-1 }\n', 'e.yaml')).toThrow(
+    /e\.yaml: expectedFailures\[0\]\.reason/,
+  );
+  expect(() =>
+    parseExpectedOutcomes('expectedFailures:\n  - { clause: NOPE-9, reason: r }\n', 'e.yaml', new Set(['FOO-1'])),
+  ).toThrow(/expectedFailures\[0\]\.clause: NOPE-9 is not a clause/);
   expect(() => parseExpectedOutcomes('expected: []\n', 'e.yaml')).toThrow(/e\.yaml: expected: unknown field/);
 });
 
@@ -100,7 +152,9 @@ test('--require-all fails on a clause the run could exercise, never on unobserva
 });
 
 test('the schema refuses a report with a wrong status, a failed clause without failures, or a missing verdict', () => {
-  const r = buildReport(input(clean)) as unknown as Record<string, unknown> & { clauses: Array<Record<string, unknown>> };
+  const r = buildReport(input(clean)) as unknown as Record<string, unknown> & {
+    clauses: Array<Record<string, unknown>>;
+  };
   const bad = structuredClone(r);
   (bad.clauses[0] as Record<string, unknown>).status = 'green';
   expect(reportProblems(bad).join()).toContain('/clauses/0/status');
@@ -113,7 +167,18 @@ test('the schema refuses a report with a wrong status, a failed clause without f
 });
 
 test('junit.xml is well-formed with one test case per clause and per test, even with markup in error text', () => {
-  const r = buildReport(input([t({ title: 'a <b> & "c"', clauses: ['FOO-1'], status: 'failed', ok: false, errors: ['\u001b[31mExpected <x> & \'y\'\u0007'] }), ...clean.slice(1)]));
+  const r = buildReport(
+    input([
+      t({
+        title: 'a <b> & "c"',
+        clauses: ['FOO-1'],
+        status: 'failed',
+        ok: false,
+        errors: ["\u001b[31mExpected <x> & 'y'\u0007"],
+      }),
+      ...clean.slice(1),
+    ]),
+  );
   const xml = renderJunit(r);
   expect(checkXml(xml)).toEqual([]);
   expect(xml.match(/<testcase /g)?.length).toBe(r.clauses.length + r.tests.length);
@@ -122,10 +187,12 @@ test('junit.xml is well-formed with one test case per clause and per test, even 
 });
 
 test('summary.md gives the verdict, counts by level and status, the failed MUST clause first and failed SHOULD as warnings', () => {
-  const r = buildReport(input([
-    t({ title: 'c', clauses: ['FOO-3'], status: 'failed', ok: false, errors: ['should broke'] }),
-    t({ title: 'a', clauses: ['FOO-2'], status: 'failed', ok: false, errors: ['must broke\nsecond line'] }),
-  ]));
+  const r = buildReport(
+    input([
+      t({ title: 'c', clauses: ['FOO-3'], status: 'failed', ok: false, errors: ['should broke'] }),
+      t({ title: 'a', clauses: ['FOO-2'], status: 'failed', ok: false, errors: ['must broke\nsecond line'] }),
+    ]),
+  );
   const md = renderSummary(r);
   const lines = md.split('\n');
   expect(lines[0]).toBe('# Conformance: FAIL');
@@ -145,26 +212,39 @@ test('the redactor removes listed secrets, secret-named fields and auth headers 
     sentence: 'sent s3cr3t-value-1',
     headers: { authorization: 'Bearer abc', 'x-api-key': 'k', accept: 'json' },
     jwk: { kty: 'EC', d: 'private-part', x: 'pub' },
-    hmacSecret: 'h', apiKey: 'a', bearerToken: 'b', privateKey: 'p',
-    curl: "curl -H 'Authorization: Bearer tok123' -H \"x-api-key: kkk\" u",
+    hmacSecret: 'h',
+    apiKey: 'a',
+    bearerToken: 'b',
+    privateKey: 'p',
+    curl: 'curl -H \'Authorization: Bearer tok123\' -H "x-api-key: kkk" u',
   });
   const text = JSON.stringify(out);
-  for (const s of ['s3cr3t-value-1', 'Bearer abc', 'private-part', 'tok123', 'kkk', '"h"', '"a"', '"b"', '"p"']) expect(text).not.toContain(s);
+  for (const s of ['s3cr3t-value-1', 'Bearer abc', 'private-part', 'tok123', 'kkk', '"h"', '"a"', '"b"', '"p"'])
+    expect(text).not.toContain(s);
   expect(out).toMatchObject({ headers: { accept: 'json' }, jwk: { x: 'pub' } });
 });
 
 test('the CI line counts passed as expected and failed as unexpected plus flaky, skipped appended', () => {
   expect(countLine({ stats: { expected: 10, unexpected: 1, flaky: 2, skipped: 0 } })).toBe('10 passed, 3 failed');
-  expect(countLine({ stats: { expected: 4, unexpected: 0, flaky: 0, skipped: 3 } })).toBe('4 passed, 0 failed, 3 skipped');
+  expect(countLine({ stats: { expected: 4, unexpected: 0, flaky: 0, skipped: 3 } })).toBe(
+    '4 passed, 0 failed, 3 skipped',
+  );
 });
 
 test('with a seeded fault on, summary.md names the clause the fault breaks first among the failed MUST clauses', () => {
-  const r = buildReport(input([
-    t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: ['collateral'] }),
-    t({ title: 'b', clauses: ['FOO-2'], status: 'failed', ok: false, errors: ['the broken rule'] }),
-  ], { seededFaults: [{ name: 'break-foo-2', clause: 'FOO-2' }] }));
+  const r = buildReport(
+    input(
+      [
+        t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: ['collateral'] }),
+        t({ title: 'b', clauses: ['FOO-2'], status: 'failed', ok: false, errors: ['the broken rule'] }),
+      ],
+      { seededFaults: [{ name: 'break-foo-2', clause: 'FOO-2' }] },
+    ),
+  );
   assertValidReport(r);
-  const first = renderSummary(r).split('\n').find((l) => l.startsWith('- '));
+  const first = renderSummary(r)
+    .split('\n')
+    .find((l) => l.startsWith('- '));
   expect(first).toContain('**FOO-2** _(broken by seeded fault break-foo-2)_');
 });
 
@@ -173,19 +253,49 @@ test('a service run names its data API forms in the report, summary.md and claus
   const r = buildReport(input(clean, { dataApi: forms }));
   expect(r.target.dataApi).toEqual(forms);
   assertValidReport(r);
-  expect(renderSummary(r)).toContain('Data API forms (target `dataApi`; the contract leaves them open, UNSPEC-8, UNSPEC-9): configEnd with its slash (/endpoints//profile/data/...); keyed write with the serviceKey in the body member "recordKey" (POST .../data/{endUserHandle}); write body the bare field map {...}');
-  expect(renderHtml(r)).toContain('Data API forms (target <code>dataApi</code>; UNSPEC-8, UNSPEC-9): configEnd with its slash');
-  const host = buildReport(input([t({ title: 'h', clauses: ['BAR-4'], project: 'host' })], { projects: ['host'], dataApi: forms }));
+  expect(renderSummary(r)).toContain(
+    'Data API forms (target `dataApi`; the contract leaves them open, UNSPEC-8, UNSPEC-9): configEnd with its slash (/endpoints//profile/data/...); keyed write with the serviceKey in the body member "recordKey" (POST .../data/{endUserHandle}); write body the bare field map {...}',
+  );
+  expect(renderHtml(r)).toContain(
+    'Data API forms (target <code>dataApi</code>; UNSPEC-8, UNSPEC-9): configEnd with its slash',
+  );
+  const host = buildReport(
+    input([t({ title: 'h', clauses: ['BAR-4'], project: 'host' })], { projects: ['host'], dataApi: forms }),
+  );
   expect(host.target.dataApi).toBeUndefined();
   expect(renderSummary(host)).not.toContain('Data API forms');
 });
 
 test('the hints of failed checks and stopped preconditions are listed once for the run, with their clauses', () => {
-  const hint = 'the service answered 405 to POST .../data/{endUserHandle}/{serviceKey}: check `dataApi.keyedWrite` in the target';
+  const hint =
+    'the service answered 405 to POST .../data/{endUserHandle}/{serviceKey}: check `dataApi.keyedWrite` in the target';
   const tests = [
-    t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, errors: [`FOO-1: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`],
-      checks: [{ clauses: ['FOO-1'], rule: 'the keyed write is answered with a 2xx', outcome: 'failed', expected: 'a 2xx', seen: '405', hint, stopped: true }] }),
-    t({ title: 'b', clauses: ['FOO-2'], status: 'failed', ok: false, errors: [`Error: precondition: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`], checks: [] }),
+    t({
+      title: 'a',
+      clauses: ['FOO-1'],
+      status: 'failed',
+      ok: false,
+      errors: [`FOO-1: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`],
+      checks: [
+        {
+          clauses: ['FOO-1'],
+          rule: 'the keyed write is answered with a 2xx',
+          outcome: 'failed',
+          expected: 'a 2xx',
+          seen: '405',
+          hint,
+          stopped: true,
+        },
+      ],
+    }),
+    t({
+      title: 'b',
+      clauses: ['FOO-2'],
+      status: 'failed',
+      ok: false,
+      errors: [`Error: precondition: the keyed write is answered with a 2xx: expected a 2xx, got 405. Hint: ${hint}`],
+      checks: [],
+    }),
     t({ title: 'c', clauses: ['FOO-3'] }),
   ];
   const r = buildReport(input(tests));

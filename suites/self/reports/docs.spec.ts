@@ -16,5 +16,7 @@ test('the configuration reference covers the host target file too, its meanings 
   const docs = await generateDocs();
   expect(docs['configuration.md']).toContain('## Host target file');
   expect(docs['configuration.md']).toMatch(/^\| `signing\.mode` \| one of `"hmac"`, `"jwks"`, `"none"` \| yes \|/m);
-  expect(docs['configuration.md']).toMatch(/^\| `dataApi\.bearerToken` \| secret: .*\| The Bearer token the receiver sends/m);
+  expect(docs['configuration.md']).toMatch(
+    /^\| `dataApi\.bearerToken` \| secret: .*\| The Bearer token the receiver sends/m,
+  );
 });

@@ -6,7 +6,14 @@
  */
 import { test, expect } from '@playwright/test';
 import {
-  applyGate, assertValidReport, buildReport, clauseCheckLines, failedCheckLine, middleCut, renderJunit, renderSummary,
+  applyGate,
+  assertValidReport,
+  buildReport,
+  clauseCheckLines,
+  failedCheckLine,
+  middleCut,
+  renderJunit,
+  renderSummary,
   seenFirst,
 } from '../../../reports/index.ts';
 import type { CheckRecord } from '../../../spec/index.ts';
@@ -17,20 +24,31 @@ const REFUSED = 'connection failed (connect ECONNREFUSED 127.0.0.1:3100)';
 
 function badSignature(n: number, seen = `POST ${LONG_URL}: 200 after ${n} ms`): CheckRecord {
   return {
-    clauses: ['FOO-1'], id: 'sig.bad-refused', rule: `hmac case ${n}: a bad signature is refused with 401`,
-    outcome: 'failed', expected: 'refused (401)', seen,
+    clauses: ['FOO-1'],
+    id: 'sig.bad-refused',
+    rule: `hmac case ${n}: a bad signature is refused with 401`,
+    outcome: 'failed',
+    expected: 'refused (401)',
+    seen,
   };
 }
 
 function run(checks: CheckRecord[]) {
   return buildReport({
-    runId: 'r', startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), targetDescription: 'synthetic',
-    projects: ['service'], clauses: CLAUSES,
+    runId: 'r',
+    startedAt: new Date().toISOString(),
+    endedAt: new Date().toISOString(),
+    targetDescription: 'synthetic',
+    projects: ['service'],
+    clauses: CLAUSES,
     tests: [
       t({ title: 'bad signatures', clauses: ['FOO-1'], status: 'failed', ok: false, checks }),
       t({ title: 'b', clauses: ['FOO-2'] }),
       t({
-        title: 'skipped', clauses: ['FOO-3', 'BAR-1'], status: 'skipped', ok: true,
+        title: 'skipped',
+        clauses: ['FOO-3', 'BAR-1'],
+        status: 'skipped',
+        ok: true,
         skipReasons: ['capability widgets not offered'],
       }),
     ],
@@ -49,8 +67,9 @@ test('a failed check reads as the rule, then what was seen, then the request; a 
   expect(middleCut('0123456789abcdef', 9)).toBe('0123…cdef');
   // A value without a request keeps its words whole; a journal entry's "#3 METHOD URL" moves behind them.
   expect(failedCheckLine({ rule: 'r', seen: '"x"', count: 1 })).toBe('r: got "x"');
-  expect(failedCheckLine({ rule: 'r', seen: '#3 POST http://h/x event=onStart id=d1', count: 1 }))
-    .toBe('r: got event=onStart id=d1 — at #3 POST http://h/x');
+  expect(failedCheckLine({ rule: 'r', seen: '#3 POST http://h/x event=onStart id=d1', count: 1 })).toBe(
+    'r: got event=onStart id=d1 — at #3 POST http://h/x',
+  );
 });
 
 test('a stopped precondition quoting a request says what was seen before where', () => {
@@ -81,7 +100,12 @@ test('one check failed 12 times is one line with its count and one example; the 
 test('a check counted past its kept records keeps its whole count; other checks of the clause get a line each', () => {
   const capped = { ...badSignature(40), count: 61 };
   const other: CheckRecord = {
-    clauses: ['FOO-1'], id: 'sig.other', rule: 'another rule', outcome: 'failed', expected: 'x', seen: 'y',
+    clauses: ['FOO-1'],
+    id: 'sig.other',
+    rule: 'another rule',
+    outcome: 'failed',
+    expected: 'x',
+    seen: 'y',
   };
   const r = run([badSignature(1), capped, other]);
   const lines = clauseCheckLines(r.clauses.find((c) => c.id === 'FOO-1')!);
@@ -110,17 +134,24 @@ test('summary.md lists the clauses not exercised under "Not exercised", grouped 
   expect(section.join('\n')).not.toContain('BAR-4');
 });
 
-test('a blocked MUST clause\'s gate and summary.md lines say what stopped the test before the request', () => {
+test("a blocked MUST clause's gate and summary.md lines say what stopped the test before the request", () => {
   const error = `Error: precondition: the onComplete is answered: expected a 2xx, got POST ${LONG_URL}: ${REFUSED}`;
   const r = buildReport({
-    runId: 'r', startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), targetDescription: 'synthetic',
-    projects: ['service'], clauses: CLAUSES,
+    runId: 'r',
+    startedAt: new Date().toISOString(),
+    endedAt: new Date().toISOString(),
+    targetDescription: 'synthetic',
+    projects: ['service'],
+    clauses: CLAUSES,
     tests: [t({ title: 'stopped', clauses: ['FOO-2'], status: 'failed', ok: false, errors: [error], checks: [] })],
   });
   const line = applyGate(r).errors.find((e) => e.startsWith('MUST FOO-2 not decided (blocked)')) ?? '';
   expect(line.indexOf(REFUSED)).toBeGreaterThan(0);
   expect(line.indexOf(REFUSED)).toBeLessThan(line.indexOf('— at POST'));
-  const md = renderSummary(r).split('\n').find((l) => l.startsWith('- **FOO-2**')) ?? '';
+  const md =
+    renderSummary(r)
+      .split('\n')
+      .find((l) => l.startsWith('- **FOO-2**')) ?? '';
   expect(md.indexOf(REFUSED)).toBeGreaterThan(0);
   expect(md.indexOf(REFUSED)).toBeLessThan(md.indexOf('— at POST'));
 });

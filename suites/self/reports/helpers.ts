@@ -7,7 +7,14 @@ export const CLAUSES: ClauseInput[] = [
   { id: 'FOO-3', section: '6', level: 'SHOULD', side: 'service', text: 'A synthetic SHOULD rule.' },
   { id: 'BAR-1', section: '7', level: 'MUST', side: 'service', text: 'A rule whose test is skipped.' },
   { id: 'BAR-2', section: '8', level: 'MAY', side: 'service', text: 'A rule no test cites.' },
-  { id: 'BAR-3', section: '5.2', level: 'MUST', side: 'service', text: 'An unobservable rule.', unobservable: 'inside the service' },
+  {
+    id: 'BAR-3',
+    section: '5.2',
+    level: 'MUST',
+    side: 'service',
+    text: 'An unobservable rule.',
+    unobservable: 'inside the service',
+  },
   { id: 'BAR-4', section: '4.1', level: 'MUST', side: 'host', text: 'A host rule cited by a self test only.' },
   { id: 'UNSPEC-1', section: '4.2', level: 'UNSPECIFIED', side: 'service', text: 'Not shown.' },
 ];
@@ -18,15 +25,38 @@ export const CLAUSES: ClauseInput[] = [
  */
 export function t(partial: Partial<TestRecord> & { title: string; clauses: string[] }): TestRecord {
   const base: TestRecord = {
-    file: 'suites/service/x.spec.ts', line: 1, project: 'service', status: 'passed', ok: true, durationMs: 5,
-    errors: [], skipReasons: [], evidence: [], checks: [], ...partial,
+    file: 'suites/service/x.spec.ts',
+    line: 1,
+    project: 'service',
+    status: 'passed',
+    ok: true,
+    durationMs: 5,
+    errors: [],
+    skipReasons: [],
+    evidence: [],
+    checks: [],
+    ...partial,
   };
-  if (partial.checks !== undefined || base.status === 'skipped' || base.status === 'not-run' || base.status === 'interrupted') return base;
+  if (
+    partial.checks !== undefined ||
+    base.status === 'skipped' ||
+    base.status === 'not-run' ||
+    base.status === 'interrupted'
+  )
+    return base;
   return {
     ...base,
-    checks: base.clauses.map((id) => (base.ok
-      ? { clauses: [id], rule: `${id} holds`, outcome: 'passed' as const }
-      : { clauses: [id], rule: `${id} holds`, outcome: 'failed' as const, expected: 'the rule to hold', seen: base.errors[0] ?? `test ${base.status}` })),
+    checks: base.clauses.map((id) =>
+      base.ok
+        ? { clauses: [id], rule: `${id} holds`, outcome: 'passed' as const }
+        : {
+            clauses: [id],
+            rule: `${id} holds`,
+            outcome: 'failed' as const,
+            expected: 'the rule to hold',
+            seen: base.errors[0] ?? `test ${base.status}`,
+          },
+    ),
   };
 }
 
@@ -39,7 +69,8 @@ export function checkXml(xml: string): string[] {
   const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
   const stack: string[] = [];
   let roots = 0;
-  const token = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<]*")*)\s*(\/?)>|<!--[\s\S]*?-->|&(#\d+|#x[0-9a-fA-F]+|amp|lt|gt|quot|apos);|([<>&])/g;
+  const token =
+    /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<]*")*)\s*(\/?)>|<!--[\s\S]*?-->|&(#\d+|#x[0-9a-fA-F]+|amp|lt|gt|quot|apos);|([<>&])/g;
   let m: RegExpExecArray | null;
   while ((m = token.exec(body))) {
     if (m[6]) {

@@ -8,28 +8,54 @@ import { test, expect } from '@playwright/test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { assertValidReport, buildReport, renderHtml, renderJunit, renderSummary, writeReports } from '../../../reports/index.ts';
+import {
+  assertValidReport,
+  buildReport,
+  renderHtml,
+  renderJunit,
+  renderSummary,
+  writeReports,
+} from '../../../reports/index.ts';
 import { checkWords, type CheckRecord } from '../../../spec/index.ts';
 import { CLAUSES, checkXml, t } from './helpers.ts';
 
-const HINT = 'The replay window has two sides (abs(now - t) > 300 is refused) and a popular verifier checks only the past one: add the future-side check.';
+const HINT =
+  'The replay window has two sides (abs(now - t) > 300 is refused) and a popular verifier checks only the past one: add the future-side check.';
 const RECIPE = 'docs/recipes/node-stripe.md';
 const LONG_SEEN = `POST http://127.0.0.1:3000/hooks/ccs: 200 after 18 ms ${'x'.repeat(200)}`;
 
 function failed(n: number): CheckRecord {
-  return { clauses: ['FOO-1'], id: 'sig.t-future-301s', rule: `event ${n}: t at now + 301 s is refused`, outcome: 'failed', expected: 'refused (401)', seen: LONG_SEEN, hint: HINT, recipe: RECIPE };
+  return {
+    clauses: ['FOO-1'],
+    id: 'sig.t-future-301s',
+    rule: `event ${n}: t at now + 301 s is refused`,
+    outcome: 'failed',
+    expected: 'refused (401)',
+    seen: LONG_SEEN,
+    hint: HINT,
+    recipe: RECIPE,
+  };
 }
 
 function report() {
   return buildReport({
-    runId: 'r', startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), targetDescription: 'synthetic',
-    projects: ['service'], clauses: CLAUSES,
-    tests: [t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, checks: [failed(1), failed(2)] }), t({ title: 'b', clauses: ['FOO-2'] })],
+    runId: 'r',
+    startedAt: new Date().toISOString(),
+    endedAt: new Date().toISOString(),
+    targetDescription: 'synthetic',
+    projects: ['service'],
+    clauses: CLAUSES,
+    tests: [
+      t({ title: 'a', clauses: ['FOO-1'], status: 'failed', ok: false, checks: [failed(1), failed(2)] }),
+      t({ title: 'b', clauses: ['FOO-2'] }),
+    ],
   });
 }
 
 test('the words of a failed check end with its hint and the recipe that gives the remedy', () => {
-  expect(checkWords(failed(1))).toMatch(new RegExp(`\\. Hint: ${HINT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(see docs/recipes/node-stripe\\.md\\)$`));
+  expect(checkWords(failed(1))).toMatch(
+    new RegExp(`\\. Hint: ${HINT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(see docs/recipes/node-stripe\\.md\\)$`),
+  );
 });
 
 test('a failed clause keeps each hint of its failed checks once, in a valid report', () => {
@@ -39,7 +65,7 @@ test('a failed clause keeps each hint of its failed checks once, in a valid repo
   expect(r.clauses.find((c) => c.id === 'FOO-2')?.hints).toBeUndefined();
 });
 
-test('summary.md, junit.xml and clauses.html show the hint whole, and link the recipe from the report\'s folder', () => {
+test("summary.md, junit.xml and clauses.html show the hint whole, and link the recipe from the report's folder", () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-hints-'));
   try {
     const r = report();

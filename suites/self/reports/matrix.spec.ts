@@ -30,7 +30,9 @@ async function open(url: string): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`script error: ${e.message}`));
-  page.on('request', (r) => { if (r.url() !== url) problems.push(`request: ${r.url()}`); });
+  page.on('request', (r) => {
+    if (r.url() !== url) problems.push(`request: ${r.url()}`);
+  });
   await page.goto(url);
   return { page, problems };
 }
@@ -49,21 +51,42 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const synthetic = () => buildReport({
-  runId: 'matrix-test', startedAt: now, endedAt: now, targetDescription: 'synthetic <target>', projects: ['service', 'service-realtime', 'host'],
-  clauses: CLAUSES,
-  tests: [
-    t({ title: 'retry came', clauses: ['FOO-1'], evidence: [{ sentence: 'the retry arrived after 5 s' }] }),
-    t({
-      title: 'no retry after 503', clauses: ['FOO-2'], status: 'failed', ok: false, errors: ['expected a second attempt within 7 s'],
-      evidence: [{ sentence: 'only one attempt of onComplete arrived', requests: [{ method: 'POST', url: 'http://127.0.0.1:1/h', status: 503, curl: 'curl -X POST http://127.0.0.1:1/h' }] }],
-    }),
-    t({ title: 'should rule broke', clauses: ['FOO-3'], status: 'failed', ok: false, errors: ['warn'] }),
-    t({ title: 'needs widgets', clauses: ['BAR-1'], status: 'skipped', skipReasons: ['capability widgets not offered by the target'] }),
-  ],
-});
+const synthetic = () =>
+  buildReport({
+    runId: 'matrix-test',
+    startedAt: now,
+    endedAt: now,
+    targetDescription: 'synthetic <target>',
+    projects: ['service', 'service-realtime', 'host'],
+    clauses: CLAUSES,
+    tests: [
+      t({ title: 'retry came', clauses: ['FOO-1'], evidence: [{ sentence: 'the retry arrived after 5 s' }] }),
+      t({
+        title: 'no retry after 503',
+        clauses: ['FOO-2'],
+        status: 'failed',
+        ok: false,
+        errors: ['expected a second attempt within 7 s'],
+        evidence: [
+          {
+            sentence: 'only one attempt of onComplete arrived',
+            requests: [
+              { method: 'POST', url: 'http://127.0.0.1:1/h', status: 503, curl: 'curl -X POST http://127.0.0.1:1/h' },
+            ],
+          },
+        ],
+      }),
+      t({ title: 'should rule broke', clauses: ['FOO-3'], status: 'failed', ok: false, errors: ['warn'] }),
+      t({
+        title: 'needs widgets',
+        clauses: ['BAR-1'],
+        status: 'skipped',
+        skipReasons: ['capability widgets not offered by the target'],
+      }),
+    ],
+  });
 
-test('the matrix opens from file:// on the run\'s own side, failed MUST first, and filters by side, area, level and status', async ({}, testInfo) => {
+test("the matrix opens from file:// on the run's own side, failed MUST first, and filters by side, area, level and status", async ({}, testInfo) => {
   const { page, problems } = await open(write('synthetic', synthetic()));
   await expect(page.locator('#verdict')).toHaveText('FAIL');
   await expect(page.locator('tr.clause')).toHaveCount(CLAUSES.length);
@@ -123,40 +146,64 @@ test('a clause links to its tests, and its evidence is rendered only when expand
   expect(problems).toEqual([]);
 });
 
-test('a failed retry clause shows a timeline: attempt 2 inside its 5 s window, attempt 3 outside its 20 s window (DELIV-8)', { tag: clauseTags('DELIV-8') }, async ({}, testInfo) => {
-  const { page, problems } = await open(write('demo', await demoReport()));
-  await page.locator('#area-filter').selectOption('DELIV');
-  // Per check: the back-off failed DELIV-8 alone; DELIV-4, DELIV-7 and HDR-4 of the same test held.
-  await expect(page.locator('tr.clause:visible').first()).toHaveAttribute('id', 'DELIV-8');
-  await expect(page.locator('tr#DELIV-4')).toHaveAttribute('data-status', 'passed');
-  const evidence = page.locator('tr.ev-row[data-for="DELIV-8"] details.evidence');
-  await expect(evidence.locator('summary .tl-badge')).toHaveText('timeline');
-  await expect(evidence.locator('svg.timeline')).toHaveCount(0);
-  await evidence.locator('summary').click();
-  const timeline = evidence.locator('figure.tl');
-  await expect(timeline.locator('svg.timeline')).toBeVisible();
-  await expect(timeline.locator('g.tl-attempt')).toHaveCount(3);
-  await expect(timeline.locator('g.tl-window.tl-pass')).toHaveCount(1);
-  await expect(timeline.locator('g.tl-window.tl-fail')).toHaveCount(1);
-  await expect(timeline.locator('li.tl-pass')).toContainText('attempt 2 (back-off about 5 s) started 5.1 s after attempt 1 ended');
-  await expect(timeline.locator('li.tl-fail')).toContainText('attempt 3 (back-off about 20 s) started 2.3 s after attempt 2 ended; expected about 20 s ± 5 s: OUTSIDE');
-  await timeline.scrollIntoViewIfNeeded();
-  await testInfo.attach('deliv-8-timeline', { body: await timeline.screenshot(), contentType: 'image/png' });
-  // A timeout clause: the held attempt's end against its 10 s window.
-  const held = page.locator('tr.ev-row[data-for="DELIV-3"] details.evidence');
-  await held.locator('summary').click();
-  await expect(held.locator('li.tl-pass').first()).toContainText('attempt 1 (held by the host) was given up 10.01 s after its start');
-  await shot(page, testInfo, 'matrix-deliv');
-  expect(problems).toEqual([]);
-});
+test(
+  'a failed retry clause shows a timeline: attempt 2 inside its 5 s window, attempt 3 outside its 20 s window (DELIV-8)',
+  { tag: clauseTags('DELIV-8') },
+  async ({}, testInfo) => {
+    const { page, problems } = await open(write('demo', await demoReport()));
+    await page.locator('#area-filter').selectOption('DELIV');
+    // Per check: the back-off failed DELIV-8 alone; DELIV-4, DELIV-7 and HDR-4 of the same test held.
+    await expect(page.locator('tr.clause:visible').first()).toHaveAttribute('id', 'DELIV-8');
+    await expect(page.locator('tr#DELIV-4')).toHaveAttribute('data-status', 'passed');
+    const evidence = page.locator('tr.ev-row[data-for="DELIV-8"] details.evidence');
+    await expect(evidence.locator('summary .tl-badge')).toHaveText('timeline');
+    await expect(evidence.locator('svg.timeline')).toHaveCount(0);
+    await evidence.locator('summary').click();
+    const timeline = evidence.locator('figure.tl');
+    await expect(timeline.locator('svg.timeline')).toBeVisible();
+    await expect(timeline.locator('g.tl-attempt')).toHaveCount(3);
+    await expect(timeline.locator('g.tl-window.tl-pass')).toHaveCount(1);
+    await expect(timeline.locator('g.tl-window.tl-fail')).toHaveCount(1);
+    await expect(timeline.locator('li.tl-pass')).toContainText(
+      'attempt 2 (back-off about 5 s) started 5.1 s after attempt 1 ended',
+    );
+    await expect(timeline.locator('li.tl-fail')).toContainText(
+      'attempt 3 (back-off about 20 s) started 2.3 s after attempt 2 ended; expected about 20 s ± 5 s: OUTSIDE',
+    );
+    await timeline.scrollIntoViewIfNeeded();
+    await testInfo.attach('deliv-8-timeline', { body: await timeline.screenshot(), contentType: 'image/png' });
+    // A timeout clause: the held attempt's end against its 10 s window.
+    const held = page.locator('tr.ev-row[data-for="DELIV-3"] details.evidence');
+    await held.locator('summary').click();
+    await expect(held.locator('li.tl-pass').first()).toContainText(
+      'attempt 1 (held by the host) was given up 10.01 s after its start',
+    );
+    await shot(page, testInfo, 'matrix-deliv');
+    expect(problems).toEqual([]);
+  },
+);
 
 test('a report of 10,000 evidence entries opens with none of them in the document until one is expanded', async ({}, testInfo) => {
   test.setTimeout(120_000);
-  const tests = Array.from({ length: 1_000 }, (_, i) => t({
-    title: `check ${i}`, clauses: [CLAUSES[i % 3]!.id],
-    evidence: Array.from({ length: 10 }, (_, j) => ({ sentence: `evidence ${i}.${j}`, entries: [{ seq: i * 10 + j, event: 'onComplete', attempt: 1 }] })),
-  }));
-  const report = buildReport({ runId: 'big', startedAt: now, endedAt: now, targetDescription: 'big', projects: ['service'], clauses: CLAUSES, tests });
+  const tests = Array.from({ length: 1_000 }, (_, i) =>
+    t({
+      title: `check ${i}`,
+      clauses: [CLAUSES[i % 3]!.id],
+      evidence: Array.from({ length: 10 }, (_, j) => ({
+        sentence: `evidence ${i}.${j}`,
+        entries: [{ seq: i * 10 + j, event: 'onComplete', attempt: 1 }],
+      })),
+    }),
+  );
+  const report = buildReport({
+    runId: 'big',
+    startedAt: now,
+    endedAt: now,
+    targetDescription: 'big',
+    projects: ['service'],
+    clauses: CLAUSES,
+    tests,
+  });
   expect(report.clauses.reduce((n, c) => n + c.evidence.length, 0)).toBe(10_000);
   const { page, problems } = await open(write('big', report));
   await expect(page.locator('#shown')).toHaveText(String(CLAUSES.length - 1));

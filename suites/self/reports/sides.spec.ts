@@ -4,15 +4,33 @@
  * junit.xml; a combined run reports both sides; --require-all never counts a clause of a side not in the run.
  */
 import { test, expect } from '@playwright/test';
-import { applyGate, assertValidReport, buildReport, renderJunit, renderSummary, type BuildInput } from '../../../reports/index.ts';
+import {
+  applyGate,
+  assertValidReport,
+  buildReport,
+  renderJunit,
+  renderSummary,
+  type BuildInput,
+} from '../../../reports/index.ts';
 import { CLAUSES, checkXml, t } from './helpers.ts';
 
 const now = new Date().toISOString();
 function input(tests: BuildInput['tests']): BuildInput {
-  return { runId: 'r1', startedAt: now, endedAt: now, targetDescription: 'synthetic', projects: ['service', 'service-realtime', 'host'], clauses: CLAUSES, tests };
+  return {
+    runId: 'r1',
+    startedAt: now,
+    endedAt: now,
+    targetDescription: 'synthetic',
+    projects: ['service', 'service-realtime', 'host'],
+    clauses: CLAUSES,
+    tests,
+  };
 }
 
-const serviceRun = [t({ title: 'a', clauses: ['FOO-1'] }), t({ title: 'b', clauses: ['FOO-2'], project: 'service-realtime' })];
+const serviceRun = [
+  t({ title: 'a', clauses: ['FOO-1'] }),
+  t({ title: 'b', clauses: ['FOO-2'], project: 'service-realtime' }),
+];
 const hostRun = [t({ title: 'h', clauses: ['BAR-4'], project: 'host' })];
 
 test('a service run marks its side and reports the host clauses not-in-run, never not-exercised', () => {
@@ -36,7 +54,7 @@ test('a host run reports the service clauses on one line, and a combined run rep
   expect(renderSummary(both)).not.toContain('not in this run');
 });
 
-test('junit.xml lists the clauses of the run\'s side, and the other side as one skipped line', () => {
+test("junit.xml lists the clauses of the run's side, and the other side as one skipped line", () => {
   const r = buildReport(input(serviceRun));
   const xml = renderJunit(r);
   expect(checkXml(xml)).toEqual([]);

@@ -3,7 +3,12 @@ import { test, expect } from '@playwright/test';
 import YAML from 'yaml';
 import { readFileSync } from 'node:fs';
 import {
-  checkExamples, clauseReferences, compileDocumentSchemas, loadSpec, nodesWith, specPath,
+  checkExamples,
+  clauseReferences,
+  compileDocumentSchemas,
+  loadSpec,
+  nodesWith,
+  specPath,
 } from '../../../spec/index.ts';
 import { oasErrors } from './oas-schema.ts';
 
@@ -32,7 +37,13 @@ test.describe('spec/openapi.yaml and spec/driver.openapi.yaml as documents', () 
 
   test('the loaded spec compiles every operation and webhook of spec/openapi.yaml on its first use', () => {
     const spec = loadSpec();
-    const ids = Object.values(spec.openapi.paths ?? {}).flatMap((item) => Object.values(item ?? {}).flatMap((op) => (op && typeof op === 'object' && 'operationId' in op && typeof op.operationId === 'string' ? [op.operationId] : [])));
+    const ids = Object.values(spec.openapi.paths ?? {}).flatMap((item) =>
+      Object.values(item ?? {}).flatMap((op) =>
+        op && typeof op === 'object' && 'operationId' in op && typeof op.operationId === 'string'
+          ? [op.operationId]
+          : [],
+      ),
+    );
     expect(ids.length).toBeGreaterThan(5);
     for (const id of ids) expect(spec.documentedStatuses(id).length, id).toBeGreaterThan(0);
     const hooks = Object.keys(spec.openapi.webhooks ?? {});
@@ -76,7 +87,10 @@ test.describe('spec/openapi.yaml and spec/driver.openapi.yaml as documents', () 
     const spec = loadSpec();
     const missing: string[] = [];
     const visit = (node: unknown, pointer: string): void => {
-      if (Array.isArray(node)) { node.forEach((v, i) => visit(v, `${pointer}/${i}`)); return; }
+      if (Array.isArray(node)) {
+        node.forEach((v, i) => visit(v, `${pointer}/${i}`));
+        return;
+      }
       if (node === null || typeof node !== 'object') return;
       const obj = node as Record<string, unknown>;
       for (const [key, value] of Object.entries(obj)) {
@@ -108,7 +122,10 @@ test.describe('spec/openapi.yaml and spec/driver.openapi.yaml as documents', () 
   test('every x-unspecified node cites an UNSPECIFIED clause', () => {
     const spec = loadSpec();
     const bad = nodesWith(spec.openapi, 'x-unspecified')
-      .filter(({ value }) => !((value['x-clauses'] as string[] | undefined) ?? []).some((id) => spec.clause(id)?.level === 'UNSPECIFIED'))
+      .filter(
+        ({ value }) =>
+          !((value['x-clauses'] as string[] | undefined) ?? []).some((id) => spec.clause(id)?.level === 'UNSPECIFIED'),
+      )
       .map(({ pointer }) => pointer);
     expect(bad).toEqual([]);
   });

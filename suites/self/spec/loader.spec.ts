@@ -4,7 +4,11 @@ import { test, expect } from '@playwright/test';
 import { CLAUSE_ID, LEVELS, SIDES, isCcsError, loadSpec, specPath } from '../../../spec/index.ts';
 
 const codeOf = (fn: () => unknown): string | undefined => {
-  try { fn(); } catch (err) { return isCcsError(err) ? err.code : `not a CcsError: ${String(err)}`; }
+  try {
+    fn();
+  } catch (err) {
+    return isCcsError(err) ? err.code : `not a CcsError: ${String(err)}`;
+  }
   return undefined;
 };
 
@@ -35,9 +39,14 @@ test.describe('the spec loader', () => {
 
   test('validateResponse picks the exact status, else the range, else default; an undocumented status is invalid', () => {
     const spec = loadSpec();
-    expect(spec.validateResponse('getRecord', 418, {})).toEqual({ valid: false, errors: [expect.stringMatching(/^status 418 not documented/)] });
+    expect(spec.validateResponse('getRecord', 418, {})).toEqual({
+      valid: false,
+      errors: [expect.stringMatching(/^status 418 not documented/)],
+    });
     expect(spec.validateResponse('createEmbedToken', 204, undefined).valid).toBe(true); // 2XX
-    expect(spec.validateResponse('getRecord', 404, { timestamp: 't', status: 404, error: 'Not Found', path: '/p' }).valid).toBe(true);
+    expect(
+      spec.validateResponse('getRecord', 404, { timestamp: 't', status: 404, error: 'Not Found', path: '/p' }).valid,
+    ).toBe(true);
     expect(spec.validateWebhook('tool.dispatch', 'anything').valid).toBe(true); // default response, unspecified body
   });
 

@@ -25,7 +25,10 @@ let cached: ValidateFunction | undefined;
 
 export function openApi31Validator(): ValidateFunction {
   if (cached) return cached;
-  const raw = readFileSync(join(officialSchemaDir(), 'schema.json'), 'utf8').replace(/"\$dynamicRef":\s*"#meta"/g, '"$ref": "#/$defs/schema"');
+  const raw = readFileSync(join(officialSchemaDir(), 'schema.json'), 'utf8').replace(
+    /"\$dynamicRef":\s*"#meta"/g,
+    '"$ref": "#/$defs/schema"',
+  );
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   cached = ajv.compile(JSON.parse(raw) as object);
   return cached;

@@ -14,10 +14,22 @@ const ROUTES: Array<[string, string, string]> = [
   ['getJwks', 'GET', '/.well-known/service/jwks.json'],
 ];
 
-const LIFECYCLE = ['onStart', 'onComplete', 'onSessionInterrupted', 'onSessionTimeout', 'config.saved', 'config.deleted', 'config.bulk_deleted'];
+const LIFECYCLE = [
+  'onStart',
+  'onComplete',
+  'onSessionInterrupted',
+  'onSessionTimeout',
+  'config.saved',
+  'config.deleted',
+  'config.bulk_deleted',
+];
 const PAYLOAD: Record<string, string> = {
-  onStart: 'OnStartPayload', onComplete: 'OnCompletePayload', onSessionInterrupted: 'OnSessionInterruptedPayload',
-  onSessionTimeout: 'OnSessionTimeoutPayload', 'config.saved': 'ConfigSavedPayload', 'config.deleted': 'ConfigDeletedPayload',
+  onStart: 'OnStartPayload',
+  onComplete: 'OnCompletePayload',
+  onSessionInterrupted: 'OnSessionInterruptedPayload',
+  onSessionTimeout: 'OnSessionTimeoutPayload',
+  'config.saved': 'ConfigSavedPayload',
+  'config.deleted': 'ConfigDeletedPayload',
   'config.bulk_deleted': 'ConfigBulkDeletedPayload',
 };
 
@@ -46,14 +58,21 @@ test.describe('routes and webhooks of spec/openapi.yaml', () => {
 
   test('the data API uses Bearer, upload an API key, embed-tokens the Authorization header', () => {
     const spec = loadSpec();
-    const schemes = (id: string): string[] => (spec.operation(id).operation.security ?? []).flatMap((s) => Object.keys(s));
-    for (const id of ['listRecords', 'getRecord', 'writeRecord', 'putRecordNotAllowed']) expect(schemes(id), id).toEqual(['Bearer']);
+    const schemes = (id: string): string[] =>
+      (spec.operation(id).operation.security ?? []).flatMap((s) => Object.keys(s));
+    for (const id of ['listRecords', 'getRecord', 'writeRecord', 'putRecordNotAllowed'])
+      expect(schemes(id), id).toEqual(['Bearer']);
     expect(schemes('uploadSources')).toEqual(['ApiKey']);
     expect(schemes('getUploadStatus')).toEqual(['ApiKey']);
     expect(schemes('createEmbedToken')).toEqual(['EmbedAuthorization']);
     const all = spec.openapi.components?.securitySchemes as Record<string, OpenAPIV3_1.SecuritySchemeObject>;
     expect(all.Bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(all.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Api-Key', 'x-clauses': expect.arrayContaining(['UNSPEC-19']) });
+    expect(all.ApiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Api-Key',
+      'x-clauses': expect.arrayContaining(['UNSPEC-19']),
+    });
     expect(all.EmbedAuthorization).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
   });
 
@@ -64,7 +83,9 @@ test.describe('routes and webhooks of spec/openapi.yaml', () => {
       const post = hooks[event]?.post;
       expect(post, event).toBeDefined();
       const body = post?.requestBody as OpenAPIV3_1.RequestBodyObject;
-      expect(body.content['application/json']?.schema, event).toEqual({ $ref: `#/components/schemas/${PAYLOAD[event]}` });
+      expect(body.content['application/json']?.schema, event).toEqual({
+        $ref: `#/components/schemas/${PAYLOAD[event]}`,
+      });
       const schema = spec.schema(PAYLOAD[event] as string) as Record<string, unknown>;
       expect(schema.additionalProperties, event).toBe(false);
       expect((schema.properties as Record<string, { const?: string }>).event?.const, event).toBe(event);
@@ -75,7 +96,11 @@ test.describe('routes and webhooks of spec/openapi.yaml', () => {
   test('the delivery-attempt header is declared on onComplete only and forbidden elsewhere', () => {
     const spec = loadSpec();
     for (const event of LIFECYCLE) {
-      const base = { 'Content-Type': 'application/json', 'X-Service-Event': event, 'X-Service-Delivery-Id': `lc-7-${event}` };
+      const base = {
+        'Content-Type': 'application/json',
+        'X-Service-Event': event,
+        'X-Service-Delivery-Id': `lc-7-${event}`,
+      };
       const withAttempt = spec.validateWebhookHeaders(event, { ...base, 'X-Service-Delivery-Attempt': '1' });
       const without = spec.validateWebhookHeaders(event, base);
       if (event === 'onComplete') {
@@ -91,12 +116,20 @@ test.describe('routes and webhooks of spec/openapi.yaml', () => {
   test('the onComplete webhook carries the retry policy, every callback the 5 s / 10 s timeouts', () => {
     const spec = loadSpec();
     const hooks = spec.openapi.webhooks as Record<string, Record<string, Record<string, unknown>>>;
-    expect(hooks.onComplete?.post?.['x-retry-policy']).toMatchObject({ maxAttempts: 3, backoffSeconds: [5, 20], retryOn: ['timeout', '5xx', 'connect-failure'] });
+    expect(hooks.onComplete?.post?.['x-retry-policy']).toMatchObject({
+      maxAttempts: 3,
+      backoffSeconds: [5, 20],
+      retryOn: ['timeout', '5xx', 'connect-failure'],
+    });
     for (const event of LIFECYCLE) {
       expect(hooks[event]?.post?.['x-timeouts'], event).toMatchObject({ connectSeconds: 5, requestSeconds: 10 });
-      if (event !== 'onComplete') expect(hooks[event]?.post?.['x-retry-policy'], event).toMatchObject({ maxAttempts: 1 });
+      if (event !== 'onComplete')
+        expect(hooks[event]?.post?.['x-retry-policy'], event).toMatchObject({ maxAttempts: 1 });
     }
-    expect(hooks['user.facts.fetch']?.get?.['x-facts-fetch']).toMatchObject({ timeoutSeconds: 10, cacheSeconds: 86400 });
+    expect(hooks['user.facts.fetch']?.get?.['x-facts-fetch']).toMatchObject({
+      timeoutSeconds: 10,
+      cacheSeconds: 86400,
+    });
     const sig = spec.resolveRef('#/components/parameters/Signature') as Record<string, unknown>;
     expect(sig['x-replay-window-seconds']).toBe(300);
     expect((spec.schema('OpeningContext') as Record<string, unknown>)['x-serialized-max-chars']).toBe(16384);
@@ -111,6 +144,11 @@ test.describe('routes and webhooks of spec/openapi.yaml', () => {
       }
     }
     expect(spec.validateWebhook('tool.dispatch', { anything: [1, { nested: true }] }).valid).toBe(true);
-    expect(spec.validateSchema('RecordEnvelope', { ...(spec.schema('RecordEnvelope') as { examples: object[] }).examples[0], revision: 4 }).valid).toBe(true);
+    expect(
+      spec.validateSchema('RecordEnvelope', {
+        ...(spec.schema('RecordEnvelope') as { examples: object[] }).examples[0],
+        revision: 4,
+      }).valid,
+    ).toBe(true);
   });
 });

@@ -5,24 +5,37 @@
 import { TIMESTAMP_PATTERN } from './journal.ts';
 
 function isReasonMap(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+  return (
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')
+  );
 }
 
 export function envelopeProblems(v: unknown): string[] {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return [`not a JSON object: ${JSON.stringify(v)?.slice(0, 200)}`];
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return [`not a JSON object: ${JSON.stringify(v)?.slice(0, 200)}`];
   const e = v as Record<string, unknown>;
   const p: string[] = [];
-  if (!('data' in e) || !(e.data === null || (typeof e.data === 'object' && !Array.isArray(e.data)))) p.push(`data is ${JSON.stringify(e.data)}, not an object or null`);
+  if (!('data' in e) || !(e.data === null || (typeof e.data === 'object' && !Array.isArray(e.data))))
+    p.push(`data is ${JSON.stringify(e.data)}, not an object or null`);
   if (!isReasonMap(e.errors)) p.push(`errors is ${JSON.stringify(e.errors)}, not a map of field to reason string`);
-  if (!isReasonMap(e.warnings)) p.push(`warnings is ${JSON.stringify(e.warnings)}, not a map of field to reason string`);
-  if (e.callbackStatus !== 'PENDING' && e.callbackStatus !== 'DELIVERED') p.push(`callbackStatus is ${JSON.stringify(e.callbackStatus)}, not PENDING or DELIVERED`);
+  if (!isReasonMap(e.warnings))
+    p.push(`warnings is ${JSON.stringify(e.warnings)}, not a map of field to reason string`);
+  if (e.callbackStatus !== 'PENDING' && e.callbackStatus !== 'DELIVERED')
+    p.push(`callbackStatus is ${JSON.stringify(e.callbackStatus)}, not PENDING or DELIVERED`);
   // completedAt is a timestamp (2.1: date-time with milliseconds, no zone offset); null is ENV-3's concern.
   if (!('completedAt' in e)) p.push('completedAt is missing');
-  else if (e.completedAt !== null && !(typeof e.completedAt === 'string' && TIMESTAMP_PATTERN.test(e.completedAt))) p.push(`completedAt is ${JSON.stringify(e.completedAt)}, not a timestamp`);
+  else if (e.completedAt !== null && !(typeof e.completedAt === 'string' && TIMESTAMP_PATTERN.test(e.completedAt)))
+    p.push(`completedAt is ${JSON.stringify(e.completedAt)}, not a timestamp`);
   return p;
 }
 
-export function asEnvelope(v: unknown): { data: Record<string, unknown> | null; errors: Record<string, string>; warnings: Record<string, string>; callbackStatus?: string; completedAt?: unknown } {
+export function asEnvelope(v: unknown): {
+  data: Record<string, unknown> | null;
+  errors: Record<string, string>;
+  warnings: Record<string, string>;
+  callbackStatus?: string;
+  completedAt?: unknown;
+} {
   const e = (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {}) as Record<string, unknown>;
   return {
     data: (e.data as Record<string, unknown> | null) ?? null,

@@ -24,14 +24,28 @@ export function reasonPhrases(status: number): string[] {
 
 /** The request path of a recorded response, read from its curl line (the client records the URL there). */
 export function requestPathOf(res: ServiceResponse): string | undefined {
-  if (res.url) { try { return new URL(res.url).pathname; } catch { /* fall back to the curl line */ } }
+  if (res.url) {
+    try {
+      return new URL(res.url).pathname;
+    } catch {
+      /* fall back to the curl line */
+    }
+  }
   const m = /(https?:\/\/[^\s'"]+)/.exec(res.curl ?? '');
   if (!m || !m[1]) return undefined;
-  try { return new URL(m[1]).pathname; } catch { return undefined; }
+  try {
+    return new URL(m[1]).pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 function safeDecode(p: string): string {
-  try { return decodeURIComponent(p); } catch { return p; }
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
+  }
 }
 
 /**
@@ -47,17 +61,24 @@ function comparablePath(p: string): string {
 export function errorBodyProblems(res: ServiceResponse): string[] {
   const problems: string[] = [];
   const body = res.json as Record<string, unknown> | undefined;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return [`the ${res.status} body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}`];
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return [`the ${res.status} body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}`];
   const keys = Object.keys(body).sort();
   const expected = ['error', 'path', 'status', 'timestamp'];
-  if (keys.join(',') !== expected.join(',')) problems.push(`members are [${keys.join(', ')}], the framework default has exactly [${expected.join(', ')}]`);
-  if (body.status !== res.status) problems.push(`status member is ${JSON.stringify(body.status)}, the HTTP status is ${res.status}`);
+  if (keys.join(',') !== expected.join(','))
+    problems.push(`members are [${keys.join(', ')}], the framework default has exactly [${expected.join(', ')}]`);
+  if (body.status !== res.status)
+    problems.push(`status member is ${JSON.stringify(body.status)}, the HTTP status is ${res.status}`);
   if (typeof body.timestamp !== 'string') problems.push(`timestamp is ${JSON.stringify(body.timestamp)}, not a string`);
   const phrases = reasonPhrases(res.status);
-  if (typeof body.error !== 'string' || !phrases.includes(body.error)) problems.push(`error is ${JSON.stringify(body.error)}, not the reason phrase of ${res.status} (${phrases.join(' / ')})`);
+  if (typeof body.error !== 'string' || !phrases.includes(body.error))
+    problems.push(
+      `error is ${JSON.stringify(body.error)}, not the reason phrase of ${res.status} (${phrases.join(' / ')})`,
+    );
   const sent = requestPathOf(res);
   if (typeof body.path !== 'string') problems.push(`path is ${JSON.stringify(body.path)}, not a string`);
-  else if (sent !== undefined && comparablePath(body.path) !== comparablePath(sent)) problems.push(`path is ${JSON.stringify(body.path)}, the request path was ${JSON.stringify(sent)}`);
+  else if (sent !== undefined && comparablePath(body.path) !== comparablePath(sent))
+    problems.push(`path is ${JSON.stringify(body.path)}, the request path was ${JSON.stringify(sent)}`);
   return problems;
 }
 
@@ -71,9 +92,19 @@ export function answered(res: ServiceResponse): string {
  * A check of `clause`: the response has one of these statuses (its curl line is in the test's
  * evidence). The body's ERR-1 shape is only annotated here (expectErrorBodyIfError).
  */
-export function expectError(clause: ClauseRef, res: ServiceResponse, status: number | number[], what: string, soft = false, o: CheckOptions = {}): boolean {
+export function expectError(
+  clause: ClauseRef,
+  res: ServiceResponse,
+  status: number | number[],
+  what: string,
+  soft = false,
+  o: CheckOptions = {},
+): boolean {
   const allowed = Array.isArray(status) ? status : [status];
-  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`, o).that(allowed.includes(res.status), { expected: allowed.join(' or '), seen: answered(res), ...hintOf(res) });
+  const ok = (soft ? check.soft : check)(clause, `${what} is answered ${allowed.join(' or ')}`, o).that(
+    allowed.includes(res.status),
+    { expected: allowed.join(' or '), seen: answered(res), ...hintOf(res) },
+  );
   expectErrorBodyIfError(res, what);
   return ok;
 }
@@ -88,8 +119,13 @@ export function expectErrorBodyIfError(res: ServiceResponse, what = ''): void {
   const problems = errorBodyProblems(res);
   if (problems.length === 0) return;
   try {
-    test.info().annotations.push({ type: 'ERR-1', description: `${what || res.method + ' ' + res.url}: ${problems.join('; ')}` });
-  } catch { /* outside a test */ }
+    test.info().annotations.push({
+      type: 'ERR-1',
+      description: `${what || res.method + ' ' + res.url}: ${problems.join('; ')}`,
+    });
+  } catch {
+    /* outside a test */
+  }
 }
 
 /**
@@ -97,9 +133,24 @@ export function expectErrorBodyIfError(res: ServiceResponse, what = ''): void {
  * precondition here: a wrong status has its own clause and test), the body is a check of `clause`
  * (ERR-1, or ERR-4 / ERR-5 for the 500 and 503 bodies).
  */
-export function expectFrameworkErrorBody(clause: ClauseRef, res: ServiceResponse, status: number, what: string, o: CheckOptions = {}): void {
-  precondition(res.status === status, `${what} is answered ${status}`, { expected: String(status), seen: answered(res) });
-  check.soft(clause, `the ${status} body of ${what} is the framework default { timestamp, status, error, path } and nothing else`, o).none(errorBodyProblems(res), 'no difference');
+export function expectFrameworkErrorBody(
+  clause: ClauseRef,
+  res: ServiceResponse,
+  status: number,
+  what: string,
+  o: CheckOptions = {},
+): void {
+  precondition(res.status === status, `${what} is answered ${status}`, {
+    expected: String(status),
+    seen: answered(res),
+  });
+  check
+    .soft(
+      clause,
+      `the ${status} body of ${what} is the framework default { timestamp, status, error, path } and nothing else`,
+      o,
+    )
+    .none(errorBodyProblems(res), 'no difference');
 }
 
 /**
@@ -109,7 +160,8 @@ export function expectFrameworkErrorBody(clause: ClauseRef, res: ServiceResponse
 export function expectSuccess(res: ServiceResponse, what: string, clause?: ClauseRef, o: CheckOptions = {}): boolean {
   const ok = res.status >= 200 && res.status < 300;
   const words = { expected: 'a 2xx', seen: answered(res) };
-  if (clause !== undefined) return check(clause, `${what} is answered with a 2xx`, o).that(ok, { ...words, ...hintOf(res) });
+  if (clause !== undefined)
+    return check(clause, `${what} is answered with a 2xx`, o).that(ok, { ...words, ...hintOf(res) });
   precondition(ok, `${what} is answered with a 2xx`, { ...words, ...hintOf(res) });
   return ok;
 }

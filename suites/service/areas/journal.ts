@@ -22,7 +22,9 @@ export function payload(e: JournalEntry): Record<string, unknown> {
   try {
     const parsed = JSON.parse(rawBody(e).toString('utf8')) as unknown;
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch { /* reported by the caller's check */ }
+  } catch {
+    /* reported by the caller's check */
+  }
   return {};
 }
 
@@ -31,7 +33,14 @@ export function describe(e: JournalEntry): string {
 }
 
 /** EVT-4: fields common to every lifecycle payload. */
-export const COMMON_FIELDS = ['event', 'workspaceKey', 'configEnd', 'endUserHandle', 'conversationId', 'timestamp'] as const;
+export const COMMON_FIELDS = [
+  'event',
+  'workspaceKey',
+  'configEnd',
+  'endUserHandle',
+  'conversationId',
+  'timestamp',
+] as const;
 
 /** Section 2.2: the additional fields of each event, exactly (EVT-2 reading: payloads are closed). */
 export const EVENT_FIELDS: Record<string, readonly string[]> = {

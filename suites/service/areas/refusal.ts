@@ -7,7 +7,10 @@ import type { MockHost } from '../../../mock-host/index.ts';
 import { uniqueId } from './scenario.ts';
 import { monoMs } from './times.ts';
 
-export interface RefusalWindow { startMs: number; endMs?: number }
+export interface RefusalWindow {
+  startMs: number;
+  endMs?: number;
+}
 
 /** Fires a request at a path whose 'refuse' step resets it and closes the listener for ms. */
 function trigger(hostUrl: string, path: string): Promise<void> {
@@ -18,7 +21,10 @@ function trigger(hostUrl: string, path: string): Promise<void> {
       res.on('end', () => resolve());
     });
     req.on('error', () => resolve()); // the refuse step resets this very request
-    req.setTimeout(5_000, () => { req.destroy(); resolve(); });
+    req.setTimeout(5_000, () => {
+      req.destroy();
+      resolve();
+    });
     req.end('{}');
   });
 }

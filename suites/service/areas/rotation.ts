@@ -11,13 +11,17 @@ export const JWKS_ROTATION = 'signing-jwks-rotation';
 
 /** POST /workspaces/{workspaceKey}/jwks/rotate: the new kid (and the one it replaced, when told). */
 export async function rotateJwks(
-  driver: DriverClient, ws: TestWorkspace,
+  driver: DriverClient,
+  ws: TestWorkspace,
 ): Promise<{ kid?: string; previousKid?: string }> {
   if (!driver.driverUrl) throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl)');
   const path = `/workspaces/${encodeURIComponent(ws.workspaceKey)}/jwks/rotate`;
   const res = await sendRaw({
-    method: 'POST', url: driver.driverUrl.replace(/\/$/, '') + path, timeoutMs: driver.timeoutMs,
-    headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}',
+    method: 'POST',
+    url: driver.driverUrl.replace(/\/$/, '') + path,
+    timeoutMs: driver.timeoutMs,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: '{}',
   });
   if (res.status !== 200 && res.status !== 201) {
     const said = redactText(res.text.slice(0, 300));

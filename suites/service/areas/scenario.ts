@@ -36,7 +36,14 @@ export function isEvent(event: string, endUserHandle?: string): (e: JournalEntry
  * Waits for `count` callbacks of an event for a user. The arrival is a precondition of the test
  * unless `judge` says whose check it is ({ clause }) or that the caller judges it ({ lenient }).
  */
-export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle: string, count = 1, deadlineMs?: number, judge: Pick<WaitOptions, 'clause' | 'lenient' | 'rule' | 'id'> = {}): Promise<JournalEntry[]> {
+export async function waitEvent(
+  ws: TestWorkspace,
+  event: string,
+  endUserHandle: string,
+  count = 1,
+  deadlineMs?: number,
+  judge: Pick<WaitOptions, 'clause' | 'lenient' | 'rule' | 'id'> = {},
+): Promise<JournalEntry[]> {
   const o: WaitOptions = { count, ...judge };
   if (deadlineMs !== undefined) o.deadlineMs = deadlineMs;
   return ws.waitForCallbacks({ predicate: isEvent(event, endUserHandle) }, o);
@@ -46,9 +53,16 @@ export async function waitEvent(ws: TestWorkspace, event: string, endUserHandle:
  * One chat that saves one instance and completes it; resolves once its onComplete has arrived.
  * The arrival is a precondition unless `judge` names the clause whose rule it is.
  */
-export async function saveAndComplete(ws: TestWorkspace, driver: DriverClient, o: { endUserHandle: string; configEnd: string; fields: Record<string, unknown> }, judge: Pick<WaitOptions, 'clause' | 'rule' | 'id'> = {}): Promise<{ key: string; onComplete: JournalEntry }> {
+export async function saveAndComplete(
+  ws: TestWorkspace,
+  driver: DriverClient,
+  o: { endUserHandle: string; configEnd: string; fields: Record<string, unknown> },
+  judge: Pick<WaitOptions, 'clause' | 'rule' | 'id'> = {},
+): Promise<{ key: string; onComplete: JournalEntry }> {
   const c = await driver.open(ws, { endUserHandle: o.endUserHandle, configEnd: o.configEnd });
-  const { serviceKeys: [key] } = await driver.turn(c.conversationId, [{ fields: o.fields }]);
+  const {
+    serviceKeys: [key],
+  } = await driver.turn(c.conversationId, [{ fields: o.fields }]);
   await driver.complete(c.conversationId);
   const [onComplete] = await waitEvent(ws, 'onComplete', o.endUserHandle, 1, undefined, judge);
   return { key: key!, onComplete: onComplete! };
@@ -86,8 +100,13 @@ export async function runEveryEvent(ws: TestWorkspace, driver: DriverClient): Pr
   const c3 = await driver.open(ws, { endUserHandle, configEnd: '/profile' });
   await driver.idleSweep(c3.conversationId);
   const wants: Array<[string, number]> = [
-    ['onStart', 3], ['config.saved', 3], ['onComplete', 1], ['config.deleted', 1],
-    ['config.bulk_deleted', 1], ['onSessionInterrupted', 1], ['onSessionTimeout', 1],
+    ['onStart', 3],
+    ['config.saved', 3],
+    ['onComplete', 1],
+    ['config.deleted', 1],
+    ['config.bulk_deleted', 1],
+    ['onSessionInterrupted', 1],
+    ['onSessionTimeout', 1],
   ];
   for (const [event, count] of wants) await waitEvent(ws, event, endUserHandle, count);
   const all = ws.callbacks({ predicate: (e) => payload(e).endUserHandle === endUserHandle });
@@ -96,7 +115,13 @@ export async function runEveryEvent(ws: TestWorkspace, driver: DriverClient): Pr
     const ev = eventOf(e) ?? '(none)';
     byEvent.set(ev, [...(byEvent.get(ev) ?? []), e]);
   }
-  return { endUserHandle, conversations: { completed: c1.conversationId, edited: c2.conversationId, swept: c3.conversationId }, keys: { kept, deleted }, byEvent, all };
+  return {
+    endUserHandle,
+    conversations: { completed: c1.conversationId, edited: c2.conversationId, swept: c3.conversationId },
+    keys: { kept, deleted },
+    byEvent,
+    all,
+  };
 }
 
 /** onStart, config.saved and onComplete of one fresh user (handles prefixed `prefix`), in that order. */

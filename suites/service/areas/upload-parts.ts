@@ -24,7 +24,8 @@ export function validUpload(): MultipartPart[] {
 export function pushIdOf(json: unknown, headers: Record<string, string>): string | undefined {
   if (json && typeof json === 'object') {
     const o = json as Record<string, unknown>;
-    for (const k of ['id', 'pushId', 'uploadId']) if (typeof o[k] === 'string' || typeof o[k] === 'number') return String(o[k]);
+    for (const k of ['id', 'pushId', 'uploadId'])
+      if (typeof o[k] === 'string' || typeof o[k] === 'number') return String(o[k]);
   }
   const loc = headers.location;
   if (loc) return loc.split('/').filter(Boolean).pop();

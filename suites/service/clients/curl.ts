@@ -7,7 +7,9 @@ import { curlLine as sharedCurlLine, type CurlRequest } from '../../shared/index
 import { isSecretName, redactText } from '../../../spec/index.ts';
 
 export interface CurlInput {
-  method: string; url: string; headers?: Record<string, string>;
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
   body?: CurlRequest['body'];
   secretHeaders?: readonly string[];
 }

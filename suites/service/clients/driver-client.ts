@@ -6,9 +6,21 @@
 import { test } from '@playwright/test';
 import { CcsError } from '../../../spec/index.ts';
 import type {
-  DriverBulkDeleteResponse, DriverCallToolResponse, DriverCapabilities, DriverClassDef, DriverClassField, DriverCompleteConversationResponse,
-  DriverGetConversationResponse, DriverGetFactsResponse, DriverGetLogResponse, DriverLogLine, DriverOpenConversationResponse,
-  DriverRunTurnRequest, DriverRunTurnResponse, DriverSeedRecordsResponse, DriverWorkspace as GeneratedDriverWorkspace,
+  DriverBulkDeleteResponse,
+  DriverCallToolResponse,
+  DriverCapabilities,
+  DriverClassDef,
+  DriverClassField,
+  DriverCompleteConversationResponse,
+  DriverGetConversationResponse,
+  DriverGetFactsResponse,
+  DriverGetLogResponse,
+  DriverLogLine,
+  DriverOpenConversationResponse,
+  DriverRunTurnRequest,
+  DriverRunTurnResponse,
+  DriverSeedRecordsResponse,
+  DriverWorkspace as GeneratedDriverWorkspace,
 } from '../../../spec/index.ts';
 import { sendRaw } from './http.ts';
 import { redactText } from '../../../spec/index.ts';
@@ -18,26 +30,44 @@ export type FieldDef = DriverClassField;
 export type ClassDef = DriverClassDef;
 export type DriverWorkspace = GeneratedDriverWorkspace;
 /** Capabilities as a target answers them: it may list names this harness does not know. */
-export type Capabilities = Omit<DriverCapabilities, 'capabilities' | 'driverVersion'> & { capabilities: string[]; driverVersion?: string };
+export type Capabilities = Omit<DriverCapabilities, 'capabilities' | 'driverVersion'> & {
+  capabilities: string[];
+  driverVersion?: string;
+};
 export type LogLine = DriverLogLine;
 /** The part of a test workspace the driver needs (its key). */
-export interface WorkspaceRef { workspaceKey: string }
+export interface WorkspaceRef {
+  workspaceKey: string;
+}
 
 export class DriverError extends CcsError {}
 
 export class DriverClient {
   #caps: Capabilities | undefined;
-  constructor(readonly driverUrl: string | undefined, readonly timeoutMs = 30_000) {}
+  constructor(
+    readonly driverUrl: string | undefined,
+    readonly timeoutMs = 30_000,
+  ) {}
 
   async #call<T>(method: string, path: string, body?: unknown, expected: number[] = [200, 201, 202]): Promise<T> {
-    if (!this.driverUrl) throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl): this test needs one');
+    if (!this.driverUrl)
+      throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl): this test needs one');
     const res = await sendRaw({
-      method, url: this.driverUrl.replace(/\/$/, '') + path, timeoutMs: this.timeoutMs,
-      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+      method,
+      url: this.driverUrl.replace(/\/$/, '') + path,
+      timeoutMs: this.timeoutMs,
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { 'content-type': 'application/json', accept: 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!expected.includes(res.status)) {
-      throw new DriverError('TARGET_DRIVER_ERROR', `driver ${method} ${path} answered ${res.status}: ${redactText(res.text.slice(0, 300))}`, { status: res.status, body: res.json });
+      throw new DriverError(
+        'TARGET_DRIVER_ERROR',
+        `driver ${method} ${path} answered ${res.status}: ${redactText(res.text.slice(0, 300))}`,
+        { status: res.status, body: res.json },
+      );
     }
     return (res.json ?? {}) as T;
   }
@@ -47,31 +77,53 @@ export class DriverClient {
     return this.#caps;
   }
   /** Capabilities known from a previous discovery (the fixtures discover once per worker). */
-  setCapabilities(c: Capabilities): void { this.#caps = c; }
+  setCapabilities(c: Capabilities): void {
+    this.#caps = c;
+  }
 
   /** Skips the running test when a capability is missing: reported not-exercised with the reason. */
   requireCapability(...names: string[]): void {
-    if (!this.driverUrl) { test.skip(true, 'the target has no driver (service.driverUrl): capability ' + names.join(', ') + ' not offered by the target'); return; }
+    if (!this.driverUrl) {
+      test.skip(
+        true,
+        'the target has no driver (service.driverUrl): capability ' + names.join(', ') + ' not offered by the target',
+      );
+      return;
+    }
     const have = new Set(this.#caps?.capabilities ?? []);
     const missing = names.filter((n) => !have.has(n));
     if (missing.length) test.skip(true, `capability ${missing.join(', ')} not offered by the target`);
   }
-  has(name: string): boolean { return (this.#caps?.capabilities ?? []).includes(name); }
+  has(name: string): boolean {
+    return (this.#caps?.capabilities ?? []).includes(name);
+  }
 
   createWorkspace(body: object): Promise<DriverWorkspace> {
     return this.#call('POST', '/workspaces', body, [201, 200]);
   }
   /** Raw create, for tests of push rejection (FACTS-12: 422). */
   async createWorkspaceRaw(body: object): Promise<{ status: number; json: unknown }> {
-    if (!this.driverUrl) throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl): this test needs one');
-    const res = await sendRaw({ method: 'POST', url: this.driverUrl.replace(/\/$/, '') + '/workspaces', timeoutMs: this.timeoutMs, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!this.driverUrl)
+      throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl): this test needs one');
+    const res = await sendRaw({
+      method: 'POST',
+      url: this.driverUrl.replace(/\/$/, '') + '/workspaces',
+      timeoutMs: this.timeoutMs,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, json: res.json };
   }
   updateWorkspace(workspaceKey: string, patch: object): Promise<DriverWorkspace> {
     return this.#call('PATCH', `/workspaces/${encodeURIComponent(workspaceKey)}`, patch);
   }
   open(ws: WorkspaceRef, o: { endUserHandle: string; configEnd?: string }): Promise<DriverOpenConversationResponse> {
-    return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/conversations`, { endUserHandle: o.endUserHandle, configEnd: o.configEnd ?? '/profile' }, [201, 200]);
+    return this.#call(
+      'POST',
+      `/workspaces/${encodeURIComponent(ws.workspaceKey)}/conversations`,
+      { endUserHandle: o.endUserHandle, configEnd: o.configEnd ?? '/profile' },
+      [201, 200],
+    );
   }
   turn(conversationId: number, saves: DriverRunTurnRequest['saves']): Promise<DriverRunTurnResponse> {
     return this.#call('POST', `/conversations/${conversationId}/turns`, { saves });
@@ -82,18 +134,32 @@ export class DriverClient {
   async deleteRecord(conversationId: number, serviceKey: string): Promise<void> {
     await this.#call('POST', `/conversations/${conversationId}/delete`, { serviceKey });
   }
-  bulkDelete(conversationId: number, o: { configEnd?: string; serviceKeys?: string[] } = {}): Promise<DriverBulkDeleteResponse> {
+  bulkDelete(
+    conversationId: number,
+    o: { configEnd?: string; serviceKeys?: string[] } = {},
+  ): Promise<DriverBulkDeleteResponse> {
     return this.#call('POST', `/conversations/${conversationId}/bulk-delete`, o);
   }
-  async interrupt(conversationId: number): Promise<void> { await this.#call('POST', `/conversations/${conversationId}/interrupt`, {}); }
-  async idleSweep(conversationId: number): Promise<void> { await this.#call('POST', `/conversations/${conversationId}/idle-sweep`, {}); }
+  async interrupt(conversationId: number): Promise<void> {
+    await this.#call('POST', `/conversations/${conversationId}/interrupt`, {});
+  }
+  async idleSweep(conversationId: number): Promise<void> {
+    await this.#call('POST', `/conversations/${conversationId}/idle-sweep`, {});
+  }
   toolCall(conversationId: number, o: { toolClass: string; input?: object }): Promise<DriverCallToolResponse> {
     return this.#call('POST', `/conversations/${conversationId}/tool-calls`, o);
   }
   async migrationHold(ws: WorkspaceRef, serviceKey: string, held: boolean): Promise<void> {
-    await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/records/${encodeURIComponent(serviceKey)}/migration-hold`, { held });
+    await this.#call(
+      'POST',
+      `/workspaces/${encodeURIComponent(ws.workspaceKey)}/records/${encodeURIComponent(serviceKey)}/migration-hold`,
+      { held },
+    );
   }
-  seed(ws: WorkspaceRef, o: { configEnd: string; endUserHandle: string; count: number; fields?: object }): Promise<DriverSeedRecordsResponse> {
+  seed(
+    ws: WorkspaceRef,
+    o: { configEnd: string; endUserHandle: string; count: number; fields?: object },
+  ): Promise<DriverSeedRecordsResponse> {
     return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/seed`, o, [201, 200]);
   }
   /** Capability listen-pipe: the workspace's events go to forwardTo instead of the host POST until stopped with null (HOOK-5, SIGN-15). */
@@ -105,12 +171,17 @@ export class DriverClient {
     await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/outage`, { status });
   }
   facts(ws: WorkspaceRef, endUserHandle: string): Promise<DriverGetFactsResponse> {
-    return this.#call('GET', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/users/${encodeURIComponent(endUserHandle)}/facts`);
+    return this.#call(
+      'GET',
+      `/workspaces/${encodeURIComponent(ws.workspaceKey)}/users/${encodeURIComponent(endUserHandle)}/facts`,
+    );
   }
   conversation(conversationId: number): Promise<DriverGetConversationResponse> {
     return this.#call('GET', `/conversations/${conversationId}`);
   }
-  async advanceClock(ms: number): Promise<void> { await this.#call('POST', '/clock/advance', { ms: Math.round(ms) }); }
+  async advanceClock(ms: number): Promise<void> {
+    await this.#call('POST', '/clock/advance', { ms: Math.round(ms) });
+  }
   async log(since?: number): Promise<LogLine[]> {
     const r = await this.#call<DriverGetLogResponse>('GET', `/log${since === undefined ? '' : `?since=${since}`}`);
     return r.lines ?? [];

@@ -3,18 +3,48 @@
  * (the one Evidence type of spec/evidence.ts; secrets redacted by spec/redact.ts).
  */
 import type { JournalEntry } from '../../../mock-host/index.ts';
-import { redactText, type Evidence, type EvidenceItem, type RequestEvidence, type TimelineSpec } from '../../../spec/index.ts';
+import {
+  redactText,
+  type Evidence,
+  type EvidenceItem,
+  type RequestEvidence,
+  type TimelineSpec,
+} from '../../../spec/index.ts';
 
 /** A journal entry as evidence shows it (Evidence.entries). */
 export interface EntrySummary {
-  seq: number; method: string; path: string; event?: string; deliveryId?: string; attempt?: number;
-  arrival: string; arrivalMs: number; durationMs?: number; signature: string; status?: number; outcome?: string; schemaValid?: boolean;
+  seq: number;
+  method: string;
+  path: string;
+  event?: string;
+  deliveryId?: string;
+  attempt?: number;
+  arrival: string;
+  arrivalMs: number;
+  durationMs?: number;
+  signature: string;
+  status?: number;
+  outcome?: string;
+  schemaValid?: boolean;
 }
 export type { TimelineSpec };
-export interface EvidenceLike { status: number; curl: string; method?: string; url?: string; operationId?: string; specCheck?: { valid: boolean } }
+export interface EvidenceLike {
+  status: number;
+  curl: string;
+  method?: string;
+  url?: string;
+  operationId?: string;
+  specCheck?: { valid: boolean };
+}
 
 export interface EvidenceLog {
-  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[]; timeline?: TimelineSpec }): void;
+  add(e: {
+    sentence: string;
+    seqs?: number[];
+    entries?: JournalEntry[];
+    requests?: EvidenceLike[];
+    timeline?: TimelineSpec;
+  }): void;
 }
 
 function monoMs(ns: string): number {
@@ -22,7 +52,14 @@ function monoMs(ns: string): number {
 }
 
 export function summarizeEntry(e: JournalEntry): EntrySummary {
-  const s: EntrySummary = { seq: e.seq, method: e.method, path: e.path, arrival: e.arrival.iso, arrivalMs: monoMs(e.arrival.monoNs), signature: e.signature?.verdict ?? 'absent' };
+  const s: EntrySummary = {
+    seq: e.seq,
+    method: e.method,
+    path: e.path,
+    arrival: e.arrival.iso,
+    arrivalMs: monoMs(e.arrival.monoNs),
+    signature: e.signature?.verdict ?? 'absent',
+  };
   if (e.finished) s.durationMs = monoMs(e.finished.monoNs) - s.arrivalMs;
   if (e.event !== undefined) s.event = e.event;
   if (e.deliveryId !== undefined) s.deliveryId = e.deliveryId;
@@ -34,7 +71,12 @@ export function summarizeEntry(e: JournalEntry): EntrySummary {
 }
 
 function summarizeRequest(r: EvidenceLike): RequestEvidence {
-  const out: RequestEvidence = { method: r.method ?? '', url: redactText(r.url ?? ''), status: r.status, curl: redactText(r.curl) };
+  const out: RequestEvidence = {
+    method: r.method ?? '',
+    url: redactText(r.url ?? ''),
+    status: r.status,
+    curl: redactText(r.curl),
+  };
   if (r.operationId) out.operationId = r.operationId;
   if (r.specCheck) out.specValid = r.specCheck.valid;
   return out;
@@ -45,7 +87,13 @@ export class EvidenceCollector implements EvidenceLog {
   readonly items: EvidenceItem[] = [];
   readonly requests: RequestEvidence[] = [];
 
-  add(e: { sentence: string; seqs?: number[]; entries?: JournalEntry[]; requests?: EvidenceLike[]; timeline?: TimelineSpec }): void {
+  add(e: {
+    sentence: string;
+    seqs?: number[];
+    entries?: JournalEntry[];
+    requests?: EvidenceLike[];
+    timeline?: TimelineSpec;
+  }): void {
     const item: EvidenceItem = { sentence: redactText(e.sentence) };
     if (e.timeline) item.timeline = e.timeline;
     const seqs = e.seqs ?? e.entries?.map((x) => x.seq);
@@ -60,7 +108,9 @@ export class EvidenceCollector implements EvidenceLog {
     if (this.requests.length < 200) this.requests.push(summarizeRequest(r));
   }
 
-  toJSON(fallbackSentence: string): Evidence & { entries: unknown[]; requests: RequestEvidence[]; items: EvidenceItem[] } {
+  toJSON(
+    fallbackSentence: string,
+  ): Evidence & { entries: unknown[]; requests: RequestEvidence[]; items: EvidenceItem[] } {
     const sentence = this.items.length ? this.items.map((i) => i.sentence).join(' ') : fallbackSentence;
     const entries = this.items.flatMap((i) => i.entries ?? []);
     const requests = [...this.items.flatMap((i) => i.requests ?? []), ...this.requests];

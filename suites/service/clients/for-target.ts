@@ -16,7 +16,11 @@ import type { DataApiForms } from '../../../spec/index.ts';
 export const DATA_FORMS_ANNOTATION = 'ccs-data-forms';
 
 /** What of the target a data API client needs (ResolvedTarget has it). */
-export interface DataApiTarget { baseUrl: string; apiKeyHeader: string; dataApi: DataApiForms }
+export interface DataApiTarget {
+  baseUrl: string;
+  apiKeyHeader: string;
+  dataApi: DataApiForms;
+}
 
 export interface ClientOptions {
   onResponse?: (r: ServiceResponse) => void;
@@ -44,7 +48,9 @@ function formsRecorder(info: TestInfo | undefined): ((used: readonly DataFormFie
 export function serviceClientFor(target: DataApiTarget, o: ClientOptions = {}): ServiceClient {
   const onDataForms = formsRecorder(o.testInfo);
   return new ServiceClient({
-    baseUrl: target.baseUrl, apiKeyHeader: target.apiKeyHeader, dataApi: target.dataApi,
+    baseUrl: target.baseUrl,
+    apiKeyHeader: target.apiKeyHeader,
+    dataApi: target.dataApi,
     ...(o.onResponse ? { onResponse: o.onResponse } : {}),
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(onDataForms ? { onDataForms } : {}),

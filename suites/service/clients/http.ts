@@ -8,12 +8,25 @@ import http from 'node:http';
 import https from 'node:https';
 import { CcsError } from '../../../spec/index.ts';
 
-export interface StreamBody { length: number; chunks: () => Iterable<Uint8Array> }
-export interface RawRequest {
-  method: string; url: string; headers?: Record<string, string>;
-  body?: string | Uint8Array | StreamBody; timeoutMs?: number;
+export interface StreamBody {
+  length: number;
+  chunks: () => Iterable<Uint8Array>;
 }
-export interface RawResponse { status: number; headers: Record<string, string>; body: Buffer; text: string; json: unknown; elapsedMs: number }
+export interface RawRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array | StreamBody;
+  timeoutMs?: number;
+}
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  text: string;
+  json: unknown;
+  elapsedMs: number;
+}
 
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
@@ -22,7 +35,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 function flatHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -44,20 +58,35 @@ export function sendRaw(r: RawRequest): Promise<RawResponse> {
   const started = performance.now();
   return new Promise<RawResponse>((resolve, reject) => {
     let settled = false;
-    const req = mod.request(url, { method: r.method, headers, agent: url.protocol === 'https:' ? httpsAgent : httpAgent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (e) => finish(e));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const text = body.toString('utf8');
-        let json: unknown;
-        if (text.length > 0) {
-          try { json = JSON.parse(text); } catch { json = undefined; }
-        }
-        finish(undefined, { status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body, text, json, elapsedMs: performance.now() - started });
-      });
-    });
+    const req = mod.request(
+      url,
+      { method: r.method, headers, agent: url.protocol === 'https:' ? httpsAgent : httpAgent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (e) => finish(e));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const text = body.toString('utf8');
+          let json: unknown;
+          if (text.length > 0) {
+            try {
+              json = JSON.parse(text);
+            } catch {
+              json = undefined;
+            }
+          }
+          finish(undefined, {
+            status: res.statusCode ?? 0,
+            headers: flatHeaders(res.headers),
+            body,
+            text,
+            json,
+            elapsedMs: performance.now() - started,
+          });
+        });
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy();
       finish(new CcsError('TARGET_REQUEST_TIMEOUT', `${r.method} ${url.pathname}: no answer within ${timeoutMs} ms`));
@@ -67,7 +96,15 @@ export function sendRaw(r: RawRequest): Promise<RawResponse> {
       settled = true;
       clearTimeout(timer);
       if (value) resolve(value);
-      else reject(error instanceof CcsError ? error : new CcsError('TARGET_REQUEST_FAILED', `${r.method} ${url.pathname}: ${error?.message ?? 'request failed'}`));
+      else
+        reject(
+          error instanceof CcsError
+            ? error
+            : new CcsError(
+                'TARGET_REQUEST_FAILED',
+                `${r.method} ${url.pathname}: ${error?.message ?? 'request failed'}`,
+              ),
+        );
     }
     // A server may answer (413) and close before the whole body is written: the answer wins
     // over the write error (EPIPE / ECONNRESET) when it arrives.
@@ -83,7 +120,11 @@ async function writeStream(req: http.ClientRequest, body: StreamBody): Promise<v
     if (req.destroyed) return;
     if (!req.write(chunk)) {
       await new Promise<void>((resolve) => {
-        const done = () => { req.off('drain', done); req.off('close', done); resolve(); };
+        const done = () => {
+          req.off('drain', done);
+          req.off('close', done);
+          resolve();
+        };
         req.once('drain', done);
         req.once('close', done);
       });

@@ -55,16 +55,21 @@ export class WriteMemory {
   }
 
   #keyFieldHint(what: string): string {
-    return `${what}: if the service did not find the key in the body member ${JSON.stringify(this.forms.keyField)}, `
-      + 'check `dataApi.keyField` in the target (the body member a keyed write carries its serviceKey in; '
-      + '`dataApi.keyedWrite` path puts it in the path instead)';
+    return (
+      `${what}: if the service did not find the key in the body member ${JSON.stringify(this.forms.keyField)}, ` +
+      'check `dataApi.keyField` in the target (the body member a keyed write carries its serviceKey in; ' +
+      '`dataApi.keyedWrite` path puts it in the path instead)'
+    );
   }
 
   /** `what` was seen; without it, the hint alone (after another one). */
   #writeBodyHint(what: string): string {
-    return `${what ? `${what}: ` : ''}if the service reads another write body, check \`dataApi.writeBody\` in the target `
-      + `(this run sends ${this.#bodyWords()}; the other form is ${this.forms.writeBody === 'data'
-        ? 'the bare field map {...}' : '{"data": {...}}'})`;
+    return (
+      `${what ? `${what}: ` : ''}if the service reads another write body, check \`dataApi.writeBody\` in the target ` +
+      `(this run sends ${this.#bodyWords()}; the other form is ${
+        this.forms.writeBody === 'data' ? 'the bare field map {...}' : '{"data": {...}}'
+      })`
+    );
   }
 
   /**
@@ -103,8 +108,9 @@ export class WriteMemory {
     const datas = datasOf(json);
     const relevant = serviceKey === undefined ? writes : writes.filter((w) => w.key === serviceKey);
     const last = relevant[relevant.length - 1];
-    const wrapped = this.forms.writeBody === 'data'
-      && datas.some((d) => isObject(d.data) && writes.some((w) => showsAny(w, [d.data as Json])));
+    const wrapped =
+      this.forms.writeBody === 'data' &&
+      datas.some((d) => isObject(d.data) && writes.some((w) => showsAny(w, [d.data as Json])));
     // What this read proves before it is judged: a write reads back whole, so its body form is the
     // service's, and, read by its key, so is the key member of a keyed write.
     for (const w of relevant) {
@@ -113,13 +119,16 @@ export class WriteMemory {
       if (w.keyInBody && serviceKey !== undefined) this.#keyFieldProven = true;
     }
     if (wrapped) {
-      return this.#writeBodyHint('a read shows the fields this run wrote under a field named "data" '
-        + '(the service took {"data": {...}} as the field map)');
+      return this.#writeBodyHint(
+        'a read shows the fields this run wrote under a field named "data" ' +
+          '(the service took {"data": {...}} as the field map)',
+      );
     }
     if (last === undefined || showsAll(last, datas)) return undefined;
     if (last.keyInBody && (last.keyMissed || !this.#keyFieldProven)) {
-      const what = `a read${serviceKey === undefined ? '' : ` by key of ${serviceKey}`} does not show what `
-        + `the keyed write of ${last.key} sent`;
+      const what =
+        `a read${serviceKey === undefined ? '' : ` by key of ${serviceKey}`} does not show what ` +
+        `the keyed write of ${last.key} sent`;
       // Its body form may be the other cause, unless a write has read back whole.
       return this.#keyFieldHint(what) + (this.#bodyProven ? '' : `; or ${this.#writeBodyHint('')}`);
     }

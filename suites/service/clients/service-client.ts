@@ -8,12 +8,27 @@ import { curlLine } from './curl.ts';
 import { buildMultipart, type MultipartPart } from './multipart.ts';
 import { checkResponse, type ValidationResult } from './spec-check.ts';
 import { WriteMemory } from './read-back.ts';
-import { DEFAULT_DATA_API_FORMS, configEndInPath, dataApiPath, registerSecret, redactText, writeBodyOf, type DataApiForms } from '../../../spec/index.ts';
+import {
+  DEFAULT_DATA_API_FORMS,
+  configEndInPath,
+  dataApiPath,
+  registerSecret,
+  redactText,
+  writeBodyOf,
+  type DataApiForms,
+} from '../../../spec/index.ts';
 
 export interface ServiceResponse {
-  status: number; headers: Record<string, string>; text: string; json: unknown; curl: string;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json: unknown;
+  curl: string;
   specCheck: ValidationResult;
-  method: string; url: string; operationId?: string; elapsedMs: number;
+  method: string;
+  url: string;
+  operationId?: string;
+  elapsedMs: number;
   /** The request body as sent, when it was text (the self tests read the declared forms back from it). */
   requestText?: string;
   /**
@@ -25,7 +40,12 @@ export interface ServiceResponse {
   formHint?: string;
 }
 /** The credentials of a workspace the client needs. */
-export interface Credentials { workspaceKey: string; apiKey: string; bearerToken: string; embedAuthorization: string }
+export interface Credentials {
+  workspaceKey: string;
+  apiKey: string;
+  bearerToken: string;
+  embedAuthorization: string;
+}
 export interface ServiceClientOptions {
   baseUrl: string;
   /** Header carrying the API key on upload routes (UNSPEC-19): 'authorization' sends "Bearer <key>". */
@@ -42,7 +62,9 @@ export interface ServiceClientOptions {
 export type DataFormField = 'dataApi.configEnd' | 'dataApi.keyedWrite' | 'dataApi.writeBody';
 
 /** A write: the fields to store, sent in the declared write body form (UNSPEC-8). */
-export interface WriteRequest { data: Record<string, unknown> }
+export interface WriteRequest {
+  data: Record<string, unknown>;
+}
 
 type Body = string | Uint8Array | StreamBody | undefined;
 
@@ -54,10 +76,19 @@ export function configEndSegment(configEnd: string, forms: DataApiForms = DEFAUL
 type DataRequest = 'read' | 'read-by-key' | 'write' | 'keyed-write' | 'put' | 'put-by-key';
 /** What a data API request addresses, and the fields of a write the client built. */
 interface DataAt {
-  workspaceKey: string; configEnd: string; endUserHandle: string; serviceKey?: string; fields?: Record<string, unknown>;
+  workspaceKey: string;
+  configEnd: string;
+  endUserHandle: string;
+  serviceKey?: string;
+  fields?: Record<string, unknown>;
 }
 /** How it is sent: headers, body, whether the client built the body, the serviceKey in the path. */
-interface DataSend { headers: Record<string, string>; body?: string; builtBody: boolean; pathKey?: string }
+interface DataSend {
+  headers: Record<string, string>;
+  body?: string;
+  builtBody: boolean;
+  pathKey?: string;
+}
 
 export class ServiceClient {
   readonly baseUrl: string;
@@ -77,13 +108,53 @@ export class ServiceClient {
     return this.apiKeyHeader === 'authorization' ? { authorization: `Bearer ${key}` } : { [this.apiKeyHeader]: key };
   }
 
-  async #send(method: string, path: string, headers: Record<string, string>, body: Body, describe?: string): Promise<ServiceResponse> {
+  async #send(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: Body,
+    describe?: string,
+  ): Promise<ServiceResponse> {
     const url = this.baseUrl + path;
-    const raw = await sendRaw({ method, url, headers, ...(body === undefined ? {} : { body }), ...(this.o.timeoutMs ? { timeoutMs: this.o.timeoutMs } : {}) });
-    const curlBody = body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : { length: body.length, description: describe ?? 'generated' };
-    const curl = curlLine({ method, url, headers, ...(curlBody === undefined ? {} : { body: curlBody }), secretHeaders: [this.apiKeyHeader] });
-    const specCheck = await checkResponse({ method, url, status: raw.status, headers: raw.headers, json: raw.json, text: raw.text });
-    const r: ServiceResponse = { status: raw.status, headers: raw.headers, text: raw.text, json: raw.json, curl, specCheck, method, url, elapsedMs: raw.elapsedMs };
+    const raw = await sendRaw({
+      method,
+      url,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(this.o.timeoutMs ? { timeoutMs: this.o.timeoutMs } : {}),
+    });
+    const curlBody =
+      body === undefined
+        ? undefined
+        : typeof body === 'string' || body instanceof Uint8Array
+          ? body
+          : { length: body.length, description: describe ?? 'generated' };
+    const curl = curlLine({
+      method,
+      url,
+      headers,
+      ...(curlBody === undefined ? {} : { body: curlBody }),
+      secretHeaders: [this.apiKeyHeader],
+    });
+    const specCheck = await checkResponse({
+      method,
+      url,
+      status: raw.status,
+      headers: raw.headers,
+      json: raw.json,
+      text: raw.text,
+    });
+    const r: ServiceResponse = {
+      status: raw.status,
+      headers: raw.headers,
+      text: raw.text,
+      json: raw.json,
+      curl,
+      specCheck,
+      method,
+      url,
+      elapsedMs: raw.elapsedMs,
+    };
     if (specCheck.operationId) r.operationId = specCheck.operationId;
     if (typeof body === 'string') r.requestText = body;
     this.o.onResponse?.(r);
@@ -94,22 +165,46 @@ export class ServiceClient {
     return rawBody ?? JSON.stringify(body);
   }
 
-  embedTokens(ws: Credentials, body: unknown, o: { authorization?: string | null; rawBody?: string } = {}): Promise<ServiceResponse> {
+  embedTokens(
+    ws: Credentials,
+    body: unknown,
+    o: { authorization?: string | null; rawBody?: string } = {},
+  ): Promise<ServiceResponse> {
     const auth = o.authorization === undefined ? ws.embedAuthorization : o.authorization;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (auth !== null) { headers.authorization = auth; registerSecret(auth.replace(/^Bearer\s+/i, '')); }
-    return this.#send('POST', `/api/${encodeURIComponent(ws.workspaceKey)}/embed-tokens`, headers, this.#json(body, o.rawBody));
+    if (auth !== null) {
+      headers.authorization = auth;
+      registerSecret(auth.replace(/^Bearer\s+/i, ''));
+    }
+    return this.#send(
+      'POST',
+      `/api/${encodeURIComponent(ws.workspaceKey)}/embed-tokens`,
+      headers,
+      this.#json(body, o.rawBody),
+    );
   }
 
   upload(ws: Credentials, parts: MultipartPart[], o: { apiKey?: string | null } = {}): Promise<ServiceResponse> {
     const mp = buildMultipart(parts);
-    const headers = { 'content-type': mp.contentType, accept: 'application/json', ...this.#apiKeyHeaders(o.apiKey === undefined ? ws.apiKey : o.apiKey) };
+    const headers = {
+      'content-type': mp.contentType,
+      accept: 'application/json',
+      ...this.#apiKeyHeaders(o.apiKey === undefined ? ws.apiKey : o.apiKey),
+    };
     return this.#send('POST', `/api/${encodeURIComponent(ws.workspaceKey)}/upload`, headers, mp.body, mp.description);
   }
 
   uploadStatus(ws: Credentials, id: string, o: { apiKey?: string | null } = {}): Promise<ServiceResponse> {
-    const headers = { accept: 'application/json', ...this.#apiKeyHeaders(o.apiKey === undefined ? ws.apiKey : o.apiKey) };
-    return this.#send('GET', `/api/${encodeURIComponent(ws.workspaceKey)}/upload/status/${encodeURIComponent(id)}`, headers, undefined);
+    const headers = {
+      accept: 'application/json',
+      ...this.#apiKeyHeaders(o.apiKey === undefined ? ws.apiKey : o.apiKey),
+    };
+    return this.#send(
+      'GET',
+      `/api/${encodeURIComponent(ws.workspaceKey)}/upload/status/${encodeURIComponent(id)}`,
+      headers,
+      undefined,
+    );
   }
 
   /** The data API path: /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}], configEnd in the declared form. */
@@ -130,16 +225,21 @@ export class ServiceClient {
     const byKey = request === 'read-by-key' || request === 'put-by-key' || (keyed && f.keyedWrite === 'path');
     const route = `/api/{workspaceKey}/endpoints/${configEndInPath(configEnd, f.configEnd)}/data/{endUserHandle}${byKey ? '/{serviceKey}' : ''}`;
     const said = `the service answered ${r.status} to ${r.method} ${route}${keyed && f.keyedWrite === 'body' ? ` (the key in ${JSON.stringify(f.keyField)})` : ''}`;
-    const keyedForm = f.keyedWrite === 'path'
-      ? '`dataApi.keyedWrite` (this run sends a keyed write as POST .../data/{endUserHandle}/{serviceKey}; `body` puts the key in a body member named by `dataApi.keyField`)'
-      : `\`dataApi.keyedWrite\` and \`dataApi.keyField\` (this run sends a keyed write as POST .../data/{endUserHandle} with the key in the body member ${JSON.stringify(f.keyField)}; \`path\` sends POST .../data/{endUserHandle}/{serviceKey})`;
+    const keyedForm =
+      f.keyedWrite === 'path'
+        ? '`dataApi.keyedWrite` (this run sends a keyed write as POST .../data/{endUserHandle}/{serviceKey}; `body` puts the key in a body member named by `dataApi.keyField`)'
+        : `\`dataApi.keyedWrite\` and \`dataApi.keyField\` (this run sends a keyed write as POST .../data/{endUserHandle} with the key in the body member ${JSON.stringify(f.keyField)}; \`path\` sends POST .../data/{endUserHandle}/{serviceKey})`;
     const written = (x: DataApiForms['configEnd']) => `.../endpoints/${configEndInPath(configEnd, x)}/data (${x})`;
-    const others = (['without-slash', 'with-slash', 'encoded'] as const).filter((x) => x !== f.configEnd).map(written).join(', ');
+    const others = (['without-slash', 'with-slash', 'encoded'] as const)
+      .filter((x) => x !== f.configEnd)
+      .map(written)
+      .join(', ');
     const configEndForm = `\`dataApi.configEnd\` (this run writes ${configEnd} as ${written(f.configEnd)}; the other forms: ${others})`;
     if (r.status === 405 && keyed) return `${said}: if it has no such route, check ${keyedForm} in the target`;
     // PUT is refused with 405 on every data route (DATA-5): only a 404 may say the route is written in another form.
     if (r.status === 405 && (request === 'put' || request === 'put-by-key')) return undefined;
-    if (r.status === 404 || r.status === 405) return `${said}: if it has no such route, check ${keyed ? `${keyedForm} and ` : ''}${configEndForm} in the target`;
+    if (r.status === 404 || r.status === 405)
+      return `${said}: if it has no such route, check ${keyed ? `${keyedForm} and ` : ''}${configEndForm} in the target`;
     if (r.status === 400 && builtBody && (request === 'write' || keyed)) {
       const body = f.writeBody === 'data' ? 'the fields under "data", {"data": {...}}' : 'the bare field map';
       return `${said}, a well-formed write: if it reads another body, check \`dataApi.writeBody\` in the target (this run sends ${body}${keyed && f.keyedWrite === 'body' ? ` with the key in ${JSON.stringify(f.keyField)}` : ''})`;
@@ -178,13 +278,24 @@ export class ServiceClient {
     return { authorization: `Bearer ${token}` };
   }
 
-  listRecords(ws: Credentials, configEnd: string, endUserHandle: string, o: { bearer?: string | null } = {}): Promise<ServiceResponse> {
+  listRecords(
+    ws: Credentials,
+    configEnd: string,
+    endUserHandle: string,
+    o: { bearer?: string | null } = {},
+  ): Promise<ServiceResponse> {
     const headers = { accept: 'application/json', ...this.#bearer(ws, o.bearer) };
     const at = { workspaceKey: ws.workspaceKey, configEnd, endUserHandle };
     return this.#data('GET', 'read', at, { headers, builtBody: false });
   }
 
-  getRecord(ws: Credentials, configEnd: string, endUserHandle: string, serviceKey: string, o: { bearer?: string | null } = {}): Promise<ServiceResponse> {
+  getRecord(
+    ws: Credentials,
+    configEnd: string,
+    endUserHandle: string,
+    serviceKey: string,
+    o: { bearer?: string | null } = {},
+  ): Promise<ServiceResponse> {
     const headers = { accept: 'application/json', ...this.#bearer(ws, o.bearer) };
     const at = { workspaceKey: ws.workspaceKey, configEnd, endUserHandle, serviceKey };
     return this.#data('GET', 'read-by-key', at, { headers, builtBody: false, pathKey: serviceKey });
@@ -197,22 +308,37 @@ export class ServiceClient {
    * /{endUserHandle}/{serviceKey}) or in the body member the target names. `rawBody` is sent as
    * it is (a malformed body, DATA-7), in the declared path.
    */
-  writeRecord(ws: Credentials, configEnd: string, endUserHandle: string, body: WriteRequest | undefined, o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {}): Promise<ServiceResponse> {
+  writeRecord(
+    ws: Credentials,
+    configEnd: string,
+    endUserHandle: string,
+    body: WriteRequest | undefined,
+    o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {},
+  ): Promise<ServiceResponse> {
     const headers = { 'content-type': 'application/json', accept: 'application/json', ...this.#bearer(ws, o.bearer) };
     const key = o.serviceKey;
     const pathKey = key !== undefined && this.forms.keyedWrite === 'path' ? key : undefined;
     const built = o.rawBody === undefined;
     const text = o.rawBody ?? JSON.stringify(writeBodyOf(body?.data ?? {}, this.forms, key));
     const at: DataAt = {
-      workspaceKey: ws.workspaceKey, configEnd, endUserHandle,
-      ...(key !== undefined ? { serviceKey: key } : {}), ...(built ? { fields: body?.data ?? {} } : {}),
+      workspaceKey: ws.workspaceKey,
+      configEnd,
+      endUserHandle,
+      ...(key !== undefined ? { serviceKey: key } : {}),
+      ...(built ? { fields: body?.data ?? {} } : {}),
     };
     const send = { headers, body: text, builtBody: built, ...(pathKey !== undefined ? { pathKey } : {}) };
     return this.#data('POST', key === undefined ? 'write' : 'keyed-write', at, send);
   }
 
   /** PUT, refused on every data route (DATA-5): by key, it goes to /{endUserHandle}/{serviceKey} whatever the keyed write form; the body is sent as given. */
-  putRecord(ws: Credentials, configEnd: string, endUserHandle: string, body: unknown, o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {}): Promise<ServiceResponse> {
+  putRecord(
+    ws: Credentials,
+    configEnd: string,
+    endUserHandle: string,
+    body: unknown,
+    o: { bearer?: string | null; rawBody?: string; serviceKey?: string } = {},
+  ): Promise<ServiceResponse> {
     const headers = { 'content-type': 'application/json', accept: 'application/json', ...this.#bearer(ws, o.bearer) };
     const key = o.serviceKey;
     const text = this.#json(body, o.rawBody);
@@ -225,8 +351,13 @@ export class ServiceClient {
     return this.#send('GET', '/.well-known/service/jwks.json', { accept: 'application/json' }, undefined);
   }
 
-  raw(method: string, path: string, o: { headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<ServiceResponse> {
-    for (const [k, v] of Object.entries(o.headers ?? {})) if (k.toLowerCase() === 'authorization') registerSecret(v.replace(/^\w+\s+/, ''));
+  raw(
+    method: string,
+    path: string,
+    o: { headers?: Record<string, string>; body?: string | Uint8Array } = {},
+  ): Promise<ServiceResponse> {
+    for (const [k, v] of Object.entries(o.headers ?? {}))
+      if (k.toLowerCase() === 'authorization') registerSecret(v.replace(/^\w+\s+/, ''));
     return this.#send(method.toUpperCase(), path, o.headers ?? {}, o.body);
   }
 }

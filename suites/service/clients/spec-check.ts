@@ -5,24 +5,42 @@
  */
 import { loadSpec, readOpenApi } from '../../../spec/index.ts';
 
-export interface ValidationResult { valid: boolean; errors: string[]; operationId?: string }
+export interface ValidationResult {
+  valid: boolean;
+  errors: string[];
+  operationId?: string;
+}
 
-interface OperationMatcher { method: string; operationId: string; regex: RegExp; template: string }
+interface OperationMatcher {
+  method: string;
+  operationId: string;
+  regex: RegExp;
+  template: string;
+}
 let matchers: OperationMatcher[] | undefined;
 let specPromise: Promise<Awaited<ReturnType<typeof loadSpec>>> | undefined;
-
 
 function loadMatchers(): OperationMatcher[] {
   if (matchers) return matchers;
   const out: OperationMatcher[] = [];
   try {
-    const doc = readOpenApi('openapi.yaml', true) as unknown as { paths?: Record<string, Record<string, { operationId?: string }>> };
+    const doc = readOpenApi('openapi.yaml', true) as unknown as {
+      paths?: Record<string, Record<string, { operationId?: string }>>;
+    };
     for (const [template, item] of Object.entries(doc.paths ?? {})) {
       // A path parameter is one segment ([^/]+), except a parameter named configEnd, which may be
       // written with its slash inside the path (UNSPEC-9: how configEnd is written is not shown).
-      const source = template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{([^}]+)\\\}/g, (_m, name: string) => (name === 'configEnd' ? '(.+?)' : '([^/]+)'));
+      const source = template
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/\\\{([^}]+)\\\}/g, (_m, name: string) => (name === 'configEnd' ? '(.+?)' : '([^/]+)'));
       for (const [method, op] of Object.entries(item)) {
-        if (op && typeof op === 'object' && op.operationId) out.push({ method: method.toUpperCase(), operationId: op.operationId, regex: new RegExp(`^${source}$`), template });
+        if (op && typeof op === 'object' && op.operationId)
+          out.push({
+            method: method.toUpperCase(),
+            operationId: op.operationId,
+            regex: new RegExp(`^${source}$`),
+            template,
+          });
       }
     }
   } catch {
@@ -45,12 +63,25 @@ export function locatePath(pathname: string): string | undefined {
   return loadMatchers().find((x) => x.regex.test(pathname))?.template;
 }
 
-export async function checkResponse(o: { method: string; url: string; status: number; headers: Record<string, string>; json: unknown; text: string; operationId?: string }): Promise<ValidationResult> {
+export async function checkResponse(o: {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  json: unknown;
+  text: string;
+  operationId?: string;
+}): Promise<ValidationResult> {
   const pathname = new URL(o.url).pathname;
   const operationId = o.operationId ?? locateOperation(o.method, pathname);
-  if (!operationId) return { valid: true, errors: [`no operation of spec/openapi.yaml matches ${o.method} ${pathname}: not checked`] };
+  if (!operationId)
+    return { valid: true, errors: [`no operation of spec/openapi.yaml matches ${o.method} ${pathname}: not checked`] };
   const errors: string[] = [];
-  if (o.text.length > 0 && o.json !== undefined && !/^application\/([a-z.+-]*\+)?json\b/i.test(o.headers['content-type'] ?? '')) {
+  if (
+    o.text.length > 0 &&
+    o.json !== undefined &&
+    !/^application\/([a-z.+-]*\+)?json\b/i.test(o.headers['content-type'] ?? '')
+  ) {
     errors.push(`a JSON body came with content-type ${JSON.stringify(o.headers['content-type'] ?? '(none)')}`);
   }
   if (o.text.length > 0 && o.json === undefined && /json/i.test(o.headers['content-type'] ?? '')) {
@@ -59,7 +90,10 @@ export async function checkResponse(o: { method: string; url: string; status: nu
   try {
     specPromise ??= Promise.resolve(loadSpec());
     const spec = await specPromise;
-    const r = spec.validateResponse(operationId, o.status, o.json ?? (o.text.length ? o.text : undefined)) as { valid: boolean; errors?: string[] };
+    const r = spec.validateResponse(operationId, o.status, o.json ?? (o.text.length ? o.text : undefined)) as {
+      valid: boolean;
+      errors?: string[];
+    };
     if (!r.valid) errors.push(...(r.errors ?? ['does not match the spec']));
   } catch (error) {
     errors.push(`spec check failed to run: ${(error as Error).message}`);

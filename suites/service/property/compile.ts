@@ -11,7 +11,17 @@
  */
 import fc from 'fast-check';
 import { CcsError } from '../../../spec/index.ts';
-import { codePoints, jsonType, regex, showPath, violations, type RefResolver, type RuleName, type Schema, type Violation } from './validate.ts';
+import {
+  codePoints,
+  jsonType,
+  regex,
+  showPath,
+  violations,
+  type RefResolver,
+  type RuleName,
+  type Schema,
+  type Violation,
+} from './validate.ts';
 
 export interface CompileOptions {
   resolveRef?: RefResolver;
@@ -22,9 +32,16 @@ export interface CompileOptions {
   /** Characters of generated free strings: BMP only by default, so code points = UTF-16 units. */
   stringUnit?: fc.Arbitrary<string>;
 }
-export interface InvalidValue { value: unknown; rule: RuleName; path: string; detail: string }
+export interface InvalidValue {
+  value: unknown;
+  rule: RuleName;
+  path: string;
+  detail: string;
+}
 
-const noRef: RefResolver = (ref) => { throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `cannot resolve $ref ${ref}: no resolver given`); };
+const noRef: RefResolver = (ref) => {
+  throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `cannot resolve $ref ${ref}: no resolver given`);
+};
 
 /** Printable BMP characters without surrogates (JSON and URLs carry them; lengths are unambiguous). */
 export const BMP_CHAR = fc.oneof(
@@ -32,10 +49,22 @@ export const BMP_CHAR = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCharCode(c)) },
 );
 
-interface Ctx { resolve: RefResolver; extra: number; openExtras: boolean; unit: fc.Arbitrary<string>; depth: number }
+interface Ctx {
+  resolve: RefResolver;
+  extra: number;
+  openExtras: boolean;
+  unit: fc.Arbitrary<string>;
+  depth: number;
+}
 
 function ctxOf(o: CompileOptions = {}): Ctx {
-  return { resolve: o.resolveRef ?? noRef, extra: o.maxExtraItems ?? 4, openExtras: o.openObjectExtras ?? true, unit: o.stringUnit ?? BMP_CHAR, depth: 0 };
+  return {
+    resolve: o.resolveRef ?? noRef,
+    extra: o.maxExtraItems ?? 4,
+    openExtras: o.openObjectExtras ?? true,
+    unit: o.stringUnit ?? BMP_CHAR,
+    depth: 0,
+  };
 }
 
 const isValid = (schema: Schema, resolve: RefResolver) => (v: unknown) => violations(schema, v, resolve).length === 0;
@@ -58,14 +87,26 @@ function stringArb(s: Record<string, unknown>, c: Ctx): fc.Arbitrary<string> {
   if (typeof s.pattern === 'string') {
     // No maxLength: the pattern decides the length (a fixed-shape timestamp is 23 characters).
     const max = typeof s.maxLength === 'number' ? s.maxLength : Number.POSITIVE_INFINITY;
-    const lengthOk = (x: string) => { const n = codePoints(x); return n >= min && n <= max; };
+    const lengthOk = (x: string) => {
+      const n = codePoints(x);
+      return n >= min && n <= max;
+    };
     // Pad a pattern match up to minLength when the pattern is not anchored at its end.
-    const padded = fc.tuple(fc.stringMatching(regex(s.pattern)), fc.string({ unit: c.unit, minLength: min, maxLength: Math.min(max, min + 8) }))
+    const padded = fc
+      .tuple(
+        fc.stringMatching(regex(s.pattern)),
+        fc.string({ unit: c.unit, minLength: min, maxLength: Math.min(max, min + 8) }),
+      )
       .map(([m, pad]) => (codePoints(m) >= min ? m : m + pad.slice(0, Math.max(0, min - codePoints(m)) + 0)));
-    return fc.oneof(fc.stringMatching(regex(s.pattern)), padded).filter((x) => lengthOk(x) && regex(s.pattern as string).test(x));
+    return fc
+      .oneof(fc.stringMatching(regex(s.pattern)), padded)
+      .filter((x) => lengthOk(x) && regex(s.pattern as string).test(x));
   }
   if (s.format === 'uri') return fc.webUrl().filter((x) => codePoints(x) >= min && codePoints(x) <= max);
-  if (s.format === 'date-time') return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (s.format === 'date-time')
+    return fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString());
   // Bias to the boundaries: exactly min and exactly max are where implementations slip (EMBED-2).
   const bounded = fc.oneof(
     { weight: 3, arbitrary: fc.string({ unit: c.unit, minLength: min, maxLength: Math.min(max, min + 16) }) },
@@ -75,34 +116,66 @@ function stringArb(s: Record<string, unknown>, c: Ctx): fc.Arbitrary<string> {
 }
 
 function numberArb(s: Record<string, unknown>, integer: boolean): fc.Arbitrary<number> {
-  const lo = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + (integer ? 1 : 1e-6) : -1e6;
-  const hi = typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - (integer ? 1 : 1e-6) : 1e6;
-  if (integer) return fc.oneof(fc.integer({ min: Math.ceil(lo), max: Math.floor(hi) }), fc.constantFrom(Math.ceil(lo), Math.floor(hi)));
+  const lo =
+    typeof s.minimum === 'number'
+      ? s.minimum
+      : typeof s.exclusiveMinimum === 'number'
+        ? s.exclusiveMinimum + (integer ? 1 : 1e-6)
+        : -1e6;
+  const hi =
+    typeof s.maximum === 'number'
+      ? s.maximum
+      : typeof s.exclusiveMaximum === 'number'
+        ? s.exclusiveMaximum - (integer ? 1 : 1e-6)
+        : 1e6;
+  if (integer)
+    return fc.oneof(
+      fc.integer({ min: Math.ceil(lo), max: Math.floor(hi) }),
+      fc.constantFrom(Math.ceil(lo), Math.floor(hi)),
+    );
   return fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x));
 }
 
-const ANY_SCALAR: fc.Arbitrary<unknown> = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -1000, max: 1000 }), fc.string({ maxLength: 8 }));
+const ANY_SCALAR: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.string({ maxLength: 8 }),
+);
 
 function anyJson(c: Ctx): fc.Arbitrary<unknown> {
-  return c.depth > 2 ? ANY_SCALAR : fc.oneof({ weight: 4, arbitrary: ANY_SCALAR }, fc.array(ANY_SCALAR, { maxLength: 3 }), fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), ANY_SCALAR, { maxKeys: 3 }));
+  return c.depth > 2
+    ? ANY_SCALAR
+    : fc.oneof(
+        { weight: 4, arbitrary: ANY_SCALAR },
+        fc.array(ANY_SCALAR, { maxLength: 3 }),
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), ANY_SCALAR, { maxKeys: 3 }),
+      );
 }
 
 function typedArb(t: string, s: Record<string, unknown>, c: Ctx): fc.Arbitrary<unknown> {
   const d = { ...c, depth: c.depth + 1 };
   switch (t) {
-    case 'null': return fc.constant(null);
-    case 'boolean': return fc.boolean();
-    case 'integer': return numberArb(s, true);
-    case 'number': return numberArb(s, false);
-    case 'string': return stringArb(s, c);
+    case 'null':
+      return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+      return numberArb(s, true);
+    case 'number':
+      return numberArb(s, false);
+    case 'string':
+      return stringArb(s, c);
     case 'array': {
       const min = typeof s.minItems === 'number' ? s.minItems : 0;
       const max = typeof s.maxItems === 'number' ? Math.min(s.maxItems, min + c.extra) : min + c.extra;
       const item = s.items !== undefined ? valid(s.items as Schema, d) : anyJson(d);
       return fc.array(item, { minLength: min, maxLength: max });
     }
-    case 'object': return objectArb(s, d);
-    default: throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `type ${t} is not supported`);
+    case 'object':
+      return objectArb(s, d);
+    default:
+      throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `type ${t} is not supported`);
   }
 }
 
@@ -122,7 +195,8 @@ function objectArb(s: Record<string, unknown>, c: Ctx): fc.Arbitrary<Record<stri
   if (ap === false) return base as fc.Arbitrary<Record<string, unknown>>;
   const extraValue = ap === undefined || ap === true ? (c.openExtras ? ANY_SCALAR : undefined) : valid(ap as Schema, c);
   if (!extraValue) return base as fc.Arbitrary<Record<string, unknown>>;
-  return fc.tuple(base, fc.dictionary(extraKeyArb(s), extraValue, { maxKeys: ap === undefined || ap === true ? 1 : 3 }))
+  return fc
+    .tuple(base, fc.dictionary(extraKeyArb(s), extraValue, { maxKeys: ap === undefined || ap === true ? 1 : 3 }))
     .map(([b, extra]) => ({ ...extra, ...(b as Record<string, unknown>) }));
 }
 
@@ -147,8 +221,12 @@ function baseArb(s: Record<string, unknown>, c: Ctx): fc.Arbitrary<unknown> {
 function mergeSiblings(parent: Record<string, unknown>, branch: Schema): Schema {
   if (typeof branch !== 'object') return branch;
   const { oneOf: _o, anyOf: _a, not: _n, ...rest } = parent;
-  void _o; void _a; void _n;
-  const keys = Object.keys(rest).filter((k) => !k.startsWith('x-') && !['description', 'examples', 'title', 'discriminator', 'default'].includes(k));
+  void _o;
+  void _a;
+  void _n;
+  const keys = Object.keys(rest).filter(
+    (k) => !k.startsWith('x-') && !['description', 'examples', 'title', 'discriminator', 'default'].includes(k),
+  );
   return keys.length ? { allOf: [branch], ...Object.fromEntries(keys.map((k) => [k, rest[k]])) } : branch;
 }
 
@@ -182,53 +260,106 @@ function candidates(schema: Schema, c: Ctx): fc.Arbitrary<unknown>[] {
   if (s.type !== undefined || s.properties || s.items || s.pattern) out.push(fc.constantFrom(...OTHER_TYPE_VALUES));
   if ('const' in s || Array.isArray(s.enum)) {
     const t = jsonType('const' in s ? s.const : (s.enum as unknown[])[0]);
-    out.push(t === 'string' ? fc.string({ maxLength: 12 }) : t === 'number' ? fc.integer() : fc.constantFrom(...OTHER_TYPE_VALUES));
+    out.push(
+      t === 'string'
+        ? fc.string({ maxLength: 12 })
+        : t === 'number'
+          ? fc.integer()
+          : fc.constantFrom(...OTHER_TYPE_VALUES),
+    );
   }
-  const hasString = s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')) || (s.type === undefined && (s.pattern || s.minLength !== undefined || s.maxLength !== undefined));
+  const hasString =
+    s.type === 'string' ||
+    (Array.isArray(s.type) && s.type.includes('string')) ||
+    (s.type === undefined && (s.pattern || s.minLength !== undefined || s.maxLength !== undefined));
   if (hasString) {
     const min = typeof s.minLength === 'number' ? s.minLength : 0;
-    if (typeof s.pattern === 'string') out.push(fc.string({ unit: c.unit, minLength: Math.max(min, 1), maxLength: min + 12 }));
+    if (typeof s.pattern === 'string')
+      out.push(fc.string({ unit: c.unit, minLength: Math.max(min, 1), maxLength: min + 12 }));
     if (min > 0) {
       const short = fc.string({ unit: c.unit, maxLength: min - 1 });
       out.push(short);
-      if (typeof s.pattern === 'string') out.push(fc.stringMatching(regex(s.pattern)).map((x) => [...x].slice(0, min - 1).join('')));
+      if (typeof s.pattern === 'string')
+        out.push(fc.stringMatching(regex(s.pattern)).map((x) => [...x].slice(0, min - 1).join('')));
     }
     if (typeof s.maxLength === 'number') {
       const max = s.maxLength;
       // Exactly one past the limit, and a little further (EMBED-2: 256 is the first rejected).
       const over = fc.integer({ min: max + 1, max: max + 8 });
-      out.push(fc.tuple(fc.constantFrom(max + 1), fc.string({ unit: c.unit, minLength: 1, maxLength: 1 })).map(([n, ch]) => ch.repeat(n)));
-      out.push(fc.tuple(over, fc.string({ unit: c.unit, minLength: max + 8, maxLength: max + 8 })).map(([n, x]) => [...x].slice(0, n).join('')));
-      if (typeof s.pattern === 'string') out.push(fc.tuple(fc.stringMatching(regex(s.pattern)), over).map(([m, n]) => (m + 'a'.repeat(n)).slice(0, Math.max(n, m.length))));
+      out.push(
+        fc
+          .tuple(fc.constantFrom(max + 1), fc.string({ unit: c.unit, minLength: 1, maxLength: 1 }))
+          .map(([n, ch]) => ch.repeat(n)),
+      );
+      out.push(
+        fc
+          .tuple(over, fc.string({ unit: c.unit, minLength: max + 8, maxLength: max + 8 }))
+          .map(([n, x]) => [...x].slice(0, n).join('')),
+      );
+      if (typeof s.pattern === 'string')
+        out.push(
+          fc
+            .tuple(fc.stringMatching(regex(s.pattern)), over)
+            .map(([m, n]) => (m + 'a'.repeat(n)).slice(0, Math.max(n, m.length))),
+        );
     }
     if (typeof s.format === 'string') out.push(fc.string({ maxLength: 12 }));
   }
   const isNum = s.type === 'integer' || s.type === 'number';
   if (isNum) {
-    if (typeof s.minimum === 'number') out.push(fc.integer({ min: Math.floor(s.minimum) - 100, max: Math.ceil(s.minimum) - 1 }));
-    if (typeof s.maximum === 'number') out.push(fc.integer({ min: Math.floor(s.maximum) + 1, max: Math.floor(s.maximum) + 100 }));
+    if (typeof s.minimum === 'number')
+      out.push(fc.integer({ min: Math.floor(s.minimum) - 100, max: Math.ceil(s.minimum) - 1 }));
+    if (typeof s.maximum === 'number')
+      out.push(fc.integer({ min: Math.floor(s.maximum) + 1, max: Math.floor(s.maximum) + 100 }));
     if (typeof s.exclusiveMinimum === 'number') out.push(fc.constantFrom(s.exclusiveMinimum, s.exclusiveMinimum - 1));
     if (typeof s.exclusiveMaximum === 'number') out.push(fc.constantFrom(s.exclusiveMaximum, s.exclusiveMaximum + 1));
-    if (s.type === 'integer') out.push(fc.double({ min: -1000, max: 1000, noNaN: true }).filter((x) => !Number.isInteger(x)));
+    if (s.type === 'integer')
+      out.push(fc.double({ min: -1000, max: 1000, noNaN: true }).filter((x) => !Number.isInteger(x)));
   }
   const isArr = s.type === 'array' || (s.type === undefined && s.items !== undefined);
   if (isArr) {
     const item = s.items !== undefined ? valid(s.items as Schema, d) : anyJson(d);
     if (typeof s.minItems === 'number' && s.minItems > 0) out.push(fc.array(item, { maxLength: s.minItems - 1 }));
-    if (typeof s.maxItems === 'number') out.push(fc.array(item, { minLength: s.maxItems + 1, maxLength: s.maxItems + 2 }));
+    if (typeof s.maxItems === 'number')
+      out.push(fc.array(item, { minLength: s.maxItems + 1, maxLength: s.maxItems + 2 }));
     if (s.items !== undefined) {
       const bad = invalidInner(s.items as Schema, d);
-      if (bad) out.push(fc.tuple(valid({ ...s, minItems: 0, maxItems: Math.max(0, (typeof s.maxItems === 'number' ? s.maxItems : 3) - 1) }, d) as fc.Arbitrary<unknown[]>, bad, fc.nat())
-        .map(([arr, b, i]) => { const a = [...arr]; a.splice(i % (a.length + 1), 0, b); return a; }));
+      if (bad)
+        out.push(
+          fc
+            .tuple(
+              valid(
+                { ...s, minItems: 0, maxItems: Math.max(0, (typeof s.maxItems === 'number' ? s.maxItems : 3) - 1) },
+                d,
+              ) as fc.Arbitrary<unknown[]>,
+              bad,
+              fc.nat(),
+            )
+            .map(([arr, b, i]) => {
+              const a = [...arr];
+              a.splice(i % (a.length + 1), 0, b);
+              return a;
+            }),
+        );
     }
   }
-  const isObj = s.type === 'object' || (s.type === undefined && (s.properties || s.required || s.additionalProperties !== undefined));
+  const isObj =
+    s.type === 'object' ||
+    (s.type === undefined && (s.properties || s.required || s.additionalProperties !== undefined));
   if (isObj) {
     const props = (s.properties ?? {}) as Record<string, Schema>;
     const req = Array.isArray(s.required) ? (s.required as string[]) : [];
     const whole = objectArb(s, d);
-    if (req.length) out.push(fc.tuple(whole, fc.constantFrom(...req)).map(([o, k]) => { const x = { ...o }; delete x[k]; return x; }));
-    if (s.additionalProperties === false) out.push(fc.tuple(whole, extraKeyArb(s), ANY_SCALAR).map(([o, k, v]) => ({ ...o, [k]: v })));
+    if (req.length)
+      out.push(
+        fc.tuple(whole, fc.constantFrom(...req)).map(([o, k]) => {
+          const x = { ...o };
+          delete x[k];
+          return x;
+        }),
+      );
+    if (s.additionalProperties === false)
+      out.push(fc.tuple(whole, extraKeyArb(s), ANY_SCALAR).map(([o, k, v]) => ({ ...o, [k]: v })));
     else if (s.additionalProperties && s.additionalProperties !== true) {
       const bad = invalidInner(s.additionalProperties as Schema, d);
       if (bad) out.push(fc.tuple(whole, extraKeyArb(s), bad).map(([o, k, v]) => ({ ...o, [k]: v })));
@@ -252,7 +383,9 @@ function candidates(schema: Schema, c: Ctx): fc.Arbitrary<unknown>[] {
 function invalidInner(schema: Schema, c: Ctx): fc.Arbitrary<unknown> | undefined {
   if (c.depth > 6) return undefined;
   const exactlyOne = (v: unknown) => violations(schema, v, c.resolve).length === 1;
-  const kept = candidates(schema, c).map((a) => feasible(a, exactlyOne)).filter((a): a is fc.Arbitrary<unknown> => !!a);
+  const kept = candidates(schema, c)
+    .map((a) => feasible(a, exactlyOne))
+    .filter((a): a is fc.Arbitrary<unknown> => !!a);
   return kept.length ? fc.oneof(...kept) : undefined;
 }
 
@@ -260,7 +393,11 @@ function invalidInner(schema: Schema, c: Ctx): fc.Arbitrary<unknown> | undefined
 export function invalidArbitrary(schema: Schema, o: CompileOptions = {}): fc.Arbitrary<InvalidValue> {
   const c = ctxOf(o);
   const arb = invalidInner(schema, c);
-  if (!arb) throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', 'the schema has no value that breaks exactly one rule (nothing to test)');
+  if (!arb)
+    throw new CcsError(
+      'PROPERTY_SCHEMA_UNSUPPORTED',
+      'the schema has no value that breaks exactly one rule (nothing to test)',
+    );
   return arb.map((value) => {
     const [v] = violations(schema, value, c.resolve) as [Violation];
     return { value, rule: v.rule, path: showPath(v.path), detail: v.detail };

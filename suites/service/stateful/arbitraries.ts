@@ -18,30 +18,78 @@ const index = fc.nat({ max: 7 });
 const fields = fc.uniqueArray(fc.nat({ max: 2 }), { minLength: 1, maxLength: 2 });
 const save = fc.record({ end, target: fc.option(index, { nil: null, freq: 2 }), fields });
 
-interface Trigger { name: string; capability?: string; weight: number; arb: fc.Arbitrary<Step> }
+interface Trigger {
+  name: string;
+  capability?: string;
+  weight: number;
+  arb: fc.Arbitrary<Step>;
+}
 
 const TRIGGERS: Trigger[] = [
   { name: 'open', capability: 'conversations', weight: 5, arb: fc.tuple(user, end).map(([u, e]) => new Open(u, e)) },
-  { name: 'turn', capability: 'turns', weight: 7, arb: fc.tuple(user, fc.array(save, { minLength: 1, maxLength: 3 })).map(([u, s]) => new Turn(u, s)) },
+  {
+    name: 'turn',
+    capability: 'turns',
+    weight: 7,
+    arb: fc.tuple(user, fc.array(save, { minLength: 1, maxLength: 3 })).map(([u, s]) => new Turn(u, s)),
+  },
   { name: 'complete', capability: 'complete', weight: 5, arb: user.map((u) => new Complete(u)) },
   { name: 'delete', capability: 'delete', weight: 2, arb: fc.tuple(user, index).map(([u, i]) => new Delete(u, i)) },
-  { name: 'bulk-delete', capability: 'bulk-delete', weight: 3, arb: fc.tuple(user, end).map(([u, e]) => new ScopeDelete(u, e)) },
+  {
+    name: 'bulk-delete',
+    capability: 'bulk-delete',
+    weight: 3,
+    arb: fc.tuple(user, end).map(([u, e]) => new ScopeDelete(u, e)),
+  },
   { name: 'interrupt', capability: 'interrupt', weight: 1, arb: user.map((u) => new Close(u, 'interrupt')) },
   { name: 'idle-sweep', capability: 'idle-sweep', weight: 1, arb: user.map((u) => new Close(u, 'sweep')) },
-  { name: 'rest-write', weight: 5, arb: fc.tuple(user, end, fc.constantFrom<WriteMode>('unkeyed', 'unkeyed', 'keyed', 'keyed', 'conflict', 'reuse', 'gone'), index, fields).map(([u, e, m, i, f]) => new RestWrite(u, e, m, i, f)) },
-  { name: 'migration-hold', capability: 'migration-hold', weight: 4, arb: fc.tuple(user, end, index, fc.boolean()).map(([u, e, i, h]) => new Hold(u, e, i, h)) },
+  {
+    name: 'rest-write',
+    weight: 5,
+    arb: fc
+      .tuple(
+        user,
+        end,
+        fc.constantFrom<WriteMode>('unkeyed', 'unkeyed', 'keyed', 'keyed', 'conflict', 'reuse', 'gone'),
+        index,
+        fields,
+      )
+      .map(([u, e, m, i, f]) => new RestWrite(u, e, m, i, f)),
+  },
+  {
+    name: 'migration-hold',
+    capability: 'migration-hold',
+    weight: 4,
+    arb: fc.tuple(user, end, index, fc.boolean()).map(([u, e, i, h]) => new Hold(u, e, i, h)),
+  },
   { name: 'list-read', weight: 3, arb: fc.tuple(user, end).map(([u, e]) => new ListRead(u, e)) },
-  { name: 'key-read', weight: 1, arb: fc.tuple(user, fc.constantFrom<'live' | 'gone' | 'unknown'>('live', 'gone', 'unknown'), index).map(([u, w, i]) => new KeyRead(u, w, i)) },
-  { name: 'seed', capability: 'seed-records', weight: 1, arb: fc.tuple(user, fc.constantFrom(1, 1, 2, 501)).map(([u, n]) => new Seed(u, n)) },
+  {
+    name: 'key-read',
+    weight: 1,
+    arb: fc
+      .tuple(user, fc.constantFrom<'live' | 'gone' | 'unknown'>('live', 'gone', 'unknown'), index)
+      .map(([u, w, i]) => new KeyRead(u, w, i)),
+  },
+  {
+    name: 'seed',
+    capability: 'seed-records',
+    weight: 1,
+    arb: fc.tuple(user, fc.constantFrom(1, 1, 2, 501)).map(([u, n]) => new Seed(u, n)),
+  },
 ];
 
-export interface Arbitraries { commands: fc.Arbitrary<Sequence>; leftOut: string[] }
+export interface Arbitraries {
+  commands: fc.Arbitrary<Sequence>;
+  leftOut: string[];
+}
 
 /** The sequences a target can run, and the triggers left out for a capability it lacks. */
 export function sequences(capabilities: Iterable<string>, maxCommands: number): Arbitraries {
   const have = new Set(capabilities);
   const kept = TRIGGERS.filter((t) => t.capability === undefined || have.has(t.capability));
   const leftOut = TRIGGERS.filter((t) => !kept.includes(t)).map((t) => `${t.name} (capability ${t.capability})`);
-  const one: fc.Arbitrary<fc.AsyncCommand<Model, Real, false>> = fc.oneof(...kept.map((t) => ({ arbitrary: t.arb, weight: t.weight })));
+  const one: fc.Arbitrary<fc.AsyncCommand<Model, Real, false>> = fc.oneof(
+    ...kept.map((t) => ({ arbitrary: t.arb, weight: t.weight })),
+  );
   return { commands: fc.commands([one], { maxCommands, size: 'max' }), leftOut };
 }

@@ -18,28 +18,50 @@ const who = (u: number) => `user#${u}`;
 export type WriteMode = 'unkeyed' | 'keyed' | 'conflict' | 'reuse' | 'gone';
 
 export class RestWrite extends Step {
-  constructor(readonly user: number, readonly end: End, readonly mode: WriteMode, readonly target: number, readonly fields: number[]) { super(); }
+  constructor(
+    readonly user: number,
+    readonly end: End,
+    readonly mode: WriteMode,
+    readonly target: number,
+    readonly fields: number[],
+  ) {
+    super();
+  }
 
   check(m: Readonly<Model>): boolean {
     const keyed = m.live(this.user, this.end).filter((x) => x.key !== undefined);
     switch (this.mode) {
-      case 'unkeyed': return true;
-      case 'keyed': return keyed.length > 0;
-      case 'conflict': return this.end === LIST && m.addressable(this.user, LIST).some((x) => x.label !== undefined);
-      case 'reuse': return this.end === LIST && m.freedLabels(this.user).length > 0;
-      case 'gone': return m.gone.some((g) => g.user === this.user && g.end === this.end && g.key !== undefined);
+      case 'unkeyed':
+        return true;
+      case 'keyed':
+        return keyed.length > 0;
+      case 'conflict':
+        return this.end === LIST && m.addressable(this.user, LIST).some((x) => x.label !== undefined);
+      case 'reuse':
+        return this.end === LIST && m.freedLabels(this.user).length > 0;
+      case 'gone':
+        return m.gone.some((g) => g.user === this.user && g.end === this.end && g.key !== undefined);
     }
   }
 
   toString(): string {
-    const what = { unkeyed: this.end === SETTING ? 'to the Setting' : `of a new ${LIST} instance`, keyed: `to ${this.end} record #${this.target} by key`, conflict: `of a new ${LIST} instance with the label of live instance #${this.target}`, reuse: `of a new ${LIST} instance with the label of deleted instance #${this.target}`, gone: `to deleted ${this.end} record #${this.target} by key` }[this.mode];
+    const what = {
+      unkeyed: this.end === SETTING ? 'to the Setting' : `of a new ${LIST} instance`,
+      keyed: `to ${this.end} record #${this.target} by key`,
+      conflict: `of a new ${LIST} instance with the label of live instance #${this.target}`,
+      reuse: `of a new ${LIST} instance with the label of deleted instance #${this.target}`,
+      gone: `to deleted ${this.end} record #${this.target} by key`,
+    }[this.mode];
     return `host REST write ${what} for ${who(this.user)}`;
   }
 
   override describe(m: Readonly<Model>): string {
     const at = (list: Array<{ id: number; end: End; key?: string }>) => named(pick(list, this.target));
     const what = {
-      unkeyed: this.end === SETTING ? `to the Setting${m.setting(this.user) ? ` ${named(m.setting(this.user))}` : ' (no record yet)'}` : `of a new ${LIST} instance`,
+      unkeyed:
+        this.end === SETTING
+          ? `to the Setting${m.setting(this.user) ? ` ${named(m.setting(this.user))}` : ' (no record yet)'}`
+          : `of a new ${LIST} instance`,
       keyed: `to ${at(m.live(this.user, this.end).filter((x) => x.key !== undefined))} by key`,
       conflict: `of a new ${LIST} instance with the label of ${at(m.addressable(this.user, LIST).filter((x) => x.label !== undefined))}`,
       reuse: `of a new ${LIST} instance with the label of deleted ${at(m.freedLabels(this.user))}`,
@@ -51,7 +73,9 @@ export class RestWrite extends Step {
   protected async act(m: Model, r: Real): Promise<void> {
     const handle = m.users[this.user]!;
     const all = FIELDS[this.end];
-    const data: Record<string, unknown> = Object.fromEntries([...new Set(this.fields.map((i) => all[i % all.length]!))].map((f) => [f, m.fresh(f)]));
+    const data: Record<string, unknown> = Object.fromEntries(
+      [...new Set(this.fields.map((i) => all[i % all.length]!))].map((f) => [f, m.fresh(f)]),
+    );
     let rec: RecordState | undefined;
     let key: string | undefined;
     let want: 'ok' | 'held' | 'conflict' | 'gone' = 'ok';
@@ -62,18 +86,27 @@ export class RestWrite extends Step {
       rec = this.end === SETTING ? m.setting(this.user) : undefined;
       if (this.end === LIST) data[IDENTITY] = m.freshLabel();
     } else if (this.mode === 'keyed') {
-      rec = pick(m.live(this.user, this.end).filter((x) => x.key !== undefined), this.target)!;
+      rec = pick(
+        m.live(this.user, this.end).filter((x) => x.key !== undefined),
+        this.target,
+      )!;
       key = rec.key;
       // The label travels with every write: whether a write merges or replaces the stored data is not shown.
       if (rec.label !== undefined) data[IDENTITY] = rec.label;
     } else if (this.mode === 'conflict') {
-      holder = pick(m.addressable(this.user, LIST).filter((x) => x.label !== undefined), this.target)!;
+      holder = pick(
+        m.addressable(this.user, LIST).filter((x) => x.label !== undefined),
+        this.target,
+      )!;
       data[IDENTITY] = holder.label;
       want = 'conflict';
     } else if (this.mode === 'reuse') {
       data[IDENTITY] = pick(m.freedLabels(this.user), this.target)!.label;
     } else {
-      key = pick(m.gone.filter((g) => g.user === this.user && g.end === this.end && g.key !== undefined), this.target)!.key;
+      key = pick(
+        m.gone.filter((g) => g.user === this.user && g.end === this.end && g.key !== undefined),
+        this.target,
+      )!.key;
       want = 'gone';
     }
     if (rec?.held) want = 'held';
@@ -87,13 +120,20 @@ export class RestWrite extends Step {
       must(r, res.status === 409, 'DATA-11', rule, words, { id: 'model.held-409' });
     } else if (want === 'conflict') {
       const body = (res.json ?? {}) as Record<string, unknown>;
-      must(r, res.status === 409 && body.code === 'IDENTITY_CONFLICT' && body.existingKey === holder!.key, 'DATA-12', 'a write giving a second List record the same identity value answers 409 IDENTITY_CONFLICT naming the record holding it', { expected: `409 IDENTITY_CONFLICT with existingKey ${holder!.key}`, seen: answered(res) });
+      must(
+        r,
+        res.status === 409 && body.code === 'IDENTITY_CONFLICT' && body.existingKey === holder!.key,
+        'DATA-12',
+        'a write giving a second List record the same identity value answers 409 IDENTITY_CONFLICT naming the record holding it',
+        { expected: `409 IDENTITY_CONFLICT with existingKey ${holder!.key}`, seen: answered(res) },
+      );
     } else if (want === 'gone') {
       const words = { expected: '404', seen: answered(res), ...hintOf(res) };
       must(r, res.status === 404, 'DATA-9', 'a keyed POST to the key of no record answers 404', words);
     } else {
       const reuse = this.mode === 'reuse';
-      const rule = reuse ? 'an identity value no live record holds (its holder was deleted) is free again'
+      const rule = reuse
+        ? 'an identity value no live record holds (its holder was deleted) is free again'
         : 'a host write on the single write route is accepted';
       const ok = res.status >= 200 && res.status < 300;
       must(r, ok, reuse ? 'DATA-12' : 'DATA-4', rule, { expected: 'a 2xx', seen: answered(res), ...hintOf(res) });
@@ -105,10 +145,26 @@ export class RestWrite extends Step {
       }
       if (rec === undefined) {
         created = true;
-        rec = m.add({ user: this.user, end: this.end, status: 'PENDING', statusBy: 'STATE-2', writes: [{ by: 'rest', atMs }], ...(typeof named === 'string' ? { key: named } : {}), ...(typeof data[IDENTITY] === 'string' ? { label: data[IDENTITY] as string } : {}) });
+        rec = m.add({
+          user: this.user,
+          end: this.end,
+          status: 'PENDING',
+          statusBy: 'STATE-2',
+          writes: [{ by: 'rest', atMs }],
+          ...(typeof named === 'string' ? { key: named } : {}),
+          ...(typeof data[IDENTITY] === 'string' ? { label: data[IDENTITY] as string } : {}),
+        });
       } else {
         if (this.end === SETTING && key === undefined && typeof named === 'string') {
-          if (rec.key !== undefined) must(r, named === rec.key, 'DATA-13', 'a write to a Setting updates its user\'s one record', { expected: `serviceKey ${rec.key}`, seen: `serviceKey ${named}` }, { id: 'model.setting-one-record' });
+          if (rec.key !== undefined)
+            must(
+              r,
+              named === rec.key,
+              'DATA-13',
+              "a write to a Setting updates its user's one record",
+              { expected: `serviceKey ${rec.key}`, seen: `serviceKey ${named}` },
+              { id: 'model.setting-one-record' },
+            );
           else rec.key = named;
         }
         // Fields the write left out: merge or replace is not shown, so the model no longer knows them.
@@ -129,11 +185,26 @@ export class RestWrite extends Step {
 }
 
 export class Hold extends Step {
-  constructor(readonly user: number, readonly end: End, readonly target: number, readonly held: boolean) { super(); }
-  check(m: Readonly<Model>): boolean { return this.candidates(m).length > 0; }
-  private candidates(m: Readonly<Model>): RecordState[] { return m.live(this.user, this.end).filter((x) => x.key !== undefined && x.held !== this.held); }
-  toString(): string { return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s ${this.end} record #${this.target} ${this.held ? 'mid-migration' : 'from the migration hold'}`; }
-  override describe(m: Readonly<Model>): string { return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s ${named(pick(this.candidates(m), this.target))} ${this.held ? 'mid-migration' : 'from the migration hold'}`; }
+  constructor(
+    readonly user: number,
+    readonly end: End,
+    readonly target: number,
+    readonly held: boolean,
+  ) {
+    super();
+  }
+  check(m: Readonly<Model>): boolean {
+    return this.candidates(m).length > 0;
+  }
+  private candidates(m: Readonly<Model>): RecordState[] {
+    return m.live(this.user, this.end).filter((x) => x.key !== undefined && x.held !== this.held);
+  }
+  toString(): string {
+    return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s ${this.end} record #${this.target} ${this.held ? 'mid-migration' : 'from the migration hold'}`;
+  }
+  override describe(m: Readonly<Model>): string {
+    return `${this.held ? 'hold' : 'release'} ${who(this.user)}'s ${named(pick(this.candidates(m), this.target))} ${this.held ? 'mid-migration' : 'from the migration hold'}`;
+  }
   protected async act(m: Model, r: Real): Promise<void> {
     const rec = pick(this.candidates(m), this.target)!;
     r.log.note(`record #${rec.id} ${rec.key}`);
@@ -148,9 +219,18 @@ export class Hold extends Step {
 }
 
 export class ListRead extends Step {
-  constructor(readonly user: number, readonly end: End) { super(); }
-  check(): boolean { return true; }
-  toString(): string { return `read ${who(this.user)}'s ${this.end} (GET /{endUserHandle})`; }
+  constructor(
+    readonly user: number,
+    readonly end: End,
+  ) {
+    super();
+  }
+  check(): boolean {
+    return true;
+  }
+  toString(): string {
+    return `read ${who(this.user)}'s ${this.end} (GET /{endUserHandle})`;
+  }
   protected async act(m: Model, r: Real): Promise<void> {
     await settle(r);
     if (this.end === LIST) r.log.note(`${(await readList(m, r, this.user)).length} item(s)`);
@@ -159,42 +239,99 @@ export class ListRead extends Step {
 }
 
 export class KeyRead extends Step {
-  constructor(readonly user: number, readonly which: 'live' | 'gone' | 'unknown', readonly target: number) { super(); }
+  constructor(
+    readonly user: number,
+    readonly which: 'live' | 'gone' | 'unknown',
+    readonly target: number,
+  ) {
+    super();
+  }
   check(m: Readonly<Model>): boolean {
     if (this.which === 'live') return m.live(this.user).some((x) => x.key !== undefined);
     if (this.which === 'gone') return m.gone.some((g) => g.user === this.user && g.key !== undefined);
     return true;
   }
-  toString(): string { return this.which === 'unknown' ? `read ${who(this.user)}'s ${LIST} by a key no record has` : `read ${who(this.user)}'s ${this.which} record #${this.target} by key`; }
+  toString(): string {
+    return this.which === 'unknown'
+      ? `read ${who(this.user)}'s ${LIST} by a key no record has`
+      : `read ${who(this.user)}'s ${this.which} record #${this.target} by key`;
+  }
   override describe(m: Readonly<Model>): string {
     if (this.which === 'unknown') return this.toString();
-    const list: Array<{ id: number; end: End; key?: string }> = this.which === 'live' ? m.live(this.user).filter((x) => x.key !== undefined) : m.gone.filter((g) => g.user === this.user && g.key !== undefined);
+    const list: Array<{ id: number; end: End; key?: string }> =
+      this.which === 'live'
+        ? m.live(this.user).filter((x) => x.key !== undefined)
+        : m.gone.filter((g) => g.user === this.user && g.key !== undefined);
     return `read ${who(this.user)}'s ${this.which === 'gone' ? 'deleted ' : ''}${named(pick(list, this.target))} by key`;
   }
   protected async act(m: Model, r: Real): Promise<void> {
     await settle(r);
-    if (this.which === 'live') await readLive(m, r, pick(m.live(this.user).filter((x) => x.key !== undefined), this.target)!);
-    else if (this.which === 'gone') await readGone(m, r, pick(m.gone.filter((g) => g.user === this.user && g.key !== undefined), this.target)!);
+    if (this.which === 'live')
+      await readLive(
+        m,
+        r,
+        pick(
+          m.live(this.user).filter((x) => x.key !== undefined),
+          this.target,
+        )!,
+      );
+    else if (this.which === 'gone')
+      await readGone(
+        m,
+        r,
+        pick(
+          m.gone.filter((g) => g.user === this.user && g.key !== undefined),
+          this.target,
+        )!,
+      );
     else {
       const res = await r.svc.getRecord(r.ws, LIST, m.users[this.user]!, `sk-none-${String(m.fresh('key'))}`);
-      must(r, res.status === 404, 'DATA-9', 'a GET by key of no record answers 404', { expected: '404', seen: answered(res) });
+      must(r, res.status === 404, 'DATA-9', 'a GET by key of no record answers 404', {
+        expected: '404',
+        seen: answered(res),
+      });
     }
   }
 }
 
 /** Records created as a host REST write would (the driver's seed), in numbers that make one or two bulk pages. */
 export class Seed extends Step {
-  constructor(readonly user: number, readonly count: number) { super(); }
-  check(): boolean { return true; }
-  toString(): string { return `seed ${this.count} ${LIST} record(s) of ${who(this.user)} as host REST writes`; }
+  constructor(
+    readonly user: number,
+    readonly count: number,
+  ) {
+    super();
+  }
+  check(): boolean {
+    return true;
+  }
+  toString(): string {
+    return `seed ${this.count} ${LIST} record(s) of ${who(this.user)} as host REST writes`;
+  }
   protected async act(m: Model, r: Real): Promise<void> {
     // One seeded record carries a fresh label; a batch carries none (the seed gives every record the same fields).
     const label = this.count === 1 ? m.freshLabel() : undefined;
     r.hostWrites += 1;
     const atMs = Date.now();
-    const { serviceKeys } = await r.driver.seed(r.ws, { configEnd: LIST, endUserHandle: m.users[this.user]!, count: this.count, ...(label ? { fields: { [IDENTITY]: label } } : {}) });
-    if (!Array.isArray(serviceKeys) || serviceKeys.length !== this.count) throw new Error(`the driver's seed answered ${show(serviceKeys)}, not ${this.count} serviceKeys`);
-    const recs = serviceKeys.map((key) => m.add({ key, user: this.user, end: LIST, status: 'PENDING', statusBy: 'STATE-2', writes: [{ by: 'rest', atMs }], ...(label ? { label, values: new Map([[IDENTITY, { value: label, by: 'DATA-4' }]]) } : {}) }));
+    const { serviceKeys } = await r.driver.seed(r.ws, {
+      configEnd: LIST,
+      endUserHandle: m.users[this.user]!,
+      count: this.count,
+      ...(label ? { fields: { [IDENTITY]: label } } : {}),
+    });
+    if (!Array.isArray(serviceKeys) || serviceKeys.length !== this.count)
+      throw new Error(`the driver's seed answered ${show(serviceKeys)}, not ${this.count} serviceKeys`);
+    const recs = serviceKeys.map((key) =>
+      m.add({
+        key,
+        user: this.user,
+        end: LIST,
+        status: 'PENDING',
+        statusBy: 'STATE-2',
+        writes: [{ by: 'rest', atMs }],
+        ...(label ? { label, values: new Map([[IDENTITY, { value: label, by: 'DATA-4' }]]) } : {}),
+      }),
+    );
     await settle(r);
     await readLive(m, r, recs[0]!);
     await readList(m, r, this.user);

@@ -19,20 +19,39 @@ import { StepViolation } from './violation.ts';
  */
 export function rerunLine(clause: string, seed: number, faults: readonly string[] = []): string {
   const ctx = reproContextFromEnv();
-  return reproductionFor(clause, [], { ...ctx, ...(faults.length > 0 ? { faults: [...faults] } : {}), seed: String(seed) }).command;
+  return reproductionFor(clause, [], {
+    ...ctx,
+    ...(faults.length > 0 ? { faults: [...faults] } : {}),
+    seed: String(seed),
+  }).command;
 }
 
-export function judgeStateful(outcome: StatefulOutcome, clauses: readonly ClauseId[], evidence: EvidenceLog, faults: readonly string[] = []): void {
+export function judgeStateful(
+  outcome: StatefulOutcome,
+  clauses: readonly ClauseId[],
+  evidence: EvidenceLog,
+  faults: readonly string[] = [],
+): void {
   const info = test.info();
   const rate = outcome.sequences / (outcome.elapsedMs / 1000);
-  info.annotations.push({ type: 'ccs-stateful', description: `${outcome.sequences} sequences in ${(outcome.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(2)}/s) over ${outcome.lanes} lane(s) of ${outcome.perLane}; steps ${[...outcome.counts].map(([k, n]) => `${k} ${n}`).join(', ')}${outcome.leftOut.length ? `; left out for missing capabilities: ${outcome.leftOut.join(', ')}` : ''}` });
+  info.annotations.push({
+    type: 'ccs-stateful',
+    description: `${outcome.sequences} sequences in ${(outcome.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(2)}/s) over ${outcome.lanes} lane(s) of ${outcome.perLane}; steps ${[...outcome.counts].map(([k, n]) => `${k} ${n}`).join(', ')}${outcome.leftOut.length ? `; left out for missing capabilities: ${outcome.leftOut.join(', ')}` : ''}`,
+  });
   const f = outcome.failure;
   if (f === undefined) reportCoverage(outcome, clauses, evidence);
   if (f === undefined) {
     for (const clause of clauses) {
       const n = outcome.tally.held.get(clause) ?? 0;
-      if (n > 0) check.soft(clause, `the model of sections 2.3, 3 and 6 held over ${outcome.sequences} generated sequences`).that(true, { expected: '', seen: '' });
-      else notExercised(clause, `no generated sequence reached a step that decides ${clause}${outcome.leftOut.length ? ` (left out: ${outcome.leftOut.join(', ')})` : ''}`);
+      if (n > 0)
+        check
+          .soft(clause, `the model of sections 2.3, 3 and 6 held over ${outcome.sequences} generated sequences`)
+          .that(true, { expected: '', seen: '' });
+      else
+        notExercised(
+          clause,
+          `no generated sequence reached a step that decides ${clause}${outcome.leftOut.length ? ` (left out: ${outcome.leftOut.join(', ')})` : ''}`,
+        );
     }
     return;
   }
@@ -41,11 +60,16 @@ export function judgeStateful(outcome: StatefulOutcome, clauses: readonly Clause
   const rerun = rerunLine(clause ?? 'STATE-1', f.seed, faults);
   const script = `${header}\nrerun: ${rerun}\n${f.script}`;
   void info.attach('ccs-stateful-script', { body: script, contentType: 'text/plain' });
-  evidence.add({ sentence: `The model-based test failed on ${header}: ${f.violation.message}. Replay: ${rerun}.\n${f.script}` });
+  evidence.add({
+    sentence: `The model-based test failed on ${header}: ${f.violation.message}. Replay: ${rerun}.\n${f.script}`,
+  });
   // The replay words carry fast-check's "seed: N, path: ..." so the report's rerun line takes the seed (reports/repro.ts).
   const replay = `{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerun}; the sequence:\n${f.script}`;
   if (!(f.violation instanceof StepViolation)) {
-    precondition(false, 'the generated sequence runs to its end', { expected: 'no error outside the contract\'s rules', seen: `${f.violation.message}; ${replay}` });
+    precondition(false, 'the generated sequence runs to its end', {
+      expected: "no error outside the contract's rules",
+      seen: `${f.violation.message}; ${replay}`,
+    });
     return;
   }
   const v = f.violation;
@@ -68,7 +92,10 @@ function reportCoverage(outcome: StatefulOutcome, clauses: readonly ClauseId[], 
   const over = `over ${outcome.sequences} sequences`;
   evidence.add({ sentence: `Coverage of the model-based test ${over}: ${c.lines.join('; ')}.` });
   if (!c.complete && clauses.includes('STATE-1')) {
-    warnCheck('STATE-1', 'the sequences exercise every row of section 3 the target\'s driver can reach',
-      `not reached in this run: ${c.missed.join('; ')}`);
+    warnCheck(
+      'STATE-1',
+      "the sequences exercise every row of section 3 the target's driver can reach",
+      `not reached in this run: ${c.missed.join('; ')}`,
+    );
   }
 }

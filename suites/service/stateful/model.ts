@@ -12,14 +12,20 @@ export type End = '/profile' | '/addresses';
 export const SETTING: End = '/profile';
 export const LIST: End = '/addresses';
 /** The fields a save or a write may set: each save gives them fresh values, so each save changes them. */
-export const FIELDS: Record<End, readonly string[]> = { '/profile': ['name', 'email', 'age'], '/addresses': ['street', 'city'] };
+export const FIELDS: Record<End, readonly string[]> = {
+  '/profile': ['name', 'email', 'age'],
+  '/addresses': ['street', 'city'],
+};
 /** The List's identity field: unique among a user's records (2.3 rule 3, DATA-12). */
 export const IDENTITY = 'label';
 
 export type Status = 'PENDING' | 'DELIVERED';
 
 /** A field value the model knows, with the rule that wrote it (a chat save, a REST write). */
-export interface Known { value: unknown; by: ClauseId }
+export interface Known {
+  value: unknown;
+  by: ClauseId;
+}
 
 export interface RecordState {
   /** The model's own number for the record (#3), stable before its key is known. */
@@ -42,7 +48,10 @@ export interface RecordState {
   onCompleteIds: string[];
 }
 
-export interface Write { by: 'chat' | 'rest'; atMs: number }
+export interface Write {
+  by: 'chat' | 'rest';
+  atMs: number;
+}
 
 /** The write of a record that came last before a moment (wall ms). */
 export function writeBefore(writes: readonly Write[], atMs: number): Write | undefined {
@@ -78,7 +87,10 @@ export class Model {
   private counter = 0;
   private nextId = 1;
 
-  constructor(readonly users: readonly string[], private readonly tag: string) {}
+  constructor(
+    readonly users: readonly string[],
+    private readonly tag: string,
+  ) {}
 
   /** A value no earlier save used: every save changes what it names (changedFields is then exact). */
   fresh(field: string): unknown {
@@ -91,7 +103,9 @@ export class Model {
     return `L${this.counter}-${this.tag}`;
   }
 
-  add(r: Omit<RecordState, 'id' | 'onCompleteIds' | 'held' | 'values'> & { values?: Map<string, Known | undefined> }): RecordState {
+  add(
+    r: Omit<RecordState, 'id' | 'onCompleteIds' | 'held' | 'values'> & { values?: Map<string, Known | undefined> },
+  ): RecordState {
     const rec: RecordState = { id: this.nextId++, held: false, onCompleteIds: [], values: r.values ?? new Map(), ...r };
     this.records.push(rec);
     return rec;
@@ -99,7 +113,16 @@ export class Model {
 
   remove(rec: RecordState, by: GoneRecord['by'], conversationId: number): GoneRecord {
     this.records.splice(this.records.indexOf(rec), 1);
-    const g: GoneRecord = { id: rec.id, user: rec.user, end: rec.end, by, conversationId, writes: rec.writes, ...(rec.key !== undefined ? { key: rec.key } : {}), ...(rec.label !== undefined ? { label: rec.label } : {}) };
+    const g: GoneRecord = {
+      id: rec.id,
+      user: rec.user,
+      end: rec.end,
+      by,
+      conversationId,
+      writes: rec.writes,
+      ...(rec.key !== undefined ? { key: rec.key } : {}),
+      ...(rec.label !== undefined ? { label: rec.label } : {}),
+    };
     this.gone.push(g);
     return g;
   }
@@ -135,7 +158,11 @@ export class Model {
 
   /** Labels of a user's live List records: a label among them is taken (DATA-12). */
   labelsInUse(user: number): Set<string> {
-    return new Set(this.live(user, LIST).map((r) => r.label).filter((l): l is string => l !== undefined));
+    return new Set(
+      this.live(user, LIST)
+        .map((r) => r.label)
+        .filter((l): l is string => l !== undefined),
+    );
   }
 
   /** Gone labelled List records of a user whose label no live record holds again. */
@@ -153,11 +180,16 @@ export class Model {
 /** The rule a read of the record's status checks, in words. */
 export function statusRule(by: ClauseId): string {
   switch (by) {
-    case 'STATE-1': return 'a record saved through the chat reads PENDING until a completion';
-    case 'STATE-2': return 'a record written over REST reads PENDING';
-    case 'STATE-4': return 'a completed record reads DELIVERED';
-    case 'STATE-6': return 'a DELIVERED record edited through the chat still reads DELIVERED';
-    default: return 'the record reads the callbackStatus its last transition gave it';
+    case 'STATE-1':
+      return 'a record saved through the chat reads PENDING until a completion';
+    case 'STATE-2':
+      return 'a record written over REST reads PENDING';
+    case 'STATE-4':
+      return 'a completed record reads DELIVERED';
+    case 'STATE-6':
+      return 'a DELIVERED record edited through the chat still reads DELIVERED';
+    default:
+      return 'the record reads the callbackStatus its last transition gave it';
   }
 }
 

@@ -47,27 +47,65 @@ export function strayJudge(m: Model): StrayJudge {
       return writes ? writeBefore(writes, e.arrival.wallMs)?.by : undefined;
     };
     switch (eventOf(e)) {
-      case 'onStart': return { clause: 'EVT-16', rule: 'onStart fires once, when a conversation opens' };
+      case 'onStart':
+        return { clause: 'EVT-16', rule: 'onStart fires once, when a conversation opens' };
       case 'config.saved':
-        if (lastWrite(p.serviceKey) === 'rest') return { clause: 'STATE-3', rule: 'a host REST write fires no event (neither onComplete nor config.saved)', id: 'model.rest-no-event' };
-        return { clause: 'EVT-17', rule: 'config.saved fires once per touched instance per turn, for chat saves only', id: 'model.saved-once-per-instance' };
+        if (lastWrite(p.serviceKey) === 'rest')
+          return {
+            clause: 'STATE-3',
+            rule: 'a host REST write fires no event (neither onComplete nor config.saved)',
+            id: 'model.rest-no-event',
+          };
+        return {
+          clause: 'EVT-17',
+          rule: 'config.saved fires once per touched instance per turn, for chat saves only',
+          id: 'model.saved-once-per-instance',
+        };
       case 'onComplete': {
         const keys = Array.isArray(p.serviceKeys) ? p.serviceKeys : [];
-        if (keys.length > 0 && keys.every((k) => lastWrite(k) === 'rest')) return { clause: 'STATE-3', rule: 'a host REST write fires no event (neither onComplete nor config.saved)', id: 'model.rest-no-event' };
+        if (keys.length > 0 && keys.every((k) => lastWrite(k) === 'rest'))
+          return {
+            clause: 'STATE-3',
+            rule: 'a host REST write fires no event (neither onComplete nor config.saved)',
+            id: 'model.rest-no-event',
+          };
         return { clause: 'EVT-19', rule: 'onComplete fires only when the user says done' };
       }
       case 'config.deleted': {
         const g = typeof p.serviceKey === 'string' ? m.goneByKey(p.serviceKey) : undefined;
-        if (g?.by === 'STATE-8') return { clause: 'EVT-23', rule: 'a per-key config.deleted of a scope delete names a key of the scope, once, as an event of the deleting conversation' };
-        return { clause: 'EVT-22', rule: 'config.deleted fires once, as an event of the conversation that deleted the instance', id: 'model.deleted-fires' };
+        if (g?.by === 'STATE-8')
+          return {
+            clause: 'EVT-23',
+            rule: 'a per-key config.deleted of a scope delete names a key of the scope, once, as an event of the deleting conversation',
+          };
+        return {
+          clause: 'EVT-22',
+          rule: 'config.deleted fires once, as an event of the conversation that deleted the instance',
+          id: 'model.deleted-fires',
+        };
       }
       case 'config.bulk_deleted': {
         const ours = m.gone.some((g) => g.by === 'STATE-8' && String(g.conversationId) === String(p.conversationId));
-        return ours ? { clause: 'PAGE-2', rule: 'a scope delete sends totalPages pages, no more' } : { clause: 'EVT-23', rule: 'config.bulk_deleted fires when the user deletes a whole scope, as an event of that conversation' };
+        return ours
+          ? { clause: 'PAGE-2', rule: 'a scope delete sends totalPages pages, no more' }
+          : {
+              clause: 'EVT-23',
+              rule: 'config.bulk_deleted fires when the user deletes a whole scope, as an event of that conversation',
+            };
       }
-      case 'onSessionInterrupted': return { clause: 'EVT-20', rule: 'onSessionInterrupted fires once, when a conversation closes without completing' };
-      case 'onSessionTimeout': return { clause: 'EVT-21', rule: 'onSessionTimeout fires once, when a conversation is swept' };
-      default: return { clause: 'EVT-15', rule: 'a lifecycle callback is one of the events of section 6', id: 'model.unknown-event' };
+      case 'onSessionInterrupted':
+        return {
+          clause: 'EVT-20',
+          rule: 'onSessionInterrupted fires once, when a conversation closes without completing',
+        };
+      case 'onSessionTimeout':
+        return { clause: 'EVT-21', rule: 'onSessionTimeout fires once, when a conversation is swept' };
+      default:
+        return {
+          clause: 'EVT-15',
+          rule: 'a lifecycle callback is one of the events of section 6',
+          id: 'model.unknown-event',
+        };
     }
   };
 }

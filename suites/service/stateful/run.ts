@@ -90,7 +90,12 @@ function projectSettings(): { seed?: number; oneRound: boolean } {
   return { ...(Number.isInteger(seed) ? { seed } : {}), oneRound: meta?.ccsStatefulOneRound === '1' };
 }
 
-interface Lane { index: number; seed: number; firstFailureAt?: number; failed?: { kind: 'stray' | 'step'; log: StepLog } }
+interface Lane {
+  index: number;
+  seed: number;
+  firstFailureAt?: number;
+  failed?: { kind: 'stray' | 'step'; log: StepLog };
+}
 
 export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise<StatefulOutcome> {
   const { target, host, driver, timing } = env;
@@ -117,16 +122,31 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
     const users = [`mb-${tag}`, `mb ${tag} ü+é`];
     const log = new StepLog();
     const ws = await env.makeWorkspace({ facts: false });
-    log.setup.push(`# workspace ${ws.workspaceKey} (its hook ${ws.hookPath}), end users ${users.map((u) => JSON.stringify(u)).join(' and ')}`);
+    log.setup.push(
+      `# workspace ${ws.workspaceKey} (its hook ${ws.hookPath}), end users ${users.map((u) => JSON.stringify(u)).join(' and ')}`,
+    );
     const model = new Model(users, tag);
     // The target's declared data API forms, as every other test's client (UNSPEC-8, UNSPEC-9).
     const logged = logResponse(log);
-    const onResponse = (r: ServiceResponse) => { logged(r); o.onResponse?.(r); };
+    const onResponse = (r: ServiceResponse) => {
+      logged(r);
+      o.onResponse?.(r);
+    };
     const svc = serviceClientFor(target, { onResponse, testInfo: test.info() });
     const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model));
     const real: Real = {
-      ws, svc, driver: new RecordingDriver(driver, log), timing, ledger, log, tally, counts, coverage,
-      sequenceTag: tag, hostWrites: 0, stepStartedMs: Date.now(),
+      ws,
+      svc,
+      driver: new RecordingDriver(driver, log),
+      timing,
+      ledger,
+      log,
+      tally,
+      counts,
+      coverage,
+      sequenceTag: tag,
+      hostWrites: 0,
+      stepStartedMs: Date.now(),
     };
     try {
       await fc.asyncModelRun(() => ({ model, real }), cmds);
@@ -137,9 +157,15 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
       }
       // A quiet end decides the rules of what must never come: no unknown event, no onComplete without
       // a completion, no event for a host REST write.
-      if (window === quietMs) for (const c of ['EVT-15', 'EVT-19', ...(real.hostWrites > 0 ? ['STATE-3'] as const : [])] as const) tally.add(c);
+      if (window === quietMs)
+        for (const c of ['EVT-15', 'EVT-19', ...(real.hostWrites > 0 ? (['STATE-3'] as const) : [])] as const)
+          tally.add(c);
     } catch (error) {
-      log.note(error instanceof StepViolation ? `FAILS ${error.clause}: ${error.rule}` : `stopped: ${(error as Error).message}`);
+      log.note(
+        error instanceof StepViolation
+          ? `FAILS ${error.clause}: ${error.rule}`
+          : `stopped: ${(error as Error).message}`,
+      );
       // The first failure decides how shrink candidates are judged; the last one is the shrunk counterexample.
       lane.failed = { kind: lane.failed?.kind ?? (error instanceof StepViolation ? error.kind : 'step'), log };
       lane.firstFailureAt ??= performance.now();
@@ -150,24 +176,43 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
     }
   };
 
-  const results = await Promise.all(Array.from({ length: lanes }, async (_, i) => {
-    const lane: Lane = { index: i, seed: (base + i) | 0 };
-    const property = fc.asyncProperty(commands, (c) => runSequence(lane, c));
-    const details = await fc.check(property, { numRuns: plan.perLane, seed: lane.seed, endOnFailure: false });
-    return { lane, details };
-  }));
+  const results = await Promise.all(
+    Array.from({ length: lanes }, async (_, i) => {
+      const lane: Lane = { index: i, seed: (base + i) | 0 };
+      const property = fc.asyncProperty(commands, (c) => runSequence(lane, c));
+      const details = await fc.check(property, { numRuns: plan.perLane, seed: lane.seed, endOnFailure: false });
+      return { lane, details };
+    }),
+  );
   const elapsedMs = performance.now() - started;
-  const failed = results.filter((x) => x.details.failed && x.lane.failed).sort((a, b) => a.lane.firstFailureAt! - b.lane.firstFailureAt!)[0];
+  const failed = results
+    .filter((x) => x.details.failed && x.lane.failed)
+    .sort((a, b) => a.lane.firstFailureAt! - b.lane.firstFailureAt!)[0];
   const capabilities = [...target.capabilities];
   const outcome: StatefulOutcome = {
-    sequences: executed, lanes, perLane: plan.perLane, elapsedMs, leftOut, tally, counts, coverage, capabilities,
+    sequences: executed,
+    lanes,
+    perLane: plan.perLane,
+    elapsedMs,
+    leftOut,
+    tally,
+    counts,
+    coverage,
+    capabilities,
   };
   if (failed) {
     const d = failed.details;
     // The last failing run is the shrunk counterexample: its script is the one kept.
     const error = d.errorInstance instanceof Error ? d.errorInstance : new Error(String(d.errorInstance));
     const log = failed.lane.failed!.log;
-    outcome.failure = { violation: error, seed: failed.lane.seed, path: d.counterexamplePath ?? '', script: log.render(), steps: log.steps.filter((s) => !s.text.startsWith('quiet window')).length, shrinks: d.numShrinks };
+    outcome.failure = {
+      violation: error,
+      seed: failed.lane.seed,
+      path: d.counterexamplePath ?? '',
+      script: log.render(),
+      steps: log.steps.filter((s) => !s.text.startsWith('quiet window')).length,
+      shrinks: d.numShrinks,
+    };
   }
   return outcome;
 }

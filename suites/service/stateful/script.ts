@@ -7,7 +7,12 @@ import type { DriverClient } from '../fixtures.ts';
 import type { ServiceResponse } from '../clients/service-client.ts';
 import { curlLine } from '../clients/curl.ts';
 
-export interface ScriptStep { n: number; text: string; outcome: string[]; requests: string[] }
+export interface ScriptStep {
+  n: number;
+  text: string;
+  outcome: string[];
+  requests: string[];
+}
 
 export class StepLog {
   readonly steps: ScriptStep[] = [];
@@ -51,11 +56,20 @@ export function logResponse(log: StepLog): (r: ServiceResponse) => void {
 
 /** The driver calls a sequence makes, each written into the script as a curl line before it is sent. */
 export class RecordingDriver {
-  constructor(private readonly d: DriverClient, private readonly log: StepLog) {}
+  constructor(
+    private readonly d: DriverClient,
+    private readonly log: StepLog,
+  ) {}
 
   private say(method: string, path: string, body?: unknown): void {
     const url = `${(this.d.driverUrl ?? '').replace(/\/$/, '')}${path}`;
-    this.log.request(curlLine({ method, url, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) }));
+    this.log.request(
+      curlLine({
+        method,
+        url,
+        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      }),
+    );
   }
 
   open(ws: { workspaceKey: string }, endUserHandle: string, configEnd: string) {
@@ -87,7 +101,11 @@ export class RecordingDriver {
     return this.d.idleSweep(conversationId);
   }
   migrationHold(ws: { workspaceKey: string }, serviceKey: string, held: boolean) {
-    this.say('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/records/${encodeURIComponent(serviceKey)}/migration-hold`, { held });
+    this.say(
+      'POST',
+      `/workspaces/${encodeURIComponent(ws.workspaceKey)}/records/${encodeURIComponent(serviceKey)}/migration-hold`,
+      { held },
+    );
     return this.d.migrationHold(ws, serviceKey, held);
   }
   seed(ws: { workspaceKey: string }, o: { configEnd: string; endUserHandle: string; count: number; fields?: object }) {

@@ -23,66 +23,186 @@ export interface TransitionRow {
 
 const CHAT = ['conversations', 'turns'];
 
-const record = (n: number, from: string, trigger: string, to: string, condition: string, also: string,
-  capabilities: readonly string[], short: string): TransitionRow =>
-  ({ id: `T${n} ${from} --${short}--> ${to}`, kind: 'record', from, trigger, condition, to, also, capabilities });
+const record = (
+  n: number,
+  from: string,
+  trigger: string,
+  to: string,
+  condition: string,
+  also: string,
+  capabilities: readonly string[],
+  short: string,
+): TransitionRow => ({
+  id: `T${n} ${from} --${short}--> ${to}`,
+  kind: 'record',
+  from,
+  trigger,
+  condition,
+  to,
+  also,
+  capabilities,
+});
 
-const move = (id: string, trigger: string, event: string, capabilities: readonly string[]): TransitionRow =>
-  ({ id, kind: 'conversation', from: '', trigger, condition: '', to: '', also: event, capabilities });
+const move = (id: string, trigger: string, event: string, capabilities: readonly string[]): TransitionRow => ({
+  id,
+  kind: 'conversation',
+  from: '',
+  trigger,
+  condition: '',
+  to: '',
+  also: event,
+  capabilities,
+});
 
-const mixed = (id: string, from: string, trigger: string, condition: string, to: string, also: string,
-  capabilities: readonly string[]): TransitionRow =>
-  ({ id, kind: 'mixed', from, trigger, condition, to, also, capabilities });
+const mixed = (
+  id: string,
+  from: string,
+  trigger: string,
+  condition: string,
+  to: string,
+  also: string,
+  capabilities: readonly string[],
+): TransitionRow => ({ id, kind: 'mixed', from, trigger, condition, to, also, capabilities });
 
 const SAVE_ALSO = 'config.saved fires once per touched instance per turn.';
-const DONE = 'User confirms done (confirmation or done-control click), or the origin task\'s session closes with '
-  + 'the work finalized';
-const EDIT_ALSO = 'config.saved fires with callbackStatus DELIVERED; a later completion through the chat fires '
-  + 'another onComplete with a new delivery id for the same key.';
+const DONE =
+  "User confirms done (confirmation or done-control click), or the origin task's session closes with " +
+  'the work finalized';
+const EDIT_ALSO =
+  'config.saved fires with callbackStatus DELIVERED; a later completion through the chat fires ' +
+  'another onComplete with a new delivery id for the same key.';
 const DELETE_ALSO = 'The record is gone (GET by key returns 404); config.deleted fires.';
-const SCOPE_ALSO = 'config.bulk_deleted fires, in pages of 500 keys; for a small scope config.deleted also fires '
-  + 'per key.';
+const SCOPE_ALSO =
+  'config.bulk_deleted fires, in pages of 500 keys; for a small scope config.deleted also fires ' + 'per key.';
 
 /** Section 3, "Transitions" (record rows) and "Conversation-level moves". */
 export const TRANSITIONS: readonly TransitionRow[] = [
   record(1, '(none)', 'Chat save', 'PENDING', 'Fields saved to an instance in a turn', SAVE_ALSO, CHAT, 'chat save'),
-  record(2, '(none)', 'Host REST write (POST data route)', 'PENDING', 'Always',
-    'No event fires (neither onComplete nor config.saved).', [], 'host REST write'),
-  record(3, 'PENDING', DONE, 'DELIVERED', 'Always', 'onComplete fires with the key(s).', [...CHAT, 'complete'],
-    'complete'),
-  record(4, 'DELIVERED', 'Chat save (an edit after completion)', 'DELIVERED', 'Fields saved', EDIT_ALSO,
-    [...CHAT, 'complete'], 'chat save'),
-  record(5, 'PENDING', 'User deletes the instance through the chat', 'removed', 'Single instance', DELETE_ALSO,
-    [...CHAT, 'delete'], 'chat delete'),
-  record(6, 'DELIVERED', 'User deletes the instance through the chat', 'removed', 'Single instance', DELETE_ALSO,
-    [...CHAT, 'complete', 'delete'], 'chat delete'),
-  record(7, 'PENDING', 'User deletes a whole scope in one confirmed action', 'removed', 'Always', SCOPE_ALSO,
-    [...CHAT, 'bulk-delete'], 'scope delete'),
-  record(8, 'DELIVERED', 'User deletes a whole scope in one confirmed action', 'removed', 'Always', SCOPE_ALSO,
-    [...CHAT, 'complete', 'bulk-delete'], 'scope delete'),
-  move('C1 --fresh conversation--> onStart', 'A fresh conversation opens for an end user', 'onStart',
-    ['conversations']),
-  move('C2 --closes without completing--> onSessionInterrupted',
+  record(
+    2,
+    '(none)',
+    'Host REST write (POST data route)',
+    'PENDING',
+    'Always',
+    'No event fires (neither onComplete nor config.saved).',
+    [],
+    'host REST write',
+  ),
+  record(
+    3,
+    'PENDING',
+    DONE,
+    'DELIVERED',
+    'Always',
+    'onComplete fires with the key(s).',
+    [...CHAT, 'complete'],
+    'complete',
+  ),
+  record(
+    4,
+    'DELIVERED',
+    'Chat save (an edit after completion)',
+    'DELIVERED',
+    'Fields saved',
+    EDIT_ALSO,
+    [...CHAT, 'complete'],
+    'chat save',
+  ),
+  record(
+    5,
+    'PENDING',
+    'User deletes the instance through the chat',
+    'removed',
+    'Single instance',
+    DELETE_ALSO,
+    [...CHAT, 'delete'],
+    'chat delete',
+  ),
+  record(
+    6,
+    'DELIVERED',
+    'User deletes the instance through the chat',
+    'removed',
+    'Single instance',
+    DELETE_ALSO,
+    [...CHAT, 'complete', 'delete'],
+    'chat delete',
+  ),
+  record(
+    7,
+    'PENDING',
+    'User deletes a whole scope in one confirmed action',
+    'removed',
+    'Always',
+    SCOPE_ALSO,
+    [...CHAT, 'bulk-delete'],
+    'scope delete',
+  ),
+  record(
+    8,
+    'DELIVERED',
+    'User deletes a whole scope in one confirmed action',
+    'removed',
+    'Always',
+    SCOPE_ALSO,
+    [...CHAT, 'complete', 'bulk-delete'],
+    'scope delete',
+  ),
+  move('C1 --fresh conversation--> onStart', 'A fresh conversation opens for an end user', 'onStart', [
+    'conversations',
+  ]),
+  move(
+    'C2 --closes without completing--> onSessionInterrupted',
     'A conversation closes without completing (abandoned on reopen, terminal error, tool timeout)',
-    'onSessionInterrupted', ['conversations', 'interrupt']),
-  move('C3 --idle TTL sweep--> onSessionTimeout', 'A conversation is swept after exceeding the idle TTL',
-    'onSessionTimeout', ['conversations', 'idle-sweep']),
+    'onSessionInterrupted',
+    ['conversations', 'interrupt'],
+  ),
+  move(
+    'C3 --idle TTL sweep--> onSessionTimeout',
+    'A conversation is swept after exceeding the idle TTL',
+    'onSessionTimeout',
+    ['conversations', 'idle-sweep'],
+  ),
 ];
 
 /** Triggers over mixed scopes (issue 30): states the table's rows meet together. */
 export const MIXED: readonly TransitionRow[] = [
-  mixed('M1 scope delete over PENDING and DELIVERED records', 'PENDING and DELIVERED',
-    'User deletes a whole scope in one confirmed action', 'the scope holds records in both states', 'removed',
-    SCOPE_ALSO, [...CHAT, 'complete', 'bulk-delete']),
-  mixed('M2 completion after a chat delete of one of several touched instances', 'PENDING', DONE,
-    'the conversation touched several instances and deleted one through the chat', 'DELIVERED',
-    'onComplete names the live instances only.', [...CHAT, 'complete', 'delete']),
-  mixed('M3 interrupt or idle sweep after a turn that saved', 'PENDING',
-    'The conversation closes without completing, or is swept', 'a turn of it saved fields', 'PENDING',
-    'onSessionInterrupted or onSessionTimeout; no onComplete.', CHAT),
-  mixed('M4 DELIVERED record edited, then completed again', 'DELIVERED', DONE,
-    'a chat save edited the record after its completion', 'DELIVERED',
-    'another onComplete with a new delivery id for the same key.', [...CHAT, 'complete']),
+  mixed(
+    'M1 scope delete over PENDING and DELIVERED records',
+    'PENDING and DELIVERED',
+    'User deletes a whole scope in one confirmed action',
+    'the scope holds records in both states',
+    'removed',
+    SCOPE_ALSO,
+    [...CHAT, 'complete', 'bulk-delete'],
+  ),
+  mixed(
+    'M2 completion after a chat delete of one of several touched instances',
+    'PENDING',
+    DONE,
+    'the conversation touched several instances and deleted one through the chat',
+    'DELIVERED',
+    'onComplete names the live instances only.',
+    [...CHAT, 'complete', 'delete'],
+  ),
+  mixed(
+    'M3 interrupt or idle sweep after a turn that saved',
+    'PENDING',
+    'The conversation closes without completing, or is swept',
+    'a turn of it saved fields',
+    'PENDING',
+    'onSessionInterrupted or onSessionTimeout; no onComplete.',
+    CHAT,
+  ),
+  mixed(
+    'M4 DELIVERED record edited, then completed again',
+    'DELIVERED',
+    DONE,
+    'a chat save edited the record after its completion',
+    'DELIVERED',
+    'another onComplete with a new delivery id for the same key.',
+    [...CHAT, 'complete'],
+  ),
 ];
 
 export interface EventSequence {
@@ -92,18 +212,27 @@ export interface EventSequence {
   capabilities: readonly string[];
 }
 
-const seq = (id: string, pattern: RegExp, capabilities: readonly string[]): EventSequence =>
-  ({ id, pattern, capabilities });
+const seq = (id: string, pattern: RegExp, capabilities: readonly string[]): EventSequence => ({
+  id,
+  pattern,
+  capabilities,
+});
 
 /** Section 6's events as the sequences one conversation sends (its "fires when" column, in order). */
 export const EVENT_SEQUENCES: readonly EventSequence[] = [
   seq('E1 onStart, config.saved, onComplete', /^onStart config\.saved onComplete$/, [...CHAT, 'complete']),
-  seq('E2 onStart, config.saved, onSessionInterrupted', /^onStart config\.saved onSessionInterrupted$/,
-    [...CHAT, 'interrupt']),
-  seq('E3 onStart, config.saved, onSessionTimeout', /^onStart config\.saved onSessionTimeout$/,
-    [...CHAT, 'idle-sweep']),
-  seq('E4 onStart, onSessionInterrupted (nothing saved)', /^onStart onSessionInterrupted$/,
-    ['conversations', 'interrupt']),
+  seq('E2 onStart, config.saved, onSessionInterrupted', /^onStart config\.saved onSessionInterrupted$/, [
+    ...CHAT,
+    'interrupt',
+  ]),
+  seq('E3 onStart, config.saved, onSessionTimeout', /^onStart config\.saved onSessionTimeout$/, [
+    ...CHAT,
+    'idle-sweep',
+  ]),
+  seq('E4 onStart, onSessionInterrupted (nothing saved)', /^onStart onSessionInterrupted$/, [
+    'conversations',
+    'interrupt',
+  ]),
   seq('E5 onStart, onSessionTimeout (nothing saved)', /^onStart onSessionTimeout$/, ['conversations', 'idle-sweep']),
   seq('E6 config.deleted, then onComplete', /config\.deleted.* onComplete$/, [...CHAT, 'delete', 'complete']),
   seq('E7 config.bulk_deleted in a conversation', /config\.bulk_deleted/, ['conversations', 'bulk-delete']),

@@ -10,8 +10,13 @@ export class StepViolation extends Error {
   /** hint: the declared data API form to check when the step's request may have been written in another one. */
   readonly hint?: string;
   constructor(
-    readonly clause: ClauseId, readonly rule: string, readonly expected: string, readonly seen: string,
-    readonly id?: string, readonly kind: 'stray' | 'step' = 'step', hint?: string,
+    readonly clause: ClauseId,
+    readonly rule: string,
+    readonly expected: string,
+    readonly seen: string,
+    readonly id?: string,
+    readonly kind: 'stray' | 'step' = 'step',
+    hint?: string,
   ) {
     super(`${clause}: ${rule}: expected ${expected}, got ${seen}${hint ? `. Hint: ${hint}` : ''}`);
     if (hint !== undefined) this.hint = hint;
@@ -33,7 +38,11 @@ export interface Judge {
 
 /** Throws a StepViolation unless `ok`; counts the condition as held otherwise. */
 export function must(
-  j: Judge, ok: boolean, clause: ClauseId, rule: string, words: { expected: string; seen: string; hint?: string },
+  j: Judge,
+  ok: boolean,
+  clause: ClauseId,
+  rule: string,
+  words: { expected: string; seen: string; hint?: string },
   o: { id?: string; kind?: 'stray' | 'step' } = {},
 ): void {
   if (!ok) throw new StepViolation(clause, rule, words.expected, words.seen, o.id, o.kind, words.hint);

@@ -6,7 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { CcsError, SERVICE_TARGET_SCHEMA, configValidator, parseYaml, resolveDataApiForms } from '../../../spec/index.ts';
+import {
+  CcsError,
+  SERVICE_TARGET_SCHEMA,
+  configValidator,
+  parseYaml,
+  resolveDataApiForms,
+} from '../../../spec/index.ts';
 import type { ServiceTargetFile, ServiceTargetSecret, ServiceTargetWorkspace } from '../../../spec/index.ts';
 
 /** The shapes of the file, generated from spec/targets/service-target.schema.json. */
@@ -16,8 +22,13 @@ export type TargetFile = ServiceTargetFile;
 
 /** A workspace of the target file with its secrets read (from the file or the environment). */
 export interface TargetWorkspace {
-  workspaceKey: string; workspaceId: string | undefined; apiKey: string; bearerToken: string;
-  embedAuthorization: string; hmacSecret: string | undefined; hookPath: string | undefined;
+  workspaceKey: string;
+  workspaceId: string | undefined;
+  apiKey: string;
+  bearerToken: string;
+  embedAuthorization: string;
+  hmacSecret: string | undefined;
+  hookPath: string | undefined;
 }
 
 const validate = configValidator(SERVICE_TARGET_SCHEMA);
@@ -39,35 +50,55 @@ export function loadTargetFile(path: string): TargetFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CcsError('TARGET_FILE_UNREADABLE', `${name}: cannot read the target file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new CcsError(
+      'TARGET_FILE_UNREADABLE',
+      `${name}: cannot read the target file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (error) {
-    throw new CcsError('TARGET_FILE_UNPARSEABLE', `${name}: not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
+    throw new CcsError(
+      'TARGET_FILE_UNPARSEABLE',
+      `${name}: not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   return validateTargetDocument(doc, name);
 }
 
 /** Reads a secret; `field` names it in the error. Never puts a value in a message. */
-export function readSecret(ref: SecretRef, field: string, name = 'target', env: NodeJS.ProcessEnv = process.env): string {
+export function readSecret(
+  ref: SecretRef,
+  field: string,
+  name = 'target',
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   if (typeof ref === 'string') return ref;
   const value = env[ref.env];
   if (value === undefined || value === '') {
-    throw new CcsError('TARGET_FIELD_INVALID', `${name}: ${field}: environment variable ${ref.env} is not set`, { field });
+    throw new CcsError('TARGET_FIELD_INVALID', `${name}: ${field}: environment variable ${ref.env} is not set`, {
+      field,
+    });
   }
   return value;
 }
 
-export function readWorkspace(w: TargetWorkspaceFile, field: string, name = 'target', env: NodeJS.ProcessEnv = process.env): TargetWorkspace {
+export function readWorkspace(
+  w: TargetWorkspaceFile,
+  field: string,
+  name = 'target',
+  env: NodeJS.ProcessEnv = process.env,
+): TargetWorkspace {
   const bearerToken = readSecret(w.bearerToken, `${field}.bearerToken`, name, env);
   return {
     workspaceKey: w.workspaceKey,
     workspaceId: w.workspaceId,
     apiKey: readSecret(w.apiKey, `${field}.apiKey`, name, env),
     bearerToken,
-    embedAuthorization: w.embedAuthorization ? readSecret(w.embedAuthorization, `${field}.embedAuthorization`, name, env) : `Bearer ${bearerToken}`,
+    embedAuthorization: w.embedAuthorization
+      ? readSecret(w.embedAuthorization, `${field}.embedAuthorization`, name, env)
+      : `Bearer ${bearerToken}`,
     hmacSecret: w.hmacSecret ? readSecret(w.hmacSecret, `${field}.hmacSecret`, name, env) : undefined,
     hookPath: w.hookPath,
   };

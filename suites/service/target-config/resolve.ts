@@ -10,7 +10,13 @@ import { DriverClient } from '../clients/driver-client.ts';
 import { registerSecret } from '../../../spec/index.ts';
 import { loadTargetFile, readWorkspace, type TargetWorkspace } from './load.ts';
 import type { Tolerances } from './timing.ts';
-import { readSettings, resolveDataApiForms, describeDataApiForms, DEFAULT_DATA_API_FORMS, type DataApiForms } from '../../../spec/index.ts';
+import {
+  readSettings,
+  resolveDataApiForms,
+  describeDataApiForms,
+  DEFAULT_DATA_API_FORMS,
+  type DataApiForms,
+} from '../../../spec/index.ts';
 import { parseTimeScale } from './time-scale.ts';
 export { DEFAULT_EMBEDDED_TIME_SCALE, parseTimeScale } from './time-scale.ts';
 
@@ -45,13 +51,21 @@ export interface ResolvedTarget {
 
 export const DEFAULT_TOLERANCES: Tolerances = { minMs: 250, relative: 0.25 };
 
-export interface TargetSession { target: ResolvedTarget; close(): Promise<void> }
-
-export function parseFaults(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+export interface TargetSession {
+  target: ResolvedTarget;
+  close(): Promise<void>;
 }
 
-async function discover(driverUrl: string | undefined): Promise<{ timeScale?: number; capabilities: Set<string>; jwksUrl?: string }> {
+export function parseFaults(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+async function discover(
+  driverUrl: string | undefined,
+): Promise<{ timeScale?: number; capabilities: Set<string>; jwksUrl?: string }> {
   if (!driverUrl) return { capabilities: new Set() };
   const caps = await new DriverClient(driverUrl).capabilities();
   return { timeScale: caps.timeScale, capabilities: new Set(caps.capabilities), jwksUrl: caps.jwksUrl };
@@ -63,23 +77,38 @@ async function discover(driverUrl: string | undefined): Promise<{ timeScale?: nu
  * @param o.dataApi forms for the embedded reference (a project of the data API forms run): it then
  *   serves only these forms, and the suites write in them. Without, it serves its default forms.
  */
-export async function resolveTarget(o: { realtime?: boolean; env?: NodeJS.ProcessEnv; dataApi?: DataApiForms } = {}): Promise<TargetSession> {
+export async function resolveTarget(
+  o: { realtime?: boolean; env?: NodeJS.ProcessEnv; dataApi?: DataApiForms } = {},
+): Promise<TargetSession> {
   const env = o.env ?? process.env;
   const settings = readSettings(env);
   const file = settings.target;
   if (!file) {
     const timeScale = o.realtime ? 1 : parseTimeScale(settings.timeScale);
     const faults = settings.faults;
-    const svc = await startReferenceService({ port: 0, timeScale, faults, ...(o.dataApi ? { dataApi: o.dataApi } : {}) });
+    const svc = await startReferenceService({
+      port: 0,
+      timeScale,
+      faults,
+      ...(o.dataApi ? { dataApi: o.dataApi } : {}),
+    });
     try {
       const d = await discover(svc.driverUrl);
       return {
         target: {
           description: `embedded reference service at time scale ${timeScale}${faults.length ? ` with seeded faults ${faults.join(', ')}` : ''}${o.dataApi ? ` serving only the data API forms: ${describeDataApiForms(o.dataApi)}` : ''}`,
-          baseUrl: svc.url, driverUrl: svc.driverUrl, capabilities: d.capabilities,
-          timeScale: d.timeScale ?? timeScale, tolerances: { ...DEFAULT_TOLERANCES }, limits: { megabyte: 1_000_000 },
-          embedded: true, apiKeyHeader: 'authorization', jwksUrl: d.jwksUrl, workspaces: undefined,
-          mockHost: { listenHost: '127.0.0.1', port: 0, publicUrl: undefined }, faults,
+          baseUrl: svc.url,
+          driverUrl: svc.driverUrl,
+          capabilities: d.capabilities,
+          timeScale: d.timeScale ?? timeScale,
+          tolerances: { ...DEFAULT_TOLERANCES },
+          limits: { megabyte: 1_000_000 },
+          embedded: true,
+          apiKeyHeader: 'authorization',
+          jwksUrl: d.jwksUrl,
+          workspaces: undefined,
+          mockHost: { listenHost: '127.0.0.1', port: 0, publicUrl: undefined },
+          faults,
           dataApi: o.dataApi ?? { ...DEFAULT_DATA_API_FORMS },
         },
         close: () => svc.close(),
@@ -92,28 +121,45 @@ export async function resolveTarget(o: { realtime?: boolean; env?: NodeJS.Proces
   const t = loadTargetFile(file);
   const name = file.split(/[\\/]/).pop() ?? 'target';
   const workspaces = t.workspaces
-    ? { production: readWorkspace(t.workspaces.production, 'workspaces.production', name, env), ...(t.workspaces.sandbox ? { sandbox: readWorkspace(t.workspaces.sandbox, 'workspaces.sandbox', name, env) } : {}) }
+    ? {
+        production: readWorkspace(t.workspaces.production, 'workspaces.production', name, env),
+        ...(t.workspaces.sandbox
+          ? { sandbox: readWorkspace(t.workspaces.sandbox, 'workspaces.sandbox', name, env) }
+          : {}),
+      }
     : undefined;
   for (const w of [workspaces?.production, workspaces?.sandbox]) {
     if (w) for (const s of [w.apiKey, w.bearerToken, w.embedAuthorization, w.hmacSecret]) registerSecret(s);
   }
   if (!t.service.driverUrl && !workspaces) {
-    throw new CcsError('TARGET_FIELD_INVALID', `${name}: workspaces: is required when service.driverUrl is absent (no driver to create workspaces)`, { field: 'workspaces' });
+    throw new CcsError(
+      'TARGET_FIELD_INVALID',
+      `${name}: workspaces: is required when service.driverUrl is absent (no driver to create workspaces)`,
+      { field: 'workspaces' },
+    );
   }
   const d = await discover(t.service.driverUrl);
   const result: ResolvedTarget = {
-    description: t.description ?? `service at ${t.service.baseUrl}${t.service.driverUrl ? ' with a driver' : ' without a driver'}`,
+    description:
+      t.description ?? `service at ${t.service.baseUrl}${t.service.driverUrl ? ' with a driver' : ' without a driver'}`,
     baseUrl: t.service.baseUrl.replace(/\/$/, ''),
     driverUrl: t.service.driverUrl,
     capabilities: d.capabilities,
     timeScale: d.timeScale ?? t.timing?.timeScale ?? 1,
-    tolerances: { minMs: t.timing?.tolerances?.minMs ?? DEFAULT_TOLERANCES.minMs, relative: t.timing?.tolerances?.relative ?? DEFAULT_TOLERANCES.relative },
+    tolerances: {
+      minMs: t.timing?.tolerances?.minMs ?? DEFAULT_TOLERANCES.minMs,
+      relative: t.timing?.tolerances?.relative ?? DEFAULT_TOLERANCES.relative,
+    },
     limits: { megabyte: t.limits?.megabyte ?? 1_000_000 },
     embedded: false,
     apiKeyHeader: (t.service.apiKeyHeader ?? 'authorization').toLowerCase(),
     jwksUrl: d.jwksUrl ?? t.signing?.jwksUrl,
     workspaces,
-    mockHost: { listenHost: t.mockHost?.listenHost ?? '127.0.0.1', port: t.mockHost?.port ?? 0, publicUrl: t.mockHost?.publicUrl },
+    mockHost: {
+      listenHost: t.mockHost?.listenHost ?? '127.0.0.1',
+      port: t.mockHost?.port ?? 0,
+      publicUrl: t.mockHost?.publicUrl,
+    },
     faults: [],
     dataApi: resolveDataApiForms(t.dataApi, name),
   };

@@ -13,6 +13,9 @@ export const DEFAULT_EMBEDDED_TIME_SCALE = 0.1;
 export function parseTimeScale(raw: string | undefined, field = 'CCS_TIME_SCALE'): number {
   if (raw === undefined || raw === '') return DEFAULT_EMBEDDED_TIME_SCALE;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) throw new CcsError('TARGET_FIELD_INVALID', `${field}: must be a number in (0, 1], got ${JSON.stringify(raw)}`, { field });
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1)
+    throw new CcsError('TARGET_FIELD_INVALID', `${field}: must be a number in (0, 1], got ${JSON.stringify(raw)}`, {
+      field,
+    });
   return n;
 }

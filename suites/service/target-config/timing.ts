@@ -5,7 +5,10 @@
  */
 import { CONTRACT } from '../../../protocol/index.ts';
 
-export interface Tolerances { minMs: number; relative: number }
+export interface Tolerances {
+  minMs: number;
+  relative: number;
+}
 
 export interface Timing {
   timeScale: number;
@@ -34,7 +37,8 @@ const [BACKOFF_1, BACKOFF_2] = CONTRACT.backoffMs;
 
 export function makeTiming(timeScale: number, tolerances: Tolerances): Timing {
   const scaled = (ms: number) => ms * timeScale;
-  const tolerance = (ms: number) => Math.max(tolerances.minMs * timeScale, tolerances.relative * scaled(ms), LOADED_MACHINE_FLOOR_MS);
+  const tolerance = (ms: number) =>
+    Math.max(tolerances.minMs * timeScale, tolerances.relative * scaled(ms), LOADED_MACHINE_FLOOR_MS);
   const delivery = () => scaled(CONTRACT.connectTimeoutMs + CONTRACT.requestTimeoutMs) + HARNESS_SLACK_MS;
   return {
     timeScale,

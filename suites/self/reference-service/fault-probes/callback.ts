@@ -4,19 +4,88 @@ import { startTestHost } from '../host.ts';
 import { byEvent, completeWith, first, lifecycle, logEvents, waitMs, type Probe } from './helpers.ts';
 
 export const CALLBACK_PROBES: Record<string, Probe> = {
-  'onstart-without-servicekeys': { run: async (s) => { await s.open(); expect((await first(s, 'onStart')).json).not.toHaveProperty('serviceKeys'); } },
-  'eventtype-instead-of-event': { run: async (s) => { await s.open(); const b = (await first(s, 'onStart')).json as any; expect(b.eventType).toBe('onStart'); expect(b.event).toBeUndefined(); } },
-  'oncomplete-inline-data': { run: async (s) => { await lifecycle(s); expect((byEvent(s, 'onComplete')[0]!.json as any).data).toBeDefined(); } },
-  'timestamp-with-zone': { run: async (s) => { await s.open(); expect((await first(s, 'onStart')).json).toMatchObject({ timestamp: expect.stringMatching(/Z$/) }); } },
-  'configend-without-slash': { run: async (s) => { await s.open(); expect((await first(s, 'onStart')).json).toMatchObject({ configEnd: 'profile' }); } },
-  'oncomplete-without-path': { run: async (s) => { await lifecycle(s); expect(byEvent(s, 'onComplete')[0]!.json).not.toHaveProperty('path'); } },
-  'oncomplete-first-key-only': { run: async (s) => { const { keys } = await lifecycle(s); expect(keys).toHaveLength(2); expect((byEvent(s, 'onComplete')[0]!.json as any).serviceKeys).toEqual([keys[0]]); } },
-  'conversation-id-string': { run: async (s) => { await s.open(); expect(typeof ((await first(s, 'onStart')).json as any).conversationId).toBe('string'); } },
-  'event-header-mismatch': { run: async (s) => { await lifecycle(s); const r = s.host.callbacks().find((x) => (x.json as any).event === 'config.saved')!; expect(r.headers['x-service-event']).toBe('config_saved'); } },
-  'attempt-header-on-config-saved': { run: async (s) => { await lifecycle(s); expect(byEvent(s, 'config.saved')[0]!.headers['x-service-delivery-attempt']).toBe('1'); } },
-  'delivery-id-other-form': { run: async (s) => { const id = await s.open(); expect((await first(s, 'onStart')).headers['x-service-delivery-id']).toBe(`dl-onStart-${id}`); } },
-  'attempt-header-zero-based': { run: async (s) => { await lifecycle(s); expect(byEvent(s, 'onComplete')[0]!.headers['x-service-delivery-attempt']).toBe('0'); } },
-  'signature-header-when-off': { run: async (s) => { await s.open(); expect((await first(s, 'onStart')).headers['x-service-signature']).toBe(''); } },
+  'onstart-without-servicekeys': {
+    run: async (s) => {
+      await s.open();
+      expect((await first(s, 'onStart')).json).not.toHaveProperty('serviceKeys');
+    },
+  },
+  'eventtype-instead-of-event': {
+    run: async (s) => {
+      await s.open();
+      const b = (await first(s, 'onStart')).json as any;
+      expect(b.eventType).toBe('onStart');
+      expect(b.event).toBeUndefined();
+    },
+  },
+  'oncomplete-inline-data': {
+    run: async (s) => {
+      await lifecycle(s);
+      expect((byEvent(s, 'onComplete')[0]!.json as any).data).toBeDefined();
+    },
+  },
+  'timestamp-with-zone': {
+    run: async (s) => {
+      await s.open();
+      expect((await first(s, 'onStart')).json).toMatchObject({ timestamp: expect.stringMatching(/Z$/) });
+    },
+  },
+  'configend-without-slash': {
+    run: async (s) => {
+      await s.open();
+      expect((await first(s, 'onStart')).json).toMatchObject({ configEnd: 'profile' });
+    },
+  },
+  'oncomplete-without-path': {
+    run: async (s) => {
+      await lifecycle(s);
+      expect(byEvent(s, 'onComplete')[0]!.json).not.toHaveProperty('path');
+    },
+  },
+  'oncomplete-first-key-only': {
+    run: async (s) => {
+      const { keys } = await lifecycle(s);
+      expect(keys).toHaveLength(2);
+      expect((byEvent(s, 'onComplete')[0]!.json as any).serviceKeys).toEqual([keys[0]]);
+    },
+  },
+  'conversation-id-string': {
+    run: async (s) => {
+      await s.open();
+      expect(typeof ((await first(s, 'onStart')).json as any).conversationId).toBe('string');
+    },
+  },
+  'event-header-mismatch': {
+    run: async (s) => {
+      await lifecycle(s);
+      const r = s.host.callbacks().find((x) => (x.json as any).event === 'config.saved')!;
+      expect(r.headers['x-service-event']).toBe('config_saved');
+    },
+  },
+  'attempt-header-on-config-saved': {
+    run: async (s) => {
+      await lifecycle(s);
+      expect(byEvent(s, 'config.saved')[0]!.headers['x-service-delivery-attempt']).toBe('1');
+    },
+  },
+  'delivery-id-other-form': {
+    run: async (s) => {
+      const id = await s.open();
+      expect((await first(s, 'onStart')).headers['x-service-delivery-id']).toBe(`dl-onStart-${id}`);
+    },
+  },
+  'attempt-header-zero-based': {
+    run: async (s) => {
+      await lifecycle(s);
+      expect(byEvent(s, 'onComplete')[0]!.headers['x-service-delivery-attempt']).toBe('0');
+    },
+  },
+  'signature-header-when-off': {
+    run: async (s) => {
+      await s.open();
+      expect((await first(s, 'onStart')).headers['x-service-signature']).toBe('');
+    },
+  },
   'sandbox-no-inherit-host': {
     run: async (s) => {
       const sb = await s.driver('POST', '/workspaces', { parentWorkspaceKey: s.ws.workspaceKey });
@@ -26,10 +95,40 @@ export const CALLBACK_PROBES: Record<string, Probe> = {
       expect(s.host.callbacks('onStart')).toHaveLength(0);
     },
   },
-  'listen-pipe-also-posts-host': { run: async (s) => { await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/listen`, { forwardTo: `${s.host.url}/pipe/p-1` }); await s.open(); await s.host.waitFor((r) => r.some((x) => x.url === '/pipe/p-1') && r.some((x) => x.url === '/hooks/t-1'), 5000, 'the onStart at the pipe and at the hook'); } },
-  'send-without-hookpath': { workspace: { hookPath: null }, run: async (s) => { await s.open(); await s.host.waitFor((r) => r.some((x) => x.method === 'POST' && x.url === '/'), 5000, 'a POST to hostBaseUrl'); } },
-  'two-attempts-only': { timeScale: 0.05, run: async (s) => { await completeWith(s, () => ({ status: 503 })); await first(s, 'onComplete', 2); await waitMs(20000 * 0.05 + 750); expect(byEvent(s, 'onComplete')).toHaveLength(2); } },
-  'four-attempts': { timeScale: 0.05, run: async (s) => { await completeWith(s, () => ({ status: 503 })); await first(s, 'onComplete', 4); } },
+  'listen-pipe-also-posts-host': {
+    run: async (s) => {
+      await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/listen`, { forwardTo: `${s.host.url}/pipe/p-1` });
+      await s.open();
+      await s.host.waitFor(
+        (r) => r.some((x) => x.url === '/pipe/p-1') && r.some((x) => x.url === '/hooks/t-1'),
+        5000,
+        'the onStart at the pipe and at the hook',
+      );
+    },
+  },
+  'send-without-hookpath': {
+    workspace: { hookPath: null },
+    run: async (s) => {
+      await s.open();
+      await s.host.waitFor((r) => r.some((x) => x.method === 'POST' && x.url === '/'), 5000, 'a POST to hostBaseUrl');
+    },
+  },
+  'two-attempts-only': {
+    timeScale: 0.05,
+    run: async (s) => {
+      await completeWith(s, () => ({ status: 503 }));
+      await first(s, 'onComplete', 2);
+      await waitMs(20000 * 0.05 + 750);
+      expect(byEvent(s, 'onComplete')).toHaveLength(2);
+    },
+  },
+  'four-attempts': {
+    timeScale: 0.05,
+    run: async (s) => {
+      await completeWith(s, () => ({ status: 503 }));
+      await first(s, 'onComplete', 4);
+    },
+  },
   'backoff-5s-both': {
     timeScale: 0.1,
     run: async (s) => {
@@ -41,9 +140,31 @@ export const CALLBACK_PROBES: Record<string, Probe> = {
       expect(a2!.at - a1!.endAt!).toBeLessThan(1000);
     },
   },
-  'retry-config-saved-after-503': { timeScale: 0.05, run: async (s) => { s.host.script = (r) => ({ status: r.headers['x-service-event'] === 'config.saved' ? 503 : 200 }); const id = await s.open(); await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { email: 'a@x.io' } }] }); await first(s, 'config.saved', 2); } },
-  'retry-oncomplete-after-4xx': { timeScale: 0.05, run: async (s) => { await completeWith(s, () => ({ status: 400 })); await first(s, 'onComplete', 2); } },
-  'no-retry-on-timeout': { timeScale: 0.05, run: async (s) => { await completeWith(s, () => ({ hang: true })); await first(s, 'onComplete'); await waitMs((10000 + 5000) * 0.05 + 750); expect(byEvent(s, 'onComplete')).toHaveLength(1); } },
+  'retry-config-saved-after-503': {
+    timeScale: 0.05,
+    run: async (s) => {
+      s.host.script = (r) => ({ status: r.headers['x-service-event'] === 'config.saved' ? 503 : 200 });
+      const id = await s.open();
+      await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { email: 'a@x.io' } }] });
+      await first(s, 'config.saved', 2);
+    },
+  },
+  'retry-oncomplete-after-4xx': {
+    timeScale: 0.05,
+    run: async (s) => {
+      await completeWith(s, () => ({ status: 400 }));
+      await first(s, 'onComplete', 2);
+    },
+  },
+  'no-retry-on-timeout': {
+    timeScale: 0.05,
+    run: async (s) => {
+      await completeWith(s, () => ({ hang: true }));
+      await first(s, 'onComplete');
+      await waitMs((10000 + 5000) * 0.05 + 750);
+      expect(byEvent(s, 'onComplete')).toHaveLength(1);
+    },
+  },
   'no-retry-on-connect-refused': {
     timeScale: 0.05,
     run: async (s) => {
@@ -56,14 +177,26 @@ export const CALLBACK_PROBES: Record<string, Probe> = {
       await logEvents(s, (l) => l.some((x) => x.event === 'delivery.failed' && x.deliveryId === `lc-${id}-onComplete`));
       await waitMs(5000 * 0.05 + 750);
       const lines = await logEvents(s, () => true);
-      expect(lines.filter((x) => x.event === 'delivery.failed' && x.deliveryId === `lc-${id}-onComplete`)).toHaveLength(1);
+      expect(lines.filter((x) => x.event === 'delivery.failed' && x.deliveryId === `lc-${id}-onComplete`)).toHaveLength(
+        1,
+      );
     },
   },
-  'no-retry-on-5xx': { timeScale: 0.05, run: async (s) => { await completeWith(s, () => ({ status: 503 })); await first(s, 'onComplete'); await waitMs(5000 * 0.05 + 750); expect(byEvent(s, 'onComplete')).toHaveLength(1); } },
+  'no-retry-on-5xx': {
+    timeScale: 0.05,
+    run: async (s) => {
+      await completeWith(s, () => ({ status: 503 }));
+      await first(s, 'onComplete');
+      await waitMs(5000 * 0.05 + 750);
+      expect(byEvent(s, 'onComplete')).toHaveLength(1);
+    },
+  },
   'request-timeout-20s': {
     timeScale: 0.05,
     run: async (s) => {
-      await completeWith(s, (r) => (r.headers['x-service-delivery-attempt'] === '1' ? { hang: true } : { status: 200 }));
+      await completeWith(s, (r) =>
+        r.headers['x-service-delivery-attempt'] === '1' ? { hang: true } : { status: 200 },
+      );
       const a2 = await first(s, 'onComplete', 2);
       const gap = a2.at - byEvent(s, 'onComplete')[0]!.at;
       expect(gap).toBeGreaterThan((20000 + 5000) * 0.05 - 250); // clean: (10 s + 5 s) scaled
@@ -72,7 +205,10 @@ export const CALLBACK_PROBES: Record<string, Probe> = {
   'complete-waits-for-host': {
     timeScale: 0.05,
     run: async (s) => {
-      s.host.script = (r) => (r.headers['x-service-event'] === 'onComplete' && r.headers['x-service-delivery-attempt'] === '1' ? { hang: true } : { status: 200 });
+      s.host.script = (r) =>
+        r.headers['x-service-event'] === 'onComplete' && r.headers['x-service-delivery-attempt'] === '1'
+          ? { hang: true }
+          : { status: 200 };
       const id = await s.open();
       await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { email: 'a@x.io' } }] });
       const t0 = performance.now();
@@ -81,5 +217,14 @@ export const CALLBACK_PROBES: Record<string, Probe> = {
       expect(byEvent(s, 'onComplete').length).toBeGreaterThanOrEqual(2);
     },
   },
-  'retry-new-delivery-id': { timeScale: 0.05, run: async (s) => { await completeWith(s, (r) => ({ status: r.headers['x-service-delivery-attempt'] === '1' ? 503 : 200 })); const a2 = await first(s, 'onComplete', 2); expect(a2.headers['x-service-delivery-id']).not.toBe(byEvent(s, 'onComplete')[0]!.headers['x-service-delivery-id']); } },
+  'retry-new-delivery-id': {
+    timeScale: 0.05,
+    run: async (s) => {
+      await completeWith(s, (r) => ({ status: r.headers['x-service-delivery-attempt'] === '1' ? 503 : 200 }));
+      const a2 = await first(s, 'onComplete', 2);
+      expect(a2.headers['x-service-delivery-id']).not.toBe(
+        byEvent(s, 'onComplete')[0]!.headers['x-service-delivery-id'],
+      );
+    },
+  },
 };

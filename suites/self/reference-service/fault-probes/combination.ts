@@ -6,7 +6,8 @@ import type { Stage } from '../host.ts';
 const turn = (s: Stage, id: number, saves: unknown[]) => s.driver('POST', `/conversations/${id}/turns`, { saves });
 const restWrite = (s: Stage, tail: string, data: object) => s.api('POST', dataPath(s, tail), { data }, bearer(s));
 const read = (s: Stage, tail: string) => s.api('GET', dataPath(s, tail), undefined, bearer(s));
-const hold = (s: Stage, key: string, held: boolean) => s.driver('POST', `/workspaces/${s.ws.workspaceKey}/records/${key}/migration-hold`, { held });
+const hold = (s: Stage, key: string, held: boolean) =>
+  s.driver('POST', `/workspaces/${s.ws.workspaceKey}/records/${key}/migration-hold`, { held });
 
 /** A completed /contacts record of u-1 (conversation 1), and a second conversation opened on /contacts. */
 async function completedThenReopened(s: Stage): Promise<{ key: string; c2: number }> {
@@ -83,7 +84,11 @@ export const COMBINATION_PROBES: Record<string, Probe> = {
       const { key, c2 } = await completedThenReopened(s);
       await turn(s, c2, [{ serviceKey: key, fields: { name: 'A', email: 'b@x.io' } }]);
       await first(s, 'config.saved', 3);
-      expect(byEvent(s, 'config.saved').slice(1).map((r) => (r.json as { changedFields: string[] }).changedFields)).toEqual([['name'], ['email']]);
+      expect(
+        byEvent(s, 'config.saved')
+          .slice(1)
+          .map((r) => (r.json as { changedFields: string[] }).changedFields),
+      ).toEqual([['name'], ['email']]);
     },
   },
   'turn-status-of-first-instance': {
@@ -91,7 +96,15 @@ export const COMBINATION_PROBES: Record<string, Probe> = {
       const { key, c2 } = await completedThenReopened(s);
       await turn(s, c2, [{ fields: { email: 'b@x.io' } }, { serviceKey: key, fields: { name: 'A' } }]);
       await first(s, 'config.saved', 3);
-      expect(byEvent(s, 'config.saved').map((r) => r.json).find((p) => (p as { serviceKey: string }).serviceKey === key && (p as { conversationId: number }).conversationId === c2)).toMatchObject({ callbackStatus: 'PENDING' });
+      expect(
+        byEvent(s, 'config.saved')
+          .map((r) => r.json)
+          .find(
+            (p) =>
+              (p as { serviceKey: string }).serviceKey === key &&
+              (p as { conversationId: number }).conversationId === c2,
+          ),
+      ).toMatchObject({ callbackStatus: 'PENDING' });
     },
   },
   'chat-delete-rest-record-silent': {
@@ -152,7 +165,12 @@ export const COMBINATION_PROBES: Record<string, Probe> = {
     run: async (s) => {
       const id = await s.open('u-1', '/contacts');
       const t = await turn(s, id, [{ fields: { email: 'a@x.io' } }]);
-      await s.api('POST', dataPath(s, `contacts/data/u-1/${t.json.serviceKeys[0]}`), { data: { name: 'A' } }, bearer(s));
+      await s.api(
+        'POST',
+        dataPath(s, `contacts/data/u-1/${t.json.serviceKeys[0]}`),
+        { data: { name: 'A' } },
+        bearer(s),
+      );
       await first(s, 'config.saved', 2);
     },
   },

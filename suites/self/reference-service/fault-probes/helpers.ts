@@ -17,13 +17,18 @@ export const waitMs = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** open /contacts, one turn saving two new instances (one with two fields), complete. */
 export async function lifecycle(s: Stage): Promise<{ id: number; keys: string[] }> {
   const id = await s.open('u-1', '/contacts');
-  const t = await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { email: 'a@x.io', name: 'A' } }, { fields: { email: 'b@x.io' } }] });
+  const t = await s.driver('POST', `/conversations/${id}/turns`, {
+    saves: [{ fields: { email: 'a@x.io', name: 'A' } }, { fields: { email: 'b@x.io' } }],
+  });
   await s.driver('POST', `/conversations/${id}/complete`, {});
   await first(s, 'onComplete');
   return { id, keys: t.json.serviceKeys };
 }
 
-export async function completeWith(s: Stage, script: (r: Received) => { status?: number; hang?: boolean }): Promise<number> {
+export async function completeWith(
+  s: Stage,
+  script: (r: Received) => { status?: number; hang?: boolean },
+): Promise<number> {
   s.host.script = (r) => (r.headers['x-service-event'] === 'onComplete' ? script(r) : { status: 200 });
   const id = await s.open();
   await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { email: 'a@x.io' } }] });
@@ -31,7 +36,11 @@ export async function completeWith(s: Stage, script: (r: Received) => { status?:
   return id;
 }
 
-export async function logEvents(s: Stage, until: (lines: Array<{ event: string; deliveryId?: string }>) => boolean, ms = 8000): Promise<Array<{ event: string; deliveryId?: string }>> {
+export async function logEvents(
+  s: Stage,
+  until: (lines: Array<{ event: string; deliveryId?: string }>) => boolean,
+  ms = 8000,
+): Promise<Array<{ event: string; deliveryId?: string }>> {
   const deadline = performance.now() + ms;
   let lines: Array<{ event: string; deliveryId?: string }> = [];
   while (performance.now() < deadline) {
@@ -43,7 +52,8 @@ export async function logEvents(s: Stage, until: (lines: Array<{ event: string; 
 }
 
 export async function hmacVerdict(s: Stage, r: Received, secret = SECRET): Promise<string> {
-  return (await verifyCallback({ headers: r.headers, rawBody: r.raw, config: { mode: 'hmac', secrets: [secret] } })).verdict;
+  return (await verifyCallback({ headers: r.headers, rawBody: r.raw, config: { mode: 'hmac', secrets: [secret] } }))
+    .verdict;
 }
 
 export async function facts(s: Stage): Promise<any> {
@@ -51,15 +61,26 @@ export async function facts(s: Stage): Promise<any> {
 }
 
 export async function factsAnswered(s: Stage, n: number): Promise<void> {
-  await s.host.waitFor((all) => all.filter((r) => r.method === 'GET' && r.endAt !== undefined).length >= n, 5000, `${n} facts answers`);
+  await s.host.waitFor(
+    (all) => all.filter((r) => r.method === 'GET' && r.endAt !== undefined).length >= n,
+    5000,
+    `${n} facts answers`,
+  );
   await waitMs(100);
 }
 
-export function multipart(parts: Array<{ name: string; filename?: string; body: string | Buffer }>): { body: Buffer; type: string } {
+export function multipart(parts: Array<{ name: string; filename?: string; body: string | Buffer }>): {
+  body: Buffer;
+  type: string;
+} {
   const boundary = '----ccsfaults';
   const chunks: Buffer[] = [];
   for (const p of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(p.body) ? p.body : Buffer.from(p.body));
     chunks.push(Buffer.from('\r\n'));
   }

@@ -44,7 +44,13 @@ export const ROW_STATE_PROBES: Record<string, Probe> = {
       const { kid, previousKid, header, doc } = await rotatedOnStart(s);
       expect(decodeProtectedHeader(header).kid).toBe(previousKid);
       // Signed with the new key: it verifies with the key published under the new kid.
-      await compactVerify(header, await importJWK(doc.find((k) => k.kid === kid)!, 'ES256'));
+      await compactVerify(
+        header,
+        await importJWK(
+          doc.find((k) => k.kid === kid)!,
+          'ES256',
+        ),
+      );
     },
   },
   'backoff-from-attempt-start': {
