@@ -40,9 +40,26 @@ export interface FaultModelRow {
   traffic?: string;
 }
 
+/**
+ * A seeded fault (service) or faulty receiver (host) the rows name: the implementation switches on its
+ * name (typed by the generated ServiceFaultName / HostFaultName, spec/generated/fault-models.ts).
+ */
+export interface SeededFault {
+  name: string;
+  /** The clause it breaks. */
+  clause: string;
+  /** What it does wrong, in one sentence. */
+  sentence: string;
+  /** Further clauses it breaks by its nature (the matrix counts them as its own). */
+  also?: string[];
+  /** false: it breaks everything at once, proves nothing about one check and stays out of the matrix. */
+  matrix?: false;
+}
+
 export interface FaultModel {
   side: Side;
   rows: FaultModelRow[];
+  faults: SeededFault[];
 }
 
 const ROW_SCHEMA = {
@@ -69,11 +86,28 @@ const ROW_SCHEMA = {
   ],
 } as const;
 
+const FAULT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'clause', 'sentence'],
+  properties: {
+    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
+    clause: { type: 'string', pattern: '^[A-Z]+-[1-9][0-9]*$' },
+    sentence: { type: 'string', minLength: 1 },
+    also: { type: 'array', items: { type: 'string', pattern: '^[A-Z]+-[1-9][0-9]*$' } },
+    matrix: { const: false },
+  },
+} as const;
+
 const MODEL_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['side', 'rows'],
-  properties: { side: { enum: ['service', 'host'] }, rows: { type: 'array', items: ROW_SCHEMA } },
+  required: ['side', 'rows', 'faults'],
+  properties: {
+    side: { enum: ['service', 'host'] },
+    rows: { type: 'array', items: ROW_SCHEMA },
+    faults: { type: 'array', items: FAULT_SCHEMA },
+  },
 } as const;
 
 /** Compiled on first use: every test worker imports this module, few load a model. */
@@ -113,8 +147,29 @@ export function loadFaultModel(side: Side): FaultModel {
         row: r.row,
       });
   }
+  checkFaults(file, model);
   cache.set(side, model);
   return model;
+}
+
+/** Every fault is declared once, and every fault a row names is declared. */
+function checkFaults(file: string, model: FaultModel): void {
+  const declared = new Set<string>();
+  for (const f of model.faults) {
+    if (declared.has(f.name))
+      throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: fault ${f.name} is declared twice`, { file });
+    declared.add(f.name);
+  }
+  for (const r of model.rows)
+    if (r.fault !== undefined && !declared.has(r.fault))
+      throw new CcsError(
+        'SPEC_FAULT_MODEL_INVALID',
+        `spec/${file}: row ${r.row} names an undeclared fault ${r.fault}`,
+        {
+          file,
+          row: r.row,
+        },
+      );
 }
 
 /** The rows whose check has this id (a check may catch several ways). */

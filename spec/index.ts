@@ -20,6 +20,14 @@ export {
 export type { ClauseTag, MarkerTag } from './clause-id.ts';
 export type { ClauseId } from './generated/clauses.ts';
 export { CLAUSE_IDS } from './generated/clauses.ts';
+export type {
+  ServiceCheckId,
+  HostCheckId,
+  ServiceFaultName,
+  HostFaultName,
+  SeededFaultOf,
+} from './generated/fault-models.ts';
+export { SERVICE_CHECK_IDS, HOST_CHECK_IDS, SERVICE_FAULTS, HOST_FAULTS } from './generated/fault-models.ts';
 export type * from './generated/contract.ts';
 export type * from './generated/driver.ts';
 export type * from './generated/service-target.ts';
@@ -66,6 +74,6 @@ export {
 export { EVIDENCE_ATTACHMENT } from './evidence.ts';
 export { CHECKS_ATTACHMENT, checkWords, hintWords, parseCheckRecords } from './checks.ts';
 export { loadFaultModel, rowsOfCheck, faultModelRow, hintOfCheck } from './fault-model.ts';
-export type { CheckHint, FaultModel, FaultModelRow } from './fault-model.ts';
+export type { CheckHint, FaultModel, FaultModelRow, SeededFault } from './fault-model.ts';
 export type { CheckOutcome, CheckRecord } from './checks.ts';
 export type { Evidence, EvidenceItem, RequestEvidence, TimelineSpec, TimelineWindow } from './evidence.ts';

@@ -1,7 +1,8 @@
 /**
  * Generates spec/generated/*.ts from the documents of spec/: the contract's shapes
  * (openapi.yaml components), the driver's calls (driver.openapi.yaml), both target files
- * (targets/*.schema.json) and the ClauseId union (clauses.yaml). spec/ is the only source of
+ * (targets/*.schema.json), the ClauseId union (clauses.yaml) and the check ids and fault names of
+ * the fault models (faults/*.yaml). spec/ is the only source of
  * these shapes; the TypeScript follows it.
  *
  * `npm run generate` writes the files; `--check` exits 1 when one is stale
@@ -13,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { specPath } from '../paths.ts';
 import { declaration, pascal, type EmitContext, type Schema } from './emit.ts';
+import { faultModelTypes } from './fault-models.ts';
 
 type Doc = { [key: string]: unknown };
 const obj = (v: unknown): Doc => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Doc) : {});
@@ -128,6 +130,7 @@ export function generatedFiles(): Record<string, string> {
     'service-target.ts': targetTypes('targets/service-target.schema.json', 'ServiceTargetFile', 'ServiceTarget'),
     'host-target.ts': targetTypes('targets/host-target.schema.json', 'HostTargetFile', 'HostTarget'),
     'clauses.ts': clauseTypes(),
+    'fault-models.ts': [header(['spec/faults/service.yaml', 'spec/faults/host.yaml']), faultModelTypes()].join('\n'),
   };
 }
 
