@@ -75,7 +75,7 @@ test(NO_RETRY_TITLE, { tag: tags('HOST-22') }, async ({ host }, testInfo) => {
     [c.outcome],
     host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary),
   );
-  [401, 400].forEach((status, i) => {
+  ([401, 400] as const).forEach((status, i) => {
     const r = repeats[i];
     check
       .soft('HOST-22', `a read answered ${status} is not retried`, { id: `data.no-retry-${status}` })
@@ -175,7 +175,7 @@ test(RETRY_TITLE, { tag: tags('HOST-21') }, async ({ host }, testInfo) => {
     [c.outcome],
     host.service.reads.filter((r) => r.endUserHandle === c.handle).map(summary),
   );
-  [409, 503].forEach((status, i) => {
+  ([409, 503] as const).forEach((status, i) => {
     check
       .soft('HOST-21', `a read answered ${status} is retried`, { id: `data.retry-${status}` })
       .that(retries[i] !== undefined, {

@@ -14,7 +14,7 @@ import { complete, readOk, readsInWords, type Completion } from './harness/reads
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { ackClauses, answeredOrStop, judgeAcks, acknowledgedOrStop } from './harness/ack.ts';
 import { check, precondition } from '../shared/index.ts';
-import { clauseTags } from '../../spec/index.ts';
+import { clauseTags, type HostCheckId } from '../../spec/index.ts';
 
 const cite = ['HOST-11', ...ackClauses(true)].join(', ');
 const tags = clauseTags('HOST-11', ...ackClauses(true));
@@ -49,7 +49,7 @@ async function handledLikeControl(
   control: Completion,
   done: Payload,
   rule: string,
-  id: string,
+  id: HostCheckId,
 ): Promise<void> {
   const [controlRead, read] = await Promise.all([readOf(h, control.payload), readOf(h, done)]);
   precondition(controlRead !== undefined, 'the key of a control onComplete is read (HOST-13)', {

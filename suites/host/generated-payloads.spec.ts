@@ -19,7 +19,7 @@ import { describe, inLanes, isAck, type SendOutcome } from './harness/send.ts';
 import { AnswerJudge, judgeAcks, ownClauseDecides } from './harness/ack.ts';
 import { signingModesUnderTest } from './harness/modes.ts';
 import { notExercised, precondition } from '../shared/index.ts';
-import type { ClauseId } from '../../spec/index.ts';
+import type { ClauseId, HostCheckId } from '../../spec/index.ts';
 
 /** Bounded: a run is a few hundred requests at most, sent concurrently. */
 const GENERATED_PER_MODE = 40;
@@ -72,7 +72,7 @@ function sentOf<P extends Omit<Sent, 'outcome'>>(
 
 interface Settle {
   clause: ClauseId;
-  id: string;
+  id: HostCheckId;
   seed: number;
   deadlineMs: number;
 }

@@ -1,9 +1,11 @@
 /**
  * The check ids the traffic judge gives its checks: the ids the service suites give the same rules
- * (suites/service/check-ids.ts), so a fault-model row names one check whichever way it was decided.
+ * (typed by the generated ServiceCheckId), so a fault-model row names one check whichever way it was decided.
  * A row marked `traffic: --inject ...` in spec/faults/service.yaml names one of these (suites/self/observe/).
  */
-export const TRAFFIC_CHECK_IDS = [
+import type { ServiceCheckId } from '../../spec/index.ts';
+
+export const TRAFFIC_CHECK_IDS: readonly ServiceCheckId[] = [
   'delivery.attempt-numbering',
   'delivery.backoff',
   'delivery.no-retry-after-2xx-4xx',
@@ -48,4 +50,4 @@ export const TRAFFIC_CHECK_IDS = [
   'sign.jws-payload',
   'sign.resigned-each-attempt',
   'sign.t-now',
-] as const;
+];

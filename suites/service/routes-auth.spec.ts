@@ -10,7 +10,7 @@ import { answered, expectError } from './areas/errors.ts';
 import { check, precondition } from '../shared/index.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { validUpload } from './areas/upload-parts.ts';
-import { clauseTags, type ClauseId } from '../../spec/index.ts';
+import { clauseTags, type ClauseId, type ServiceCheckId } from '../../spec/index.ts';
 
 /** Which credential a call presents: the target's own, none, a made-up one, or another workspace's. */
 type Cred = { kind: 'own' } | { kind: 'none' } | { kind: 'invalid' } | { kind: 'of'; ws: TestWorkspace };
@@ -116,7 +116,7 @@ const ROUTES: RouteCase[] = [
 ];
 
 /** The fault-model check id of "missing or invalid credentials give 401", by route clause. */
-const UNAUTHENTICATED_IDS: Record<string, string> = {
+const UNAUTHENTICATED_IDS: Record<string, ServiceCheckId> = {
   'EMBED-10': 'auth.embed-401',
   'UPLOAD-5': 'auth.upload-401',
   'UPLOAD-9': 'auth.upload-status-401',

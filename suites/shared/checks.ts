@@ -17,6 +17,8 @@ import {
   processRedactor,
   type CheckRecord,
   type ClauseId,
+  type HostCheckId,
+  type ServiceCheckId,
 } from '../../spec/index.ts';
 
 export type ClauseRef = ClauseId | readonly ClauseId[];
@@ -105,9 +107,12 @@ const checkExpect = baseExpect.extend({
   },
 });
 
+/** A check id of either fault model (generated from spec/faults/*.yaml): a mistyped id fails to typecheck. */
+export type CheckId = ServiceCheckId | HostCheckId;
+
 /** Options of a check: its id in the fault models (spec/faults/*.yaml), whose rows may carry a hint. */
 export interface CheckOptions {
-  id?: string;
+  id?: CheckId;
 }
 
 /**

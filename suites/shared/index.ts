@@ -3,4 +3,4 @@ export { curlLine, shellQuote, MAX_INLINE_BODY_BYTES } from './curl.ts';
 export type { CurlRequest } from './curl.ts';
 export { check, notExercised, precondition, warnCheck, attachChecks, checksOf, show } from './checks.ts';
 export { hintOfFailure, NO_ANSWER_HINT, TIMED_OUT_HINT } from './checks.ts';
-export type { Checker, CheckOptions, ClauseRef, Words } from './checks.ts';
+export type { Checker, CheckId, CheckOptions, ClauseRef, Words } from './checks.ts';

@@ -10,7 +10,7 @@
  */
 import { test, type TestInfo } from '@playwright/test';
 import { check, precondition, type Words } from '../../shared/index.ts';
-import type { ClauseId } from '../../../spec/index.ts';
+import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
 import { signedModeClauses } from './modes.ts';
 import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './send.ts';
 
@@ -28,7 +28,7 @@ export interface SentCallback {
 /** Per test: whether a request got no answer, and the passes held back until the test ends. */
 interface Pending {
   noAnswer: boolean;
-  passes: Array<{ clause: ClauseId; rule: string; id: string }>;
+  passes: Array<{ clause: ClauseId; rule: string; id: HostCheckId }>;
 }
 const pending = new WeakMap<TestInfo, Pending>();
 
@@ -52,7 +52,7 @@ export class AnswerJudge {
     if (!outcomes.every(answered)) pendingOf(test.info()).noAnswer = true;
   }
 
-  soft(clause: ClauseId, rule: string, id: string, ok: boolean, words: Words): void {
+  soft(clause: ClauseId, rule: string, id: HostCheckId, ok: boolean, words: Words): void {
     if (ok) pendingOf(test.info()).passes.push({ clause, rule, id });
     else check.soft(clause, rule, { id }).that(false, words);
   }
@@ -80,7 +80,7 @@ export function ackClauses(firstModeOnly = false): ClauseId[] {
  */
 export interface AckRule {
   clause: ClauseId;
-  id: string;
+  id: HostCheckId;
   rule: string;
   ownsRefusal?: true;
 }
@@ -109,13 +109,13 @@ export interface AckOptions {
    */
   timed?: false;
   /** HOST-2's check id (ack.within-1s by default). */
-  quickId?: string;
+  quickId?: HostCheckId;
   /** What the callback was sent under, for HOST-2's rule (e.g. "while its reads are held 3 s"). */
   quickWhile?: string;
 }
 
 /** HOST-1 on a request that got no answer: the transport error is the evidence. */
-export function failNoAnswer(s: SentCallback, deadlineMs: number, id: string): void {
+export function failNoAnswer(s: SentCallback, deadlineMs: number, id: HostCheckId): void {
   pendingOf(test.info()).noAnswer = true;
   check.soft('HOST-1', `${s.mode} ${s.kind}: the callback is answered within ${deadlineMs} ms`, { id }).that(false, {
     expected: `an HTTP answer (a 2xx) within ${deadlineMs} ms`,

@@ -11,7 +11,7 @@
  * answered, like any correctly signed GET).
  */
 import { check, warnCheck } from '../../shared/index.ts';
-import { factsCheckId, type SignatureCase } from './signature-cases.ts';
+import { callbackCheckId, factsCheckId, type SignatureCase } from './signature-cases.ts';
 import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './send.ts';
 import { AnswerJudge, failNoAnswer, judgeAcks } from './ack.ts';
 
@@ -91,7 +91,7 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
     if (c.accepted) {
       for (const s of withControl) {
         const words = { expected: 'a 2xx', seen: describe(s.o) };
-        judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, isAck(s.o), words);
+        judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, callbackCheckId(c), isAck(s.o), words);
       }
       continue;
     }
@@ -108,7 +108,7 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
         judge.soft('HOST-25', rule, 'sig.every-event', true, { expected: '', seen: '' });
       }
       for (const s of [...accepted, ...refused]) {
-        judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, c.id, !isAck(s.o), {
+        judge.soft(c.clause, `${mode} ${s.kind}: ${c.name}`, callbackCheckId(c), !isAck(s.o), {
           expected: 'refused (401)',
           seen: describe(s.o),
         });

@@ -10,7 +10,7 @@
  */
 import { test, type TestInfo } from '@playwright/test';
 import { check } from '../../shared/index.ts';
-import type { ClauseId } from '../../../spec/index.ts';
+import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
 import type { DataRead, ServiceSide } from './service-side.ts';
 
 /** The statuses section 7 says to retry (HOST-21) and never to retry (HOST-22). */
@@ -28,7 +28,7 @@ interface Announcement {
 
 export interface Violation {
   clause: ClauseId;
-  id: string;
+  id: HostCheckId;
   rule: string;
   expected: string;
   read: DataRead;
@@ -170,7 +170,7 @@ export function observe(service: ServiceSide): Observer {
     async judge(info) {
       const tagged = new Set(info.tags.map((t) => t.replace(/^@/, '')));
       const found = (await collect(info.testId)).filter((v) => tagged.has(v.clause));
-      const byCheck = new Map<string, Violation[]>();
+      const byCheck = new Map<HostCheckId, Violation[]>();
       for (const v of found) byCheck.set(v.id, [...(byCheck.get(v.id) ?? []), v]);
       for (const [id, vs] of byCheck) {
         const first = vs[0]!;

@@ -14,7 +14,7 @@ import {
 } from 'node:crypto';
 import { CompactSign, base64url, exportJWK, type CryptoKey, type JWK, type KeyObject } from 'jose';
 import { jwsPayloadBytes, signHmac, signJws } from '../../../protocol/index.ts';
-import type { ClauseId } from '../../../spec/index.ts';
+import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
 
 export type SigningMode = 'hmac' | 'jwks';
 /** The request kinds a signature covers: a callback's raw body, the facts GET's request line (5.2 item 6). */
@@ -54,8 +54,15 @@ export interface CaseRequest {
   requestTarget?: string;
 }
 
-export interface SignatureCase {
-  /** The check id of its fault-model rows ('sig.t-future-301s'). */
+/** A case: an edge with the check id of its fault-model rows, or the control, which decides nothing itself. */
+/** 'sig.X' of a row 'facts-sig.X': the id of a case only the facts GET is sent (its callback rows do not exist). */
+type FactsStem = HostCheckId extends infer I ? (I extends `facts-sig.${infer R}` ? `sig.${R}` : never) : never;
+
+export type SignatureCase =
+  (CaseOf & { id: HostCheckId | FactsStem; control?: undefined }) | (CaseOf & { id: 'sig.control'; control: true });
+
+interface CaseOf {
+  /** The check id of its fault-model rows ('sig.t-future-301s'), typed by the host fault model; 'sig.control'. */
   id: string;
   /** In words, for the check's rule. */
   name: string;
@@ -69,7 +76,7 @@ export interface SignatureCase {
    * A correctly signed request sent beside the edges: it decides nothing itself (HOST-1 and the
    * verifier's clause are decided in lifecycle-ack.spec.ts); an edge is judged only where it was accepted.
    */
-  control?: true;
+  control?: true | undefined;
   /** The t to sign with, from the sender's whole-second clock now (the window edges). */
   t?: (now: number) => number;
   build(r: SignedRequest, k: Keyring): Promise<CaseRequest>;
@@ -556,7 +563,14 @@ export function casesFor(mode: SigningMode, kind: SignedKind): SignatureCase[] {
   return SIGNATURE_CASES.filter((c) => c.modes.includes(mode) && c.kinds.includes(kind));
 }
 
+/** The callback's check id of a case (its own id). */
+export function callbackCheckId(c: SignatureCase): HostCheckId {
+  // A callback case's row exists: the fault-model self test fails a callback case no row names.
+  return c.id as HostCheckId;
+}
+
 /** The facts GET's check id of a case: the same way, on the request line (HOST-18). */
-export function factsCheckId(c: SignatureCase): string {
-  return c.id.replace(/^sig\./, 'facts-sig.');
+export function factsCheckId(c: SignatureCase): Extract<HostCheckId, `facts-sig.${string}`> {
+  // A facts case's row exists: the fault-model self test fails a facts case no row names.
+  return c.id.replace(/^sig\./, 'facts-sig.') as Extract<HostCheckId, `facts-sig.${string}`>;
 }

@@ -66,7 +66,7 @@ test(
     "carries a library hint, only its own; an HTTP answer or a reset keeps the fault model's",
   () => {
     const at = 'POST http://127.0.0.1:1/hooks/ccs';
-    const o = { id: 'ack.2xx-within-10s' };
+    const o = { id: 'ack.2xx-within-10s' as const };
     for (const error of ['connect ECONNREFUSED 127.0.0.1:1', 'getaddrinfo ENOTFOUND receiver.invalid']) {
       const seen = `${at}: connection failed (${error})`;
       expect(hintOfFailure(o, { expected: 'a 2xx', seen })).toEqual({ hint: NO_ANSWER_HINT });

@@ -1,58 +1,91 @@
 /**
  * The fault models (spec/faults/<side>.yaml) against what they stand for: every clause of a side
  * has at least one row; every row has a check and the fault that proves it, or a reason; every
- * check a row names is one the suites make, and every check the suites make is named by a row;
- * every fault a row names exists, and every fault of the mutation matrix proves at least one row;
- * every recipe a row names is a file the package ships, and a recipe goes with a hint.
+ * check id a row names is given to a check in the suites (that every id given is a row's is the
+ * generated CheckId union's: `npm run typecheck`); every fault a row names is declared, every
+ * declared fault is switched on in the implementation, and every fault of the mutation matrix proves
+ * at least one row; every recipe a row names is a file the package ships, and a recipe goes with a hint.
  * That each row's fault really fails its check is the mutation matrix's own test (suites/mutants).
  */
 import { test, expect } from '@playwright/test';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadFaultModel, readSettings, type FaultModelRow } from '../../../spec/index.ts';
+import {
+  HOST_CHECK_IDS,
+  HOST_FAULTS,
+  SERVICE_CHECK_IDS,
+  SERVICE_FAULTS,
+  loadFaultModel,
+  readSettings,
+  type FaultModelRow,
+} from '../../../spec/index.ts';
 import { loadClauses } from '../../../reports/index.ts';
-import { HOST_FAULTS } from '../../../fixtures/host-receiver/index.ts';
-import { HOST_CHECK_IDS, HOST_WRITTEN_CHECK_IDS } from '../../host/check-ids.ts';
-import { FAULTS } from '../../../reference-service/index.ts';
-import { SERVICE_CHECK_IDS, SERVICE_WRITTEN_CHECK_IDS } from '../../service/check-ids.ts';
+import { SIGNATURE_CASES, callbackCheckId, factsCheckId } from '../../host/harness/signature-cases.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The text of every TypeScript file under a folder of the package. */
+function textOf(dir: string): string {
+  const files = (d: string): string[] =>
+    readdirSync(d).flatMap((f) => {
+      const path = join(d, f);
+      return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+    });
+  return files(`${ROOT}${dir}`)
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+}
+
+/**
+ * The check ids a suite's text gives to checks: every quoted id, and every id matching a template
+ * (`data.retry-${status}`). The ids come from the fault models (spec/generated/fault-models.ts), so
+ * this finds which of them some code still uses; a row whose check no code names is stale.
+ */
+function usedIn(text: string): (id: string) => boolean {
+  const shapes = [...text.matchAll(/`([a-z]+\.[^`]*\$\{[^`]*)`/g)].map(
+    (m) =>
+      new RegExp(
+        `^${m[1]!
+          .replace(/\$\{[^}]*\}/g, '\u0000')
+          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\u0000/g, '.+')}$`,
+      ),
+  );
+  return (id) => text.includes(`'${id}'`) || text.includes(`"${id}"`) || shapes.some((s) => s.test(id));
+}
+
+/** The host check ids of the signature cases' table (harness/signature-cases.ts): a case's own, and its facts id. */
+const CASE_IDS = new Set<string>([
+  ...SIGNATURE_CASES.filter((c) => !c.control && c.kinds.includes('callback')).map(callbackCheckId),
+  ...SIGNATURE_CASES.filter((c) => !c.control && c.kinds.includes('facts')).map(factsCheckId),
+]);
 
 const SIDES = [
   {
     side: 'host' as const,
     checkIds: HOST_CHECK_IDS,
-    written: HOST_WRITTEN_CHECK_IDS,
     faults: HOST_FAULTS.filter((f) => f.matrix !== false).map((f) => f.name),
+    allFaults: HOST_FAULTS.map((f) => f.name),
+    used: (): ((id: string) => boolean) => {
+      const literal = usedIn(textOf('suites/host'));
+      return (id) => CASE_IDS.has(id) || (!id.startsWith('facts-sig.') && literal(id));
+    },
+    switches: 'fixtures/host-receiver',
   },
   {
     side: 'service' as const,
     checkIds: SERVICE_CHECK_IDS,
-    written: SERVICE_WRITTEN_CHECK_IDS,
-    faults: FAULTS.map((f) => f.name),
+    faults: SERVICE_FAULTS.map((f) => f.name),
+    allFaults: SERVICE_FAULTS.map((f) => f.name),
+    used: () => usedIn(textOf('suites/service')),
+    switches: 'reference-service',
   },
 ];
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
 const list = (rows: readonly FaultModelRow[]) => rows.map((r) => r.row).join(', ');
 
-/** The text of every TypeScript file of a suite folder but its check-ids list. */
-function suiteText(dir: string): string {
-  const files = (d: string): string[] =>
-    readdirSync(d).flatMap((f) => {
-      const path = join(d, f);
-      return statSync(path).isDirectory()
-        ? files(path)
-        : path.endsWith('.ts') && !path.endsWith('check-ids.ts')
-          ? [path]
-          : [];
-    });
-  return files(dir)
-    .map((f) => readFileSync(f, 'utf8'))
-    .join('\n');
-}
-
-for (const { side, checkIds, written, faults } of SIDES) {
+for (const { side, checkIds, faults, allFaults, used, switches } of SIDES) {
   test(`every ${side} clause has a row in spec/faults/${side}.yaml, and every row a check and its proof or a reason`, async () => {
     const { clauses } = await loadClauses(readSettings().clausesFile);
     const model = loadFaultModel(side);
@@ -73,49 +106,37 @@ for (const { side, checkIds, written, faults } of SIDES) {
     ).toBe('');
   });
 
-  test(`the checks and faults named by spec/faults/${side}.yaml are the ones the ${side} suites make and seed`, () => {
+  test(`every fault spec/faults/${side}.yaml declares proves a row, and every row's fault is declared`, () => {
     const model = loadFaultModel(side);
-    const ids = new Set(checkIds);
+    const declared = new Set<string>(allFaults);
     expect(
-      list(model.rows.filter((r) => r.check !== undefined && !ids.has(r.check))),
-      'rows naming a check no suite makes',
-    ).toBe('');
-    const named = new Set(model.rows.map((r) => r.check));
-    expect(
-      checkIds.filter((id) => !named.has(id)),
-      'checks no row names',
-    ).toEqual([]);
-    const seeded = new Set(faults);
-    expect(
-      list(model.rows.filter((r) => r.fault !== undefined && !seeded.has(r.fault))),
-      'rows naming a fault that is not seeded',
+      list(model.rows.filter((r) => r.fault !== undefined && !declared.has(r.fault))),
+      'rows naming a fault that is not declared',
     ).toBe('');
     const proving = new Set(model.rows.map((r) => r.fault));
     expect(
       faults.filter((f) => !proving.has(f)),
-      'seeded faults that prove no row',
+      'faults of the mutation matrix that prove no row',
     ).toEqual([]);
   });
 
-  test(`every check id the ${side} list writes out is given to a check in the ${side} suites`, () => {
-    // A list that names an id no check carries would let a row's proof pass the self-checks and
-    // fail only in the matrix. An id built in a template (`data.retry-${status}`) matches its shape.
-    const text = suiteText(`${ROOT}suites/${side}`);
-    const shapes = [...text.matchAll(/`([a-z]+\.[^`]*\$\{[^`]*)`/g)].map(
-      (m) =>
-        new RegExp(
-          `^${m[1]!
-            .replace(/\$\{[^}]*\}/g, '\u0000')
-            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-            .replace(/\u0000/g, '.+')}$`,
-        ),
-    );
-    const absent = written.filter(
-      (id) => !text.includes(`'${id}'`) && !text.includes(`"${id}"`) && !shapes.some((s) => s.test(id)),
-    );
-    expect(absent, `check ids listed in suites/${side}/check-ids.ts that no check of suites/${side} is given`).toEqual(
-      [],
-    );
+  test(`every check id of spec/faults/${side}.yaml is given to a check in the ${side} suites`, () => {
+    // A row whose check no code makes would let its proof pass the self-checks and fail only in the
+    // matrix; removing a check leaves its row here. An id built in a template matches its shape.
+    const isUsed = used();
+    expect(
+      checkIds.filter((id) => !isUsed(id)),
+      `check ids of spec/faults/${side}.yaml that no check of suites/${side} is given`,
+    ).toEqual([]);
+  });
+
+  test(`every fault spec/faults/${side}.yaml declares is switched on in ${switches}`, () => {
+    // A declared fault no code tests would seed nothing: its rows' proofs would be empty.
+    const text = textOf(switches);
+    expect(
+      allFaults.filter((name) => !text.includes(`'${name}'`)),
+      `faults no code of ${switches} switches on`,
+    ).toEqual([]);
   });
 
   test(`every recipe named by spec/faults/${side}.yaml is a file of docs/recipes/, beside a hint`, () => {

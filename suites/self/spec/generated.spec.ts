@@ -28,8 +28,8 @@ test('clauseTags prefixes clause ids with @ and passes markers through', () => {
   expect(clauseTags('HOST-3', '@realtime')).toEqual(['@HOST-3', '@realtime']);
 });
 
-test('a test tag citing a clause id not in spec/clauses.yaml fails to typecheck, naming the id', () => {
-  test.setTimeout(180_000);
+/** The tsc errors of one fixture file typechecked alone (tsconfig.json leaves *.tsc-fail.ts out). */
+function tscErrors(file: string): { status: number | null; errors: string[] } {
   const tsc = require.resolve('typescript/bin/tsc');
   const r = spawnSync(
     process.execPath,
@@ -50,16 +50,33 @@ test('a test tag citing a clause id not in spec/clauses.yaml fails to typecheck,
       '--resolveJsonModule',
       '--types',
       'node',
-      'suites/self/spec/fixtures/bad-tag.tsc-fail.ts',
+      file,
     ],
     { cwd: ROOT, encoding: 'utf8' },
   );
-  const errors = r.stdout.split('\n').filter((l) => l.includes('error TS'));
-  expect(r.status).not.toBe(0);
+  return { status: r.status, errors: r.stdout.split('\n').filter((l) => l.includes('error TS')) };
+}
+
+test('a test tag citing a clause id not in spec/clauses.yaml fails to typecheck, naming the id', () => {
+  test.setTimeout(180_000);
+  const { status, errors } = tscErrors('suites/self/spec/fixtures/bad-tag.tsc-fail.ts');
+  expect(status).not.toBe(0);
   // Only the bad call fails, and tsc names the id it refused.
   expect(errors).toHaveLength(1);
   expect(errors[0]).toContain('bad-tag.tsc-fail.ts(6,');
   expect(errors[0]).toContain('"DELIV-999"');
+});
+
+test('a check id or fault name the fault models do not hold fails to typecheck, naming it', () => {
+  test.setTimeout(180_000);
+  const { status, errors } = tscErrors('suites/self/spec/fixtures/bad-registry.tsc-fail.ts');
+  expect(status).not.toBe(0);
+  const bad = ['delivery.backof', 'ack.within-2s', 'four-attempt', 'slow-akc'];
+  expect(errors).toHaveLength(bad.length);
+  bad.forEach((name, i) => {
+    expect(errors[i]).toContain(`bad-registry.tsc-fail.ts(${7 + i},`);
+    expect(errors[i]).toContain(`"${name}"`);
+  });
 });
 
 test('the emitter maps the schema subset of spec/ to TypeScript: refs, consts, enums, unions, closed and open objects', () => {

@@ -16,7 +16,7 @@ import {
 import { CcsError } from '../../../spec/index.ts';
 import { DriverClient, type ClassDef, type FieldDef, type DriverWorkspace } from './driver-client.ts';
 import type { EvidenceLog } from './evidence.ts';
-import { registerSecret } from '../../../spec/index.ts';
+import { registerSecret, type ServiceCheckId } from '../../../spec/index.ts';
 import type { Timing } from '../target-config/timing.ts';
 import type { ResolvedTarget } from '../target-config/resolve.ts';
 import { check, precondition, type ClauseRef } from '../../shared/index.ts';
@@ -75,7 +75,7 @@ export interface WaitOptions {
   clause?: ClauseRef;
   lenient?: boolean;
   /** With `clause`: the check's id in the fault model (spec/faults/service.yaml). */
-  id?: string;
+  id?: ServiceCheckId;
   /** The rule the arrival is, in the contract's words (default: "N callback(s) matching ... arrive within ... ms"). */
   rule?: string;
 }
@@ -99,7 +99,7 @@ export interface TestWorkspace {
   /** A check of `clause`: nothing matching arrives within the window (default: the quiet window). */
   expectNoCallbacks(
     filter: EntryFilter,
-    o: { clause: ClauseRef; windowMs?: number; rule?: string; id?: string },
+    o: { clause: ClauseRef; windowMs?: number; rule?: string; id?: ServiceCheckId },
   ): Promise<boolean>;
   factsRequests(): JournalEntry[];
   waitForFactsRequests(o?: WaitOptions): Promise<JournalEntry[]>;

@@ -6,7 +6,7 @@
  * sequence ends with one quiet window in which nothing unexpected may arrive.
  */
 import type { JournalEntry, MockHost } from '../../../mock-host/index.ts';
-import type { ClauseId } from '../../../spec/index.ts';
+import type { ClauseId, ServiceCheckId } from '../../../spec/index.ts';
 import { CONTRACT } from '../../../protocol/index.ts';
 import { describe, header, payload, rawBody } from '../areas/journal.ts';
 import { eventOf } from '../areas/scenario.ts';
@@ -33,7 +33,7 @@ export interface Expected {
   /** Whose rule the arrival is, in words, and its fault-model check id if a row names it. */
   arrival: ClauseId;
   rule: string;
-  arrivalId?: string;
+  arrivalId?: ServiceCheckId;
   /** Told of each entry matched to it (the model keeps onComplete delivery ids). */
   onMatch?: (e: JournalEntry) => void;
   /** Delivery ids an onComplete of these keys carried before (DELIV-13). */
@@ -65,7 +65,7 @@ const keysOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((k): k is 
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
-export type StrayJudge = (e: JournalEntry) => { clause: ClauseId; rule: string; id?: string };
+export type StrayJudge = (e: JournalEntry) => { clause: ClauseId; rule: string; id?: ServiceCheckId };
 
 export class Ledger {
   private readonly expectations: Expected[] = [];

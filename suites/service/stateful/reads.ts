@@ -104,7 +104,7 @@ export async function readGone(m: Model, r: Real, g: GoneRecord, justDeleted = f
     g.by === 'STATE-7'
       ? 'a record deleted through the chat answers 404 by key'
       : 'a record of a deleted scope answers 404 by key';
-  const id = g.by === 'STATE-8' ? { id: 'model.scope-removed' } : {};
+  const id = g.by === 'STATE-8' ? { id: 'model.scope-removed' as const } : {};
   const res = await r.svc.getRecord(r.ws, g.end, m.users[g.user]!, g.key);
   if (res.status === 404 || !justDeleted) {
     must(

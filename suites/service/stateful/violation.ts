@@ -3,7 +3,7 @@
  * decides, in words, with the fault-model check id when a row names it. Thrown inside a sequence
  * (fast-check re-runs sequences while shrinking), judged once at the end of the run (run.ts).
  */
-import type { ClauseId } from '../../../spec/index.ts';
+import type { ClauseId, ServiceCheckId } from '../../../spec/index.ts';
 
 export class StepViolation extends Error {
   /** stray: an event that should not have come (late ones need the quiet window to be seen). */
@@ -14,7 +14,7 @@ export class StepViolation extends Error {
     readonly rule: string,
     readonly expected: string,
     readonly seen: string,
-    readonly id?: string,
+    readonly id?: ServiceCheckId,
     readonly kind: 'stray' | 'step' = 'step',
     hint?: string,
   ) {
@@ -43,7 +43,7 @@ export function must(
   clause: ClauseId,
   rule: string,
   words: { expected: string; seen: string; hint?: string },
-  o: { id?: string; kind?: 'stray' | 'step' } = {},
+  o: { id?: ServiceCheckId; kind?: 'stray' | 'step' } = {},
 ): void {
   if (!ok) throw new StepViolation(clause, rule, words.expected, words.seen, o.id, o.kind, words.hint);
   j.tally.add(clause);

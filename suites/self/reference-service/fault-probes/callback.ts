@@ -1,9 +1,9 @@
 /** Probes of the faults in callback payloads, headers, addressing, retries and timeouts. */
 import { expect } from '@playwright/test';
 import { startTestHost } from '../host.ts';
-import { byEvent, completeWith, first, lifecycle, logEvents, waitMs, type Probe } from './helpers.ts';
+import { byEvent, completeWith, first, lifecycle, logEvents, waitMs, type Probes } from './helpers.ts';
 
-export const CALLBACK_PROBES: Record<string, Probe> = {
+export const CALLBACK_PROBES = {
   'onstart-without-servicekeys': {
     run: async (s) => {
       await s.open();
@@ -227,4 +227,4 @@ export const CALLBACK_PROBES: Record<string, Probe> = {
       );
     },
   },
-};
+} satisfies Probes;

@@ -1,6 +1,6 @@
 /** Probes of the faults that break a rule only where two features meet (found by the stateful suite). */
 import { expect } from '@playwright/test';
-import { bearer, byEvent, dataPath, first, type Probe } from './helpers.ts';
+import { bearer, byEvent, dataPath, first, type Probes } from './helpers.ts';
 import type { Stage } from '../host.ts';
 
 const turn = (s: Stage, id: number, saves: unknown[]) => s.driver('POST', `/conversations/${id}/turns`, { saves });
@@ -18,7 +18,7 @@ async function completedThenReopened(s: Stage): Promise<{ key: string; c2: numbe
   return { key: t.json.serviceKeys[0], c2: await s.open('u-1', '/contacts') };
 }
 
-export const COMBINATION_PROBES: Record<string, Probe> = {
+export const COMBINATION_PROBES = {
   'oncomplete-lists-deleted-keys': {
     run: async (s) => {
       const id = await s.open('u-1', '/contacts');
@@ -186,4 +186,4 @@ export const COMBINATION_PROBES: Record<string, Probe> = {
       expect(e.headers['x-service-delivery-id']).toBe(`lc-${c1}-config.deleted`);
     },
   },
-};
+} satisfies Probes;

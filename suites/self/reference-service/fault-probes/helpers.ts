@@ -1,9 +1,12 @@
 /** Helpers shared by the probes of the seeded faults (one probe per fault, faults.spec.ts). */
 import { verifyCallback } from '../../../../protocol/index.ts';
+import type { ServiceFaultName } from '../../../../spec/index.ts';
 import type { Received, Stage } from '../host.ts';
 
 export const SECRET = 'test-only-hmac-secret-faults';
 export type Probe = { timeScale?: number; workspace?: Record<string, unknown>; run: (s: Stage) => Promise<void> };
+/** Probes of some faults: a key that is no seeded fault fails to typecheck, and faults.spec.ts needs every one. */
+export type Probes = { readonly [name in ServiceFaultName]?: Probe };
 
 export const bearer = (s: Stage) => ({ authorization: `Bearer ${s.ws.bearerToken}` });
 export const dataPath = (s: Stage, tail: string) => `/api/${s.ws.workspaceKey}/endpoints/${tail}`;

@@ -1,8 +1,8 @@
 /** Probes of the faults on the contract routes: auth, data API, error bodies, embed-tokens, upload, facts. */
 import { expect } from '@playwright/test';
-import { bearer, dataPath, facts, factsAnswered, multipart, type Probe } from './helpers.ts';
+import { bearer, dataPath, facts, factsAnswered, multipart, type Probes } from './helpers.ts';
 
-export const ROUTE_PROBES: Record<string, Probe> = {
+export const ROUTE_PROBES = {
   'sandbox-key-covers-production': {
     run: async (s) => {
       const sb = await s.driver('POST', '/workspaces', { parentWorkspaceKey: s.ws.workspaceKey });
@@ -205,4 +205,4 @@ export const ROUTE_PROBES: Record<string, Probe> = {
       expect(s.host.received.find((x) => x.method === 'GET')!.headers['x-service-delivery-id']).toBe('uf-u-1');
     },
   },
-};
+} satisfies Probes;

@@ -14,7 +14,7 @@ import {
   logEvents,
   waitMs,
   SECRET,
-  type Probe,
+  type Probes,
 } from './helpers.ts';
 import type { Received, Stage } from '../host.ts';
 
@@ -38,7 +38,7 @@ const retried = async (s: Stage) => {
   return first(s, 'onComplete', 2);
 };
 
-export const ROW_CALLBACK_PROBES: Record<string, Probe> = {
+export const ROW_CALLBACK_PROBES = {
   'lifecycle-body-array': {
     run: async (s) => {
       const id = await s.open();
@@ -543,4 +543,4 @@ export const ROW_CALLBACK_PROBES: Record<string, Probe> = {
       expect(json(p2).keys).toEqual([json(byEvent(s, 'config.bulk_deleted')[0]!).keys[0]]);
     },
   },
-};
+} satisfies Probes;

@@ -1,6 +1,6 @@
 /** Probes of the fault-model rows' faults on the contract routes: envelope, data API, auth, error bodies, embed-tokens, upload. */
 import { expect } from '@playwright/test';
-import { bearer, dataPath, multipart, type Probe } from './helpers.ts';
+import { bearer, dataPath, multipart, type Probes } from './helpers.ts';
 import type { Stage } from '../host.ts';
 
 const write = (s: Stage, tail: string, data: object) => s.api('POST', dataPath(s, tail), { data }, bearer(s));
@@ -29,7 +29,7 @@ function partsOfSize(n: number): Parameters<typeof multipart>[0] {
   return shape(n - multipart(shape(0)).body.length);
 }
 
-export const ROW_ROUTE_PROBES: Record<string, Probe> = {
+export const ROW_ROUTE_PROBES = {
   'envelope-without-warnings': {
     run: async (s) => {
       await write(s, 'profile/data/u-1', { age: 3 });
@@ -313,4 +313,4 @@ export const ROW_ROUTE_PROBES: Record<string, Probe> = {
       ).toBe(404);
     },
   },
-};
+} satisfies Probes;

@@ -5,7 +5,7 @@
 import { expect } from '@playwright/test';
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { startTestHost, type Stage } from '../host.ts';
-import { byEvent, completeWith, first, waitMs, type Probe } from './helpers.ts';
+import { byEvent, completeWith, first, waitMs, type Probes } from './helpers.ts';
 
 /** Rotates the stage's workspace key, opens a conversation, and gives the onStart's kid with the rotation's answer. */
 async function rotatedOnStart(s: Stage): Promise<{ kid: string; previousKid: string; header: string; doc: JWK[] }> {
@@ -29,7 +29,7 @@ async function failedAt(s: Stage, deliveryId: string, n: number, ms: number): Pr
   throw new Error(`no ${n} failed attempts of ${deliveryId} within ${ms} ms`);
 }
 
-export const ROW_STATE_PROBES: Record<string, Probe> = {
+export const ROW_STATE_PROBES = {
   'jws-keeps-old-kid-after-rotation': {
     workspace: { signing: { mode: 'jwks' } },
     run: async (s) => {
@@ -78,4 +78,4 @@ export const ROW_STATE_PROBES: Record<string, Probe> = {
       expect(third - second).toBeLessThan(600);
     },
   },
-};
+} satisfies Probes;

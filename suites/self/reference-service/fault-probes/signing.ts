@@ -11,10 +11,10 @@ import {
   hmacVerdict,
   lifecycle,
   SECRET,
-  type Probe,
+  type Probes,
 } from './helpers.ts';
 
-export const SIGNING_PROBES: Record<string, Probe> = {
+export const SIGNING_PROBES = {
   'hmac-base-without-dot': {
     workspace: { signing: { mode: 'hmac', secret: SECRET } },
     run: async (s) => {
@@ -218,4 +218,4 @@ export const SIGNING_PROBES: Record<string, Probe> = {
       ).toBe(200);
     },
   },
-};
+} satisfies Probes;
