@@ -10,23 +10,25 @@ import { FAULTS, startReferenceService } from '../../../reference-service/index.
 import { isCcsError, clauseTags, type ServiceFaultName } from '../../../spec/index.ts';
 import { stage } from './host.ts';
 import type { Probe } from './fault-probes/helpers.ts';
-import { CALLBACK_PROBES } from './fault-probes/callback.ts';
-import { ROUTE_PROBES } from './fault-probes/route.ts';
+import { EVENTS_PROBES } from './fault-probes/events.ts';
+import { HEADERS_ADDRESSING_PROBES } from './fault-probes/headers-addressing.ts';
+import { DELIVERY_PROBES } from './fault-probes/delivery.ts';
 import { SIGNING_PROBES } from './fault-probes/signing.ts';
-import { COMBINATION_PROBES } from './fault-probes/combination.ts';
-import { ROW_CALLBACK_PROBES } from './fault-probes/rows-callback.ts';
-import { ROW_ROUTE_PROBES } from './fault-probes/rows-route.ts';
-import { ROW_STATE_PROBES } from './fault-probes/rows-states.ts';
+import { FACTS_PROBES } from './fault-probes/facts.ts';
+import { STATES_PROBES } from './fault-probes/states.ts';
+import { DATA_API_PROBES } from './fault-probes/data-api.ts';
+import { EMBED_UPLOAD_PROBES } from './fault-probes/embed-upload.ts';
 
 // One probe per seeded fault: a fault of spec/faults/service.yaml without one fails to typecheck.
 const PROBES: Record<ServiceFaultName, Probe> = {
-  ...CALLBACK_PROBES,
+  ...EVENTS_PROBES,
+  ...HEADERS_ADDRESSING_PROBES,
+  ...DELIVERY_PROBES,
   ...SIGNING_PROBES,
-  ...ROUTE_PROBES,
-  ...COMBINATION_PROBES,
-  ...ROW_CALLBACK_PROBES,
-  ...ROW_ROUTE_PROBES,
-  ...ROW_STATE_PROBES,
+  ...FACTS_PROBES,
+  ...STATES_PROBES,
+  ...DATA_API_PROBES,
+  ...EMBED_UPLOAD_PROBES,
 };
 
 test('the fault registry: at least 30 faults, kebab-case names, each citing a clause of spec/clauses.yaml with its area, over every service area', () => {

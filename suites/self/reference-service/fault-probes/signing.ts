@@ -1,36 +1,33 @@
-/** Probes of the faults in signing, tool dispatch, paging, events and record states. */
+/** Probes of the seeded faults of signing (SIGN) and of signed tool dispatch (TOOL). */
 import { expect } from '@playwright/test';
-import { verifyCallback, verifyFactsRequest } from '../../../../protocol/index.ts';
-import {
-  bearer,
-  byEvent,
-  completeWith,
-  dataPath,
-  facts,
-  first,
-  hmacVerdict,
-  lifecycle,
-  SECRET,
-  type Probes,
-} from './helpers.ts';
+import { byEvent, completeWith, first, type Probes, facts, hmacVerdict, SECRET } from './helpers.ts';
+import { verifyFactsRequest, verifyCallback } from '../../../../protocol/index.ts';
+import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
+import { turn, factsGet, rotatedOnStart } from './steps.ts';
 
 export const SIGNING_PROBES = {
-  'hmac-base-without-dot': {
+  'mode-switch-keeps-hmac': {
+    workspace: { signing: { mode: 'hmac', secret: SECRET } },
+    run: async (s) => {
+      await s.driver('PATCH', `/workspaces/${s.ws.workspaceKey}`, { signing: { mode: 'jwks' } });
+      await s.open();
+      expect(await hmacVerdict(s, await first(s, 'onStart'))).toBe('valid');
+    },
+  },
+  'unsigned-config-deleted': {
+    workspace: { signing: { mode: 'hmac', secret: SECRET } },
+    run: async (s) => {
+      const id = await s.open('u-1', '/contacts');
+      const t = await turn(s, id, [{ fields: { email: 'a@x.io' } }]);
+      await s.driver('POST', `/conversations/${id}/delete`, { serviceKey: t.json.serviceKeys[0] });
+      expect((await first(s, 'config.deleted')).headers['x-service-signature']).toBeUndefined();
+    },
+  },
+  'future-t': {
     workspace: { signing: { mode: 'hmac', secret: SECRET } },
     run: async (s) => {
       await s.open();
-      expect(await hmacVerdict(s, await first(s, 'onStart'))).toBe('invalid');
-    },
-  },
-  'sign-reserialized-body': {
-    workspace: { signing: { mode: 'jwks' } },
-    run: async (s) => {
-      await s.open();
-      const r = await first(s, 'onStart');
-      const keys = (await s.api('GET', '/.well-known/service/jwks.json')).json;
-      expect(
-        (await verifyCallback({ headers: r.headers, rawBody: r.raw, config: { mode: 'jwks', keys } })).verdict,
-      ).toBe('invalid');
+      expect(await hmacVerdict(s, await first(s, 'onStart'))).toBe('future');
     },
   },
   'stale-t': {
@@ -50,23 +47,16 @@ export const SIGNING_PROBES = {
       expect(a2.headers['x-service-signature']).toBe(byEvent(s, 'onComplete')[0]!.headers['x-service-signature']);
     },
   },
-  'same-kid-sandbox': {
+  'facts-jws-without-query': {
     workspace: { signing: { mode: 'jwks' } },
     run: async (s) => {
-      const sb = await s.driver('POST', '/workspaces', {
-        parentWorkspaceKey: s.ws.workspaceKey,
-        signing: { mode: 'jwks' },
-      });
-      expect(sb.json.signing.kid).toBe(s.ws.signing.kid);
-    },
-  },
-  'hmac-uppercase-hex': {
-    workspace: { signing: { mode: 'hmac', secret: SECRET } },
-    run: async (s) => {
       await s.open();
-      const r = await first(s, 'onStart');
-      expect(r.headers['x-service-signature']).toMatch(/v1=[0-9A-F]{64}$/);
-      expect(await hmacVerdict(s, r)).not.toBe('valid');
+      const g = await factsGet(s);
+      const keys = (await s.api('GET', '/.well-known/service/jwks.json')).json;
+      expect(
+        (await verifyFactsRequest({ requestTarget: g.url, headers: g.headers, config: { mode: 'jwks', keys } }))
+          .verdict,
+      ).toBe('invalid');
     },
   },
   'facts-signed-without-get': {
@@ -84,6 +74,99 @@ export const SIGNING_PROBES = {
           })
         ).verdict,
       ).toBe('invalid');
+    },
+  },
+  'jws-without-kid': {
+    workspace: { signing: { mode: 'jwks' } },
+    run: async (s) => {
+      await s.open();
+      const h = (await first(s, 'onStart')).headers['x-service-signature']!;
+      expect(JSON.parse(Buffer.from(h.split('.')[0]!, 'base64url').toString())).not.toHaveProperty('kid');
+    },
+  },
+  'sign-reserialized-body': {
+    workspace: { signing: { mode: 'jwks' } },
+    run: async (s) => {
+      await s.open();
+      const r = await first(s, 'onStart');
+      const keys = (await s.api('GET', '/.well-known/service/jwks.json')).json;
+      expect(
+        (await verifyCallback({ headers: r.headers, rawBody: r.raw, config: { mode: 'jwks', keys } })).verdict,
+      ).toBe('invalid');
+    },
+  },
+  'jwks-private-d': {
+    run: async (s) => {
+      expect((await s.api('GET', '/.well-known/service/jwks.json')).json.keys[0]).toHaveProperty('d');
+    },
+  },
+  'jws-keeps-old-kid-after-rotation': {
+    workspace: { signing: { mode: 'jwks' } },
+    run: async (s) => {
+      const { kid, previousKid, header, doc } = await rotatedOnStart(s);
+      expect(doc.map((k) => k.kid)).toContain(kid);
+      expect(decodeProtectedHeader(header).kid).toBe(previousKid);
+    },
+  },
+  'jws-old-kid-new-key': {
+    workspace: { signing: { mode: 'jwks' } },
+    run: async (s) => {
+      const { kid, previousKid, header, doc } = await rotatedOnStart(s);
+      expect(decodeProtectedHeader(header).kid).toBe(previousKid);
+      // Signed with the new key: it verifies with the key published under the new kid.
+      await compactVerify(
+        header,
+        await importJWK(
+          doc.find((k) => k.kid === kid)!,
+          'ES256',
+        ),
+      );
+    },
+  },
+  'same-kid-sandbox': {
+    workspace: { signing: { mode: 'jwks' } },
+    run: async (s) => {
+      const sb = await s.driver('POST', '/workspaces', {
+        parentWorkspaceKey: s.ws.workspaceKey,
+        signing: { mode: 'jwks' },
+      });
+      expect(sb.json.signing.kid).toBe(s.ws.signing.kid);
+    },
+  },
+  'hmac-header-v1-first': {
+    workspace: { signing: { mode: 'hmac', secret: SECRET } },
+    run: async (s) => {
+      await s.open();
+      expect((await first(s, 'onStart')).headers['x-service-signature']).toMatch(/^v1=[0-9a-f]{64},t=\d+$/);
+    },
+  },
+  'hmac-base-without-dot': {
+    workspace: { signing: { mode: 'hmac', secret: SECRET } },
+    run: async (s) => {
+      await s.open();
+      expect(await hmacVerdict(s, await first(s, 'onStart'))).toBe('invalid');
+    },
+  },
+  'hmac-uppercase-hex': {
+    workspace: { signing: { mode: 'hmac', secret: SECRET } },
+    run: async (s) => {
+      await s.open();
+      const r = await first(s, 'onStart');
+      expect(r.headers['x-service-signature']).toMatch(/v1=[0-9A-F]{64}$/);
+      expect(await hmacVerdict(s, r)).not.toBe('valid');
+    },
+  },
+  'hmac-sandbox-parent-secret': {
+    workspace: { signing: { mode: 'hmac', secret: SECRET } },
+    run: async (s) => {
+      const sb = await s.driver('POST', '/workspaces', {
+        parentWorkspaceKey: s.ws.workspaceKey,
+        signing: { mode: 'hmac', secret: 'test-only-sandbox-secret' },
+      });
+      await s.open('u-1', '/profile', sb.json.workspaceKey);
+      const r = await first(s, 'onStart');
+      expect(await hmacVerdict(s, r, 'test-only-sandbox-secret')).toBe('invalid');
+      expect(await hmacVerdict(s, r, SECRET)).toBe('valid');
     },
   },
   'rotation-signs-with-neither': {
@@ -107,17 +190,12 @@ export const SIGNING_PROBES = {
       expect(s.host.received.find((x) => x.url === '/pipe/p-1')!.headers['x-service-signature']).toBeUndefined();
     },
   },
-  'hmac-sandbox-parent-secret': {
-    workspace: { signing: { mode: 'hmac', secret: SECRET } },
+  'tool-dispatch-to-hook': {
     run: async (s) => {
-      const sb = await s.driver('POST', '/workspaces', {
-        parentWorkspaceKey: s.ws.workspaceKey,
-        signing: { mode: 'hmac', secret: 'test-only-sandbox-secret' },
-      });
-      await s.open('u-1', '/profile', sb.json.workspaceKey);
-      const r = await first(s, 'onStart');
-      expect(await hmacVerdict(s, r, 'test-only-sandbox-secret')).toBe('invalid');
-      expect(await hmacVerdict(s, r, SECRET)).toBe('valid');
+      const id = await s.open();
+      await s.driver('POST', `/conversations/${id}/tool-calls`, { toolClass: 'lookup' });
+      const r = s.host.received.find((x) => x.headers['x-service-event'] === 'tool.dispatch')!;
+      expect(r.url).toBe('/hooks/t-1');
     },
   },
   'tool-dispatch-unsigned': {
@@ -127,95 +205,6 @@ export const SIGNING_PROBES = {
       await s.driver('POST', `/conversations/${id}/tool-calls`, { toolClass: 'lookup' });
       const r = s.host.received.find((x) => x.headers['x-service-event'] === 'tool.dispatch')!;
       expect(r.headers['x-service-signature']).toBeUndefined();
-    },
-  },
-  'tool-dispatch-to-hook': {
-    run: async (s) => {
-      const id = await s.open();
-      await s.driver('POST', `/conversations/${id}/tool-calls`, { toolClass: 'lookup' });
-      const r = s.host.received.find((x) => x.headers['x-service-event'] === 'tool.dispatch')!;
-      expect(r.url).toBe('/hooks/t-1');
-    },
-  },
-  'bulk-501-keys': {
-    run: async (s) => {
-      await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/seed`, {
-        configEnd: '/contacts',
-        endUserHandle: 'u-1',
-        count: 501,
-      });
-      const id = await s.open('u-1', '/contacts');
-      await s.driver('POST', `/conversations/${id}/bulk-delete`, {});
-      expect(((await first(s, 'config.bulk_deleted')).json as any).keys).toHaveLength(501);
-    },
-  },
-  'pages-from-zero': {
-    run: async (s) => {
-      await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/seed`, {
-        configEnd: '/contacts',
-        endUserHandle: 'u-1',
-        count: 501,
-      });
-      const id = await s.open('u-1', '/contacts');
-      await s.driver('POST', `/conversations/${id}/bulk-delete`, {});
-      await first(s, 'config.bulk_deleted', 2);
-      expect(byEvent(s, 'config.bulk_deleted').map((r) => (r.json as any).page)).toEqual([0, 1]);
-    },
-  },
-  'count-only-page-one': {
-    run: async (s) => {
-      await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/seed`, {
-        configEnd: '/contacts',
-        endUserHandle: 'u-1',
-        count: 501,
-      });
-      const id = await s.open('u-1', '/contacts');
-      await s.driver('POST', `/conversations/${id}/bulk-delete`, {});
-      expect((await first(s, 'config.bulk_deleted', 2)).json).not.toHaveProperty('count');
-    },
-  },
-  'saved-on-rest-write': {
-    run: async (s) => {
-      await s.api('POST', dataPath(s, 'profile/data/u-1'), { data: { email: 'a@x.io' } }, bearer(s));
-      await first(s, 'config.saved');
-    },
-  },
-  'saved-per-field': {
-    run: async (s) => {
-      await lifecycle(s);
-      expect(byEvent(s, 'config.saved')).toHaveLength(3);
-    },
-  },
-  'rest-write-delivered': {
-    run: async (s) => {
-      const w = await s.api('POST', dataPath(s, 'profile/data/u-1'), { data: { email: 'a@x.io' } }, bearer(s));
-      expect(w.json.callbackStatus).toBe('DELIVERED');
-    },
-  },
-  'saved-status-pending-after-complete': {
-    run: async (s) => {
-      const id = await s.open();
-      const t = await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { age: 1 } }] });
-      await s.driver('POST', `/conversations/${id}/complete`, {});
-      await s.driver('POST', `/conversations/${id}/turns`, {
-        saves: [{ serviceKey: t.json.serviceKeys[0], fields: { age: 2 } }],
-      });
-      expect(((await first(s, 'config.saved', 2)).json as any).callbackStatus).toBe('PENDING');
-      expect((await s.api('GET', dataPath(s, 'profile/data/u-1'), undefined, bearer(s))).json.callbackStatus).toBe(
-        'DELIVERED',
-      );
-    },
-  },
-  'deleted-before-removal': {
-    run: async (s) => {
-      s.host.script = (r) => (r.headers['x-service-event'] === 'config.deleted' ? { hang: true } : { status: 200 });
-      const id = await s.open('u-1', '/contacts');
-      const t = await s.driver('POST', `/conversations/${id}/turns`, { saves: [{ fields: { email: 'a@x.io' } }] });
-      await s.driver('POST', `/conversations/${id}/delete`, { serviceKey: t.json.serviceKeys[0] });
-      await first(s, 'config.deleted');
-      expect(
-        (await s.api('GET', dataPath(s, `contacts/data/u-1/${t.json.serviceKeys[0]}`), undefined, bearer(s))).status,
-      ).toBe(200);
     },
   },
 } satisfies Probes;
