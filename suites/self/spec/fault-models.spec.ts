@@ -151,3 +151,9 @@ for (const { side, checkIds, faults, allFaults, used, switches } of SIDES) {
     ).toBe('');
   });
 }
+
+test('every check id the signature cases give (a callback case its own, a facts case its facts-sig. id) is a row of spec/faults/host.yaml', () => {
+  // callbackCheckId and factsCheckId type these ids as HostCheckId; this is what makes that true.
+  const rows = new Set<string>(HOST_CHECK_IDS);
+  expect([...CASE_IDS].filter((id) => !rows.has(id))).toEqual([]);
+});
