@@ -70,7 +70,8 @@ test.describe('the forms', () => {
           const readings = parseDataApiTail(tail, read);
           if (read === built)
             expect(readings, `${configEnd} ${built}`).toEqual([{ configEnd, endUserHandle: 'u-1', serviceKey: 'k-1' }]);
-          // A one-segment configEnd written without its slash is no other form; with inner slashes, encoded is one segment.
+          // A one-segment configEnd written without its slash is no other form; with inner slashes, encoded is one
+          // segment.
           else expect(readings, `${configEnd} built ${built}, read ${read}`).toEqual([]);
         }
       }
@@ -229,14 +230,14 @@ test.describe('the forms run', () => {
   test('a file runs in every combination of the forms it varies, the others at their defaults', () => {
     const runs = (file: string) => formCombinations().filter((f) => entriesFor(f).some((e) => e.file === file)).length;
     expect(formCombinations()).toHaveLength(12);
-    expect(runs('data-api.spec.ts')).toBe(12);
+    expect(runs('data-api-writes.spec.ts')).toBe(12);
     expect(runs('error-bodies.spec.ts')).toBe(6);
     expect(runs('lifecycle-states.spec.ts')).toBe(3);
     const projects = planFormsProjects();
     expect(projects.map((p) => p.name)).toContain(DEFAULT_FORMS_PROJECT);
     expect(
       new RegExp(projects[0]!.grep).test(
-        ' forms:default service/data-api.spec.ts writes a keyed POST (DATA-4) @DATA-4',
+        ' forms:default service/data-api-writes.spec.ts writes a keyed POST (DATA-4) @DATA-4',
       ),
     ).toBe(true);
     expect(
