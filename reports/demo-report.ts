@@ -169,7 +169,7 @@ function timingTests(): TestRecord[] {
       title:
         'the fetch runs in the background with a 10 s timeout: the conversation starts while the host holds the GET (FACTS-5)',
       clauses: ['FACTS-5'],
-      file: 'suites/service/user-facts.spec.ts',
+      file: 'suites/service/user-facts-cache.spec.ts',
       line: 96,
       durationMs: 10_900,
       evidence: [
@@ -198,16 +198,16 @@ function timingTests(): TestRecord[] {
 
 const FILES: Record<string, string> = {
   EVT: 'lifecycle-events',
-  HDR: 'lifecycle-events',
-  HOOK: 'lifecycle-events',
+  HDR: 'lifecycle-headers',
+  HOOK: 'lifecycle-hooks',
   DELIV: 'delivery-retries',
   SIGN: 'signing',
   FACTS: 'user-facts',
   STATE: 'lifecycle-states',
-  ENV: 'data-api',
+  ENV: 'data-api-unbound',
   EMBED: 'embed-tokens',
   UPLOAD: 'upload',
-  DATA: 'data-api',
+  DATA: 'data-api-statuses',
   AUTH: 'routes-auth',
   ERR: 'error-bodies',
   PAGE: 'paging',

@@ -35,11 +35,15 @@ export const FORMS_ENTRIES: readonly FormsEntry[] = [
   // the model (its sequences: FORMS_STATEFUL_RUNS, the same ones in every combination).
   { file: 'combinations.spec.ts', varies: ALL },
   // The data API clauses (DATA-*, ENV-*, STATE-2, STATE-3): reads, writes and keyed writes.
-  { file: 'data-api.spec.ts', varies: ALL },
+  { file: 'data-api-reads.spec.ts', varies: ALL },
+  { file: 'data-api-unbound.spec.ts', varies: ALL },
+  { file: 'data-api-writes.spec.ts', varies: ALL },
+  { file: 'data-api-statuses.spec.ts', varies: ALL },
   // Their properties: reads, unkeyed writes and PUTs (a PUT by key is no keyed write).
   { file: 'property.data-api.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: '@DATA-\\d+\\b' },
   // Other tests that read or write the data API: unkeyed writes and reads.
-  { file: 'error-bodies.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: 'data|@ERR-[2-5]\\b' },
+  { file: 'error-bodies.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: 'data|@ERR-[23]\\b' },
+  { file: 'error-outage.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: '@ERR-[45]\\b' },
   {
     file: 'routes-auth.spec.ts',
     varies: ['dataApi.configEnd', 'dataApi.writeBody'],
@@ -47,8 +51,10 @@ export const FORMS_ENTRIES: readonly FormsEntry[] = [
   },
   { file: 'user-facts.spec.ts', varies: ['dataApi.configEnd', 'dataApi.writeBody'], select: '@FACTS-13\\b' },
   // Reads only.
-  { file: 'lifecycle-states.spec.ts', varies: ['dataApi.configEnd'], select: '@(?:EVT-22|STATE-[1-8]|HOOK-4)\\b' },
-  { file: 'delivery-retries.spec.ts', varies: ['dataApi.configEnd'], select: '@DELIV-1[45]\\b' },
+  { file: 'lifecycle-deletes.spec.ts', varies: ['dataApi.configEnd'], select: '@(?:EVT-22|STATE-[78])\\b' },
+  { file: 'lifecycle-states.spec.ts', varies: ['dataApi.configEnd'], select: '@STATE-[1-6]\\b' },
+  { file: 'lifecycle-hooks.spec.ts', varies: ['dataApi.configEnd'], select: '@HOOK-4\\b' },
+  { file: 'delivery-decoupled.spec.ts', varies: ['dataApi.configEnd'], select: '@DELIV-1[45]\\b' },
   { file: 'smoke.spec.ts', varies: ['dataApi.configEnd'], select: '@DATA-5\\b' },
 ];
 

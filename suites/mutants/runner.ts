@@ -5,107 +5,33 @@
  * at least one failing test cites its clause; it fails the matrix when missed, or when only tests
  * of unrelated clauses fail. The clean run must fail nothing.
  */
-import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestOutcome } from './results.ts';
 import { REPO_ROOT, readChildResults, runChildPlaywright } from './child-run.ts';
 import { attributeTest } from '../../reports/index.ts';
+import type {
+  CleanResult,
+  FaultResult,
+  FaultStatus,
+  MatrixDirection,
+  MatrixProject,
+  RunSummary,
+} from './matrix-types.ts';
 
 export { REPO_ROOT };
-
-/**
- * A seeded fault or faulty receiver: `clause` is the clause it breaks; `also` the further clauses it
- * breaks by its nature (declared with it, so the matrix's precision counts them as its own).
- */
-export interface MatrixFault {
-  name: string;
-  clause: string;
-  also?: readonly string[];
-  area: string;
-  sentence?: string;
-  /** Marker tags of tests its run leaves out, though they cite its clauses (see serviceDirection). */
-  leaveOut?: readonly string[];
-  /** Further metadata of its project, read by the suites' fixtures and tests (see serviceDirection). */
-  metadata?: Readonly<Record<string, string>>;
-}
-/** One direction of the matrix: the service suites against reference faults, or the host suites against faulty receivers. */
-export interface MatrixDirection {
-  name: 'service' | 'host';
-  /** Playwright project the child runs. */
-  project: string;
-  /** Environment variable that seeds the fault (CCS_FAULTS, CCS_HOST_FAULT). */
-  faultEnv: string;
-  faults: readonly MatrixFault[];
-  /** Folder of the spec files (relative to the repo root), for choosing a fault's files. */
-  testDir: string;
-}
-
-/**
- * caught: a check of the fault's clause failed. missed: no check failed. unrelated-only: checks of
- * other clauses failed, never one of its own. error: no result.
- */
-export type FaultStatus = 'caught' | 'missed' | 'unrelated-only' | 'error';
-export interface RunSummary {
-  passed: number;
-  failed: number;
-  skipped: number;
-  durationMs: number;
-  files: string[];
-  exitCode: number | null;
-  timedOut: boolean;
-  error?: string;
-}
-export interface FaultResult extends RunSummary {
-  direction: 'service' | 'host';
-  fault: string;
-  clause: string;
-  sentence?: string;
-  status: FaultStatus;
-  /** The clauses the fault declares: its clause and any it breaks by its nature. */
-  declared: string[];
-  /** Every clause a check failed on, and every clause left blocked (not decided), in this fault's run. */
-  failedClauses: string[];
-  blockedClauses: string[];
-  /** The failed clauses are exactly the declared ones (the matrix's precision counts these). */
-  exact: boolean;
-  /** The ids of the failed checks (spec/faults/*.yaml names the check each row's fault must fail). */
-  failedChecks: string[];
-  /** Tests with a failed check of the fault's clause. */
-  caughtBy: string[];
-  /** Tests whose failed checks name other clauses only (with those clauses). */
-  alsoFailed: Array<{ title: string; clauses: string[] }>;
-}
-
-/** Share of faults whose failed clauses are exactly their declared ones (caught faults and missed alike). */
-export interface Precision {
-  exact: number;
-  total: number;
-  share: number;
-  inexact: Array<{ fault: string; declared: string[]; failed: string[]; blocked: string[] }>;
-}
-
-export function precisionOf(faults: readonly FaultResult[]): Precision {
-  const inexact = faults
-    .filter((f) => !f.exact)
-    .map((f) => ({ fault: f.fault, declared: f.declared, failed: f.failedClauses, blocked: f.blockedClauses }));
-  const total = faults.length;
-  return { exact: total - inexact.length, total, share: total === 0 ? 1 : (total - inexact.length) / total, inexact };
-}
-export interface CleanResult extends RunSummary {
-  direction: 'service' | 'host';
-  ok: boolean;
-  failures: Array<{ title: string; clauses: string[]; error?: string }>;
-}
-export interface MatrixResult {
-  ok: boolean;
-  clean: CleanResult[];
-  faults: FaultResult[];
-  precision: Precision;
-  table: string;
-  reportPath: string;
-  durationMs: number;
-  error?: string;
-}
+export type {
+  CleanResult,
+  FaultResult,
+  FaultStatus,
+  MatrixDirection,
+  MatrixFault,
+  MatrixProject,
+  MatrixResult,
+  Precision,
+  RunSummary,
+} from './matrix-types.ts';
+export { precisionOf, renderTable, writeReport } from './matrix-table.ts';
 
 /**
  * Workers of the matrix child by default. Its time goes to starting a worker per fault and to
@@ -137,22 +63,6 @@ export function childEnv(
 /** Where the matrix's child run takes its projects from (one per fault, plus the clean runs). */
 // The published package runs compiled JavaScript: the child's config is then matrix.config.js.
 export const MATRIX_CONFIG = `suites/mutants/matrix.config.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`;
-
-/**
- * One project of the matrix's child run. Serialized into CCS_MATRIX_PLAN for matrix.config.ts:
- * the config stays dumb, this module decides.
- */
-export interface MatrixProject {
-  name: string;
-  direction: 'service' | 'host';
-  fault?: string;
-  clause?: string;
-  declared?: string[];
-  testDir: string;
-  grep?: string;
-  grepInvert?: string;
-  metadata: Record<string, string>;
-}
 
 /**
  * The projects of one matrix run. Each fault gets a project whose worker fixtures seed that fault
@@ -315,64 +225,4 @@ export async function runMatrixChild(
     });
   }
   return { clean, faults, ...(error ? { error } : {}), durationMs };
-}
-
-export function renderTable(clean: CleanResult[], faults: FaultResult[]): string {
-  const rows: string[][] = [['direction', 'fault', 'clause', 'verdict', 'failed clauses', 'by which tests']];
-  for (const c of clean)
-    rows.push([
-      c.direction,
-      '(clean)',
-      '-',
-      c.ok ? 'passes' : `FAILS (${c.failed} failed${c.error ? `; ${c.error}` : ''})`,
-      '-',
-      c.failures
-        .map((f) => f.title)
-        .slice(0, 3)
-        .join('; '),
-    ]);
-  for (const f of faults) {
-    const verdict =
-      f.status === 'caught'
-        ? 'caught'
-        : f.status === 'missed'
-          ? 'MISSED'
-          : f.status === 'unrelated-only'
-            ? 'CAUGHT ONLY BY UNRELATED TESTS'
-            : `ERROR: ${f.error ?? ''}`;
-    const by =
-      f.status === 'caught'
-        ? f.caughtBy.slice(0, 2).join('; ') + (f.caughtBy.length > 2 ? ` (+${f.caughtBy.length - 2})` : '')
-        : f.alsoFailed
-            .slice(0, 2)
-            .map((a) => `${a.title} [${a.clauses.join(',')}]`)
-            .join('; ');
-    const failed =
-      f.failedClauses.join(',') +
-      (f.exact ? '' : ' (not exact)') +
-      (f.blockedClauses.length ? ` blocked ${f.blockedClauses.join(',')}` : '');
-    rows.push([f.direction, f.fault, f.clause, verdict, failed, by]);
-  }
-  const widths = rows[0]!.map((_, i) => Math.min(48, Math.max(...rows.map((r) => r[i]!.length))));
-  const p = precisionOf(faults);
-  const precision =
-    faults.length === 0
-      ? ''
-      : `\nprecision: ${p.exact}/${p.total} faults (${(p.share * 100).toFixed(1)}%) fail exactly their own clauses` +
-        p.inexact
-          .map(
-            (x) =>
-              `\n  ${x.fault}: declared ${x.declared.join(',')}; failed ${x.failed.join(',') || 'none'}${x.blocked.length ? `; blocked ${x.blocked.join(',')}` : ''}`,
-          )
-          .join('');
-  return (
-    rows
-      .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.slice(0, widths[i]!).padEnd(widths[i]!))).join('  '))
-      .join('\n') + precision
-  );
-}
-
-export function writeReport(path: string, result: Omit<MatrixResult, 'table' | 'reportPath'>): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, JSON.stringify({ generatedAt: new Date().toISOString(), ...result }, null, 2));
 }

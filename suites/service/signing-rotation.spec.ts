@@ -1,6 +1,6 @@
 /**
  * JWKS signing after a key rotation (5.2, key source: "refetch when kid is unknown (a rotation)"),
- * through the driver's optional capability signing-jwks-rotation: every JWS check of signing.spec.ts
+ * through the driver's optional capability signing-jwks-rotation: every JWS check of signing-jwks.spec.ts
  * runs again on the callbacks signed after the rotation, and on the later attempts of an onComplete
  * whose first attempt was signed before it. A target without the capability leaves them not exercised.
  */
@@ -21,7 +21,7 @@ import { clauseTags } from '../../spec/index.ts';
 const what = (e: JournalEntry): string =>
   e.method === 'GET' ? 'the user-facts GET' : (eventOf(e) ?? `callback #${e.seq}`);
 
-/** The document as served now; its shape is SIGN-9's rule, judged in signing.spec.ts, so a precondition here. */
+/** The document as served now; its shape is SIGN-9's rule, judged in signing-jwks.spec.ts, so a precondition here. */
 async function documentNow(svc: ServiceClient): Promise<{ keys: JWK[] }> {
   const r = await svc.jwks();
   const keys = (r.json as { keys?: JWK[] } | undefined)?.keys;

@@ -24,7 +24,11 @@ import { FORMS_STATEFUL_RUNS, entriesFor, formCombinations, planFormsProjects } 
 
 const SUITES = fileURLToPath(new URL('../../', import.meta.url));
 /** The client and its one factory: the only files that may build a ServiceClient or a data API path. */
-const CLIENT_FILES = ['service/clients/service-client.ts', 'service/clients/for-target.ts'];
+const CLIENT_FILES = [
+  'service/clients/service-client.ts',
+  'service/clients/form-hint.ts',
+  'service/clients/for-target.ts',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -46,7 +46,7 @@ test(TITLE, async () => {
       {
         name: 'hints',
         testDir: 'suites/service',
-        files: ['data-api.spec.ts'],
+        files: ['data-api-reads.spec.ts', 'data-api-writes.spec.ts'],
         grep: '@DATA-[14]\\b',
         grepInvert: '@realtime',
         metadata: {},
