@@ -4,8 +4,12 @@
  * its driver capability (the report says which).
  */
 import fc from 'fast-check';
-import { Close, Complete, Delete, Open, ScopeDelete, Turn, type Step } from './commands-chat.ts';
-import { Hold, KeyRead, ListRead, RestWrite, Seed, type WriteMode } from './commands-host.ts';
+import { Open, Turn } from './commands-chat.ts';
+import { Delete, ScopeDelete } from './commands-delete.ts';
+import { Close, Complete } from './commands-end.ts';
+import { Hold, KeyRead, ListRead, Seed } from './commands-host.ts';
+import type { Step } from './commands-step.ts';
+import { RestWrite, type WriteMode } from './commands-write.ts';
 import { LIST, SETTING, type Model } from './model.ts';
 import type { Real } from './real.ts';
 
