@@ -112,7 +112,8 @@ export class Turn extends Step {
             { id: 'model.setting-one-record' },
           );
         else if (rec) {
-          // A Setting written over REST whose answer named no key: the chat names it; what the REST write stored must be there.
+          // A Setting written over REST whose answer named no key: the chat names it; what the REST write stored must
+          // be there.
           rec.key = key;
           for (const [f, k] of rec.values) if (k) rec.values.set(f, { ...k, by: 'DATA-13' });
         }

@@ -25,7 +25,8 @@ export class Complete extends Step {
   protected async act(m: Model, r: Real): Promise<void> {
     const conv = m.openConversation(this.user)!;
     const recs = m.completion(conv);
-    // The keys are named: the live instances the conversation touched (what a deleted one would be is the model's question, not the driver's).
+    // The keys are named: the live instances the conversation touched (what a deleted one would be is the model's
+    // question, not the driver's).
     await r.driver.complete(
       conv.id,
       recs.map((x) => x.key!),
@@ -42,7 +43,8 @@ export class Complete extends Step {
       const id = header(e, 'x-service-delivery-id');
       if (id) for (const x of recs) x.onCompleteIds.push(id);
     };
-    // A completion of keys completed before is DELIV-13's rule (another onComplete, a new delivery id); a first one STATE-4's.
+    // A completion of keys completed before is DELIV-13's rule (another onComplete, a new delivery id); a first one
+    // STATE-4's.
     const again = earlierIds.length > 0;
     await settle(r, [
       {

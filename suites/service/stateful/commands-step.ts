@@ -11,8 +11,9 @@ import type { Real } from './real.ts';
 /** One command: its words in the script, then what it does. */
 export abstract class Step implements fc.AsyncCommand<Model, Real> {
   abstract check(m: Readonly<Model>): boolean;
-  async run(m: Model, r: Real): Promise<void> {
-    r.log.begin(this.describe(m));
+  /** why: what the step is taken for, in the script (a steered step names its row, commands-steer.ts). */
+  async run(m: Model, r: Real, why?: string): Promise<void> {
+    r.log.begin(why === undefined ? this.describe(m) : `${this.describe(m)} (${why})`);
     r.stepStartedMs = Date.now();
     r.counts.set(this.constructor.name, (r.counts.get(this.constructor.name) ?? 0) + 1);
     await this.act(m, r);

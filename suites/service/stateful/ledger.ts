@@ -154,7 +154,9 @@ export class Ledger {
     }
   }
 
-  /** The expectation an entry answers: same event and conversation (and key, for a per-key event); required ones first. */
+  /**
+   * The expectation an entry answers: same event and conversation (and key, for a per-key event); required ones first.
+   */
   private match(e: JournalEntry): Expected | undefined {
     const ev = eventOf(e);
     const p = payload(e);
