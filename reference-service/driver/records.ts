@@ -66,9 +66,12 @@ export function registerRecordRoutes(d: DriverScope): void {
     if (cls.kind === 'SETTING' && keys.length > 0)
       ctx.deletedSettings.add(ctx.settingSlot(ws.workspaceKey, cls.configEnd, conv.endUserHandle));
     // STATE-8 broken on purpose by scope-delete-keeps-delivered: a scope of both states keeps its DELIVERED records.
-    const kept = f.has('scope-delete-keeps-delivered')
-      ? new Set(records.filter((r) => r.callbackStatus === 'DELIVERED').map((r) => r.serviceKey))
-      : new Set<string>();
+    const mixed =
+      records.some((r) => r.callbackStatus === 'PENDING') && records.some((r) => r.callbackStatus === 'DELIVERED');
+    const kept =
+      f.has('scope-delete-keeps-delivered') && mixed
+        ? new Set(records.filter((r) => r.callbackStatus === 'DELIVERED').map((r) => r.serviceKey))
+        : new Set<string>();
     for (const k of removed) if (!kept.has(k)) ctx.records.delete(k); // STATE-8
     // PAGE-5 broken on purpose by manifest-omits-delivered: DELIVERED keys counted but not listed.
     const delivered = new Set(records.filter((r) => r.callbackStatus === 'DELIVERED').map((r) => r.serviceKey));

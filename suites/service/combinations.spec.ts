@@ -5,9 +5,11 @@
  * with and without a key, List, Setting and key reads), each checked step by step against an
  * executable model of the records' states and envelopes, what the data API answers, and exactly
  * which callbacks the service sends (suites/service/stateful/). A failure shrinks to a minimal
- * sequence, printed as a script with a curl line per request, replayed by its seed. The run prints
- * which rows of section 3's transition table, which mixed-scope triggers and which event sequences of
- * section 6 its sequences exercised (stateful/coverage.ts), naming the rows not reached.
+ * sequence, printed as a script with a curl line per request, replayed by its seed. Steered steps
+ * among the random ones (stateful/commands-steer.ts) take the model toward the rarest rows, so a
+ * default run reaches every row; the run prints which rows of section 3's transition table, which
+ * mixed-scope triggers and which event sequences of section 6 its sequences exercised
+ * (stateful/coverage.ts), naming the rows not reached.
  *
  * Its sequences are the service project's longest run: the file's name sorts it first, so it
  * starts while the retry schedules of service-realtime wait, not after the short tests.

@@ -1,7 +1,7 @@
 /**
  * The model-based test's environment outside its Playwright fixtures: the embedded reference service
- * (serving `served` forms, no seeded fault), a mock host and a driver, as suites/service/fixtures.ts
- * builds them, for the self tests that run `runStateful` directly.
+ * (serving `served` forms, with the `faults` seeded, none by default), a mock host and a driver, as
+ * suites/service/fixtures.ts builds them, for the self tests that run `runStateful` directly.
  */
 import { MockHost } from '../../../mock-host/index.ts';
 import type { DataApiForms } from '../../../spec/index.ts';
@@ -17,6 +17,8 @@ export interface StatefulEnvOptions {
   served?: DataApiForms;
   /** The forms the target declares (default: the served ones). */
   declared?: DataApiForms;
+  /** Seeded faults of the reference (default: none). */
+  faults?: readonly string[];
 }
 
 /** Runs `use` with a fresh environment against the embedded reference, closed afterwards. */
@@ -24,7 +26,7 @@ export async function withStatefulEnv<T>(
   o: StatefulEnvOptions,
   use: (env: StatefulEnv, capabilities: string[]) => Promise<T>,
 ): Promise<T> {
-  const env = { ...process.env, CCS_TARGET: '', CCS_FAULTS: '' };
+  const env = { ...process.env, CCS_TARGET: '', CCS_FAULTS: (o.faults ?? []).join(',') };
   const session = await resolveTarget({ ...(o.served ? { dataApi: o.served } : {}), env });
   const host = await MockHost.start({ host: '127.0.0.1', port: 0, maxHeaderSize: 1024 * 1024 });
   try {

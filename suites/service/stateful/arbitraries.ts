@@ -1,11 +1,18 @@
 /**
  * The generator of sequences: every trigger of the driver and every host request the model knows,
  * weighted so that sequences meet the features they combine, each left out when the target lacks
- * its driver capability (the report says which).
+ * its driver capability (the report says which), and steered steps toward the rows random
+ * sequences meet least (commands-steer.ts).
  */
 import fc from 'fast-check';
-import { Close, Complete, Delete, Open, ScopeDelete, Turn, type Step } from './commands-chat.ts';
-import { Hold, KeyRead, ListRead, RestWrite, Seed, type WriteMode } from './commands-host.ts';
+import { Open, Turn } from './commands-chat.ts';
+import { Delete, ScopeDelete } from './commands-delete.ts';
+import { Close, Complete } from './commands-end.ts';
+import { Hold, KeyRead, ListRead, Seed } from './commands-host.ts';
+import type { Step } from './commands-step.ts';
+import { RestWrite, type WriteMode } from './commands-write.ts';
+import { GOALS, Steer } from './commands-steer.ts';
+import { rowByShort } from './transitions.ts';
 import { LIST, SETTING, type Model } from './model.ts';
 import type { Real } from './real.ts';
 
@@ -88,8 +95,32 @@ export function sequences(capabilities: Iterable<string>, maxCommands: number): 
   const have = new Set(capabilities);
   const kept = TRIGGERS.filter((t) => t.capability === undefined || have.has(t.capability));
   const leftOut = TRIGGERS.filter((t) => !kept.includes(t)).map((t) => `${t.name} (capability ${t.capability})`);
+  const steer = steered(have);
   const one: fc.Arbitrary<fc.AsyncCommand<Model, Real, false>> = fc.oneof(
     ...kept.map((t) => ({ arbitrary: t.arb, weight: t.weight })),
+    ...(steer ? [{ arbitrary: steer, weight: STEER_WEIGHT }] : []),
   );
   return { commands: fc.commands([one], { maxCommands, size: 'max' }), leftOut };
+}
+
+/** Weight of the steered steps among the triggers' (their sum is 38): about one command in five. */
+const STEER_WEIGHT = 10;
+
+/**
+ * Steered steps toward the rows the target's driver can reach (commands-steer.ts): a goal, a user,
+ * a variant and a way to close (among those offered). None when no goal is reachable.
+ */
+function steered(have: Set<string>): fc.Arbitrary<Step> | undefined {
+  const closes = [
+    ...(have.has('interrupt') ? ['interrupt' as const] : []),
+    ...(have.has('idle-sweep') ? ['sweep' as const] : []),
+  ];
+  const goals = GOALS.filter(
+    (g) => rowByShort(g).capabilities.every((c) => have.has(c)) && (g !== 'M3' || closes.length > 0),
+  );
+  if (goals.length === 0) return undefined;
+  const how = closes.length > 0 ? fc.constantFrom(...closes) : fc.constant('interrupt' as const);
+  return fc
+    .tuple(fc.constantFrom(...goals), user, fc.nat({ max: 5 }), how)
+    .map(([g, u, v, h]) => new Steer(g, u, v, h));
 }

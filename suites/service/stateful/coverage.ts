@@ -3,16 +3,7 @@
  * sequences the model-based test's sequences exercised. A step marks a row only after the
  * callbacks it expects arrived and its read-backs held, so a row counts on what the run saw.
  */
-import { EVENT_SEQUENCES, MIXED, TRANSITIONS, type TransitionRow } from './transitions.ts';
-
-type RowId = TransitionRow['id'];
-
-/** The row of the table by its number (T3, C2, M1): the commands name rows by it. */
-function rowId(short: string): RowId {
-  const row = [...TRANSITIONS, ...MIXED].find((r) => r.id.startsWith(`${short} `));
-  if (row === undefined) throw new Error(`no row ${short} in the transition table`);
-  return row.id;
-}
+import { EVENT_SEQUENCES, MIXED, TRANSITIONS, rowId } from './transitions.ts';
 
 export class Coverage {
   readonly hits = new Map<string, number>();
@@ -52,6 +43,10 @@ export interface CoverageSummary {
   /** Rows left out for a capability the target lacks, with the reason. */
   excluded: string[];
   complete: boolean;
+  /** "transition coverage: 22/22 reachable rows exercised (100%)", and the rows not reached below 100%. */
+  headline: string;
+  /** Every row by its whole id, one a line: how often the run exercised it, or why it was left out. */
+  rows: string[];
 }
 
 /** The coverage in words: per table, exercised of reachable, the rows missed named, the excluded with why. */
@@ -66,6 +61,9 @@ export function summarize(c: Coverage, capabilities: Iterable<string>): Coverage
   const lines: string[] = [];
   const missed: string[] = [];
   const excluded: string[] = [];
+  const rows: string[] = [];
+  let reached = 0;
+  let reachableAll = 0;
   for (const t of tables) {
     const lacking = (r: { capabilities: readonly string[] }) => r.capabilities.filter((x) => !have.has(x));
     const reachable = t.rows.filter((r) => lacking(r).length === 0);
@@ -80,6 +78,17 @@ export function summarize(c: Coverage, capabilities: Iterable<string>): Coverage
     const why = (r: { id: string; capabilities: readonly string[] }) => `${r.id} (capability ${lacking(r).join(', ')})`;
     if (out.length > 0) line += `; left out: ${out.map(why).join('; ')}`;
     lines.push(line);
+    reached += reachable.length - notHit.length;
+    reachableAll += reachable.length;
+    for (const r of t.rows)
+      rows.push(
+        out.includes(r)
+          ? `${r.id}: left out (capability ${lacking(r).join(', ')} not offered by the target)`
+          : `${r.id}: ${t.hits.get(r.id) ?? 0}${notHit.includes(r) ? ' (NOT REACHED)' : ''}`,
+      );
   }
-  return { lines, missed, excluded, complete: missed.length === 0 };
+  const percent = reachableAll === 0 ? 100 : Math.floor((100 * reached) / reachableAll);
+  let headline = `transition coverage: ${reached}/${reachableAll} reachable rows exercised (${percent}%)`;
+  if (missed.length > 0) headline += `; not reached: ${missed.join('; ')}`;
+  return { lines, missed, excluded, complete: missed.length === 0, headline, rows };
 }

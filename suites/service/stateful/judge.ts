@@ -63,7 +63,8 @@ export function judgeStateful(
   evidence.add({
     sentence: `The model-based test failed on ${header}: ${f.violation.message}. Replay: ${rerun}.\n${f.script}`,
   });
-  // The replay words carry fast-check's "seed: N, path: ..." so the report's rerun line takes the seed (reports/repro.ts).
+  // The replay words carry fast-check's "seed: N, path: ..." so the report's rerun line takes the seed
+  // (reports/repro.ts).
   const replay = `{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerun}; the sequence:\n${f.script}`;
   if (!(f.violation instanceof StepViolation)) {
     precondition(false, 'the generated sequence runs to its end', {
@@ -85,12 +86,14 @@ export function judgeStateful(
  */
 function reportCoverage(outcome: StatefulOutcome, clauses: readonly ClauseId[], evidence: EvidenceLog): void {
   const c = summarize(outcome.coverage, outcome.capabilities);
-  const text = c.lines.join('\n');
+  const text = [c.headline, ...c.lines].join('\n');
   console.log(`model-based test coverage over ${outcome.sequences} sequences:\n${text}`);
-  void test.info().attach('ccs-stateful-coverage', { body: `${text}\n`, contentType: 'text/plain' });
-  test.info().annotations.push({ type: 'ccs-stateful-coverage', description: c.lines.join('; ') });
+  const table = `${text}\n\nrows (times exercised):\n${c.rows.join('\n')}\n`;
+  void test.info().attach('ccs-stateful-coverage', { body: table, contentType: 'text/plain' });
+  test.info().annotations.push({ type: 'ccs-stateful-coverage', description: [c.headline, ...c.lines].join('; ') });
   const over = `over ${outcome.sequences} sequences`;
-  evidence.add({ sentence: `Coverage of the model-based test ${over}: ${c.lines.join('; ')}.` });
+  // The evidence of every clause the run decides, so conformance.json and the clause matrix carry it.
+  evidence.add({ sentence: `Coverage of the model-based test ${over}: ${c.headline}. Rows: ${c.rows.join('; ')}.` });
   if (!c.complete && clauses.includes('STATE-1')) {
     warnCheck(
       'STATE-1',

@@ -2,17 +2,16 @@
  * The callbacks a sequence expects, and what its workspace's hook really received. Every entry is
  * judged once, as it arrives: matched to the expectation it answers (by event, conversation and
  * key, never by the content a rule decides) and its content checked, or judged a stray by the
- * rule it breaks (strays.ts). A step waits for its own expectations (deadline from timing); the
+ * rule it breaks (real.ts). A step waits for its own expectations (deadline from timing); the
  * sequence ends with one quiet window in which nothing unexpected may arrive.
  */
 import type { JournalEntry, MockHost } from '../../../mock-host/index.ts';
 import type { ClauseId, ServiceCheckId } from '../../../spec/index.ts';
-import { CONTRACT } from '../../../protocol/index.ts';
-import { describe, header, payload, rawBody } from '../areas/journal.ts';
+import { describe, payload, rawBody } from '../areas/journal.ts';
 import { eventOf } from '../areas/scenario.ts';
-import { show } from '../../shared/index.ts';
 import { must, type Judge } from './violation.ts';
 import type { Status } from './model.ts';
+import { capacity, judgeContent } from './ledger-content.ts';
 
 export interface Expected {
   event: string;
@@ -43,14 +42,6 @@ export interface Expected {
   matched: JournalEntry[];
 }
 
-/** How many POSTs an expectation takes: one, or one per page of a bulk manifest (PAGE-3). */
-function capacity(x: Expected): number {
-  return x.manifest ? Math.max(1, Math.ceil(x.manifest.length / CONTRACT.bulkPageSize)) : 1;
-}
-
-/** EVT-8: a dotted field path (name, address.city). */
-const DOTTED_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
-
 function isObjectBody(e: JournalEntry): boolean {
   try {
     const v = JSON.parse(rawBody(e).toString('utf8')) as unknown;
@@ -61,9 +52,6 @@ function isObjectBody(e: JournalEntry): boolean {
 }
 
 const done = (x: Expected) => x.optional === true || x.matched.length >= capacity(x);
-const keysOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : []);
-const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
 export type StrayJudge = (e: JournalEntry) => { clause: ClauseId; rule: string; id?: ServiceCheckId };
 
@@ -166,7 +154,9 @@ export class Ledger {
     }
   }
 
-  /** The expectation an entry answers: same event and conversation (and key, for a per-key event); required ones first. */
+  /**
+   * The expectation an entry answers: same event and conversation (and key, for a per-key event); required ones first.
+   */
   private match(e: JournalEntry): Expected | undefined {
     const ev = eventOf(e);
     const p = payload(e);
@@ -207,138 +197,6 @@ export class Ledger {
     x.matched.push(e);
     if (!x.optional) this.j.tally.add(x.arrival);
     x.onMatch?.(e);
-    const p = payload(e);
-    // EVT-11: the acting user of the conversation, never an org handle.
-    must(
-      this.j,
-      p.endUserHandle === this.users[x.user],
-      'EVT-11',
-      'a callback names the acting user of its conversation in endUserHandle',
-      { expected: show(this.users[x.user]), seen: `endUserHandle ${show(p.endUserHandle)} in ${describe(e)}` },
-      { id: 'model.acting-user' },
-    );
-    if (x.event === 'onComplete') {
-      const keys = keysOf(p.serviceKeys);
-      const want = x.keys ?? [];
-      must(
-        this.j,
-        sameSet(keys, want) && keys.length === new Set(keys).size,
-        'EVT-6',
-        'onComplete names every instance the completion finalizes, and no other',
-        {
-          expected: `serviceKeys ${show([...want].sort())}`,
-          seen: `serviceKeys ${show(p.serviceKeys)} in ${describe(e)}`,
-        },
-        { id: 'model.oncomplete-keys' },
-      );
-      const id = header(e, 'x-service-delivery-id');
-      if ((x.earlierIds ?? []).length > 0)
-        must(
-          this.j,
-          id !== undefined && !x.earlierIds!.includes(id),
-          'DELIV-13',
-          'a later completion of a key fires onComplete with a new delivery id',
-          { expected: `a delivery id other than ${x.earlierIds!.map((i) => show(i)).join(', ')}`, seen: show(id) },
-        );
-    } else if (x.event === 'config.saved') {
-      must(
-        this.j,
-        p.callbackStatus === 'PENDING' || p.callbackStatus === 'DELIVERED',
-        'EVT-8',
-        'config.saved carries callbackStatus PENDING or DELIVERED',
-        { expected: 'PENDING or DELIVERED', seen: `callbackStatus ${show(p.callbackStatus)} in ${describe(e)}` },
-      );
-      must(
-        this.j,
-        x.callbackStatus === undefined
-          ? p.callbackStatus === 'PENDING' || p.callbackStatus === 'DELIVERED'
-          : p.callbackStatus === x.callbackStatus,
-        'EVT-18',
-        `config.saved carries the record's callbackStatus at save time (${x.callbackStatus ?? 'PENDING or DELIVERED'})`,
-        {
-          expected: x.callbackStatus ?? 'PENDING or DELIVERED',
-          seen: `callbackStatus ${show(p.callbackStatus)} in ${describe(e)}`,
-        },
-        { id: 'model.saved-status' },
-      );
-      const changed = keysOf(p.changedFields);
-      const want = x.changedFields ?? [];
-      const notPaths = (Array.isArray(p.changedFields) ? p.changedFields : [p.changedFields]).filter(
-        (f: unknown) => !(typeof f === 'string' && DOTTED_PATH.test(f)),
-      );
-      must(this.j, notPaths.length === 0, 'EVT-8', 'changedFields holds dotted field paths, never values', {
-        expected: 'dotted field paths',
-        seen: `changedFields ${show(p.changedFields)} in ${describe(e)}`,
-      });
-      must(
-        this.j,
-        want.every((f) => changed.includes(f)),
-        'EVT-17',
-        'the one config.saved of an instance names every field the turn saved to it',
-        {
-          expected: `changedFields with ${show(want)}`,
-          seen: `changedFields ${show(p.changedFields)} in ${describe(e)}`,
-        },
-        { id: 'model.saved-once-per-instance' },
-      );
-      must(
-        this.j,
-        changed.every((f) => want.includes(f)),
-        'EVT-8',
-        'changedFields names what the turn changed, nothing else',
-        {
-          expected: `changedFields within ${show(want)}`,
-          seen: `changedFields ${show(p.changedFields)} in ${describe(e)}`,
-        },
-      );
-    } else if (x.event === 'config.bulk_deleted') {
-      this.judgePage(x, e);
-    }
-  }
-
-  private judgePage(x: Expected, e: JournalEntry): void {
-    const p = payload(e);
-    const n = x.manifest!.length;
-    const keys = keysOf(p.keys);
-    must(
-      this.j,
-      keys.length <= CONTRACT.bulkPageSize,
-      'PAGE-1',
-      `a config.bulk_deleted page holds at most ${CONTRACT.bulkPageSize} keys`,
-      { expected: `at most ${CONTRACT.bulkPageSize} keys`, seen: `${keys.length} keys in #${e.seq}` },
-    );
-    must(this.j, p.count === n, 'PAGE-4', 'every page carries count, the total number of keys deleted', {
-      expected: `count ${n}`,
-      seen: `count ${show(p.count)} in ${describe(e)}`,
-    });
-    const pages = capacity(x);
-    if (x.matched.length < pages) return;
-    const all = x.matched.flatMap((m) => keysOf(payload(m).keys));
-    const twice = all.filter((k, i) => all.indexOf(k) !== i);
-    const missing = x.manifest!.filter((k) => !all.includes(k));
-    const foreign = all.filter((k) => !x.manifest!.includes(k));
-    must(
-      this.j,
-      twice.length === 0 && missing.length === 0 && foreign.length === 0,
-      'PAGE-5',
-      'the pages of a scope delete name exactly the records of the scope, each once',
-      {
-        expected: `the ${n} keys of the scope`,
-        seen: `missing ${show(missing, 160)}; not of the scope ${show(foreign, 160)}; twice ${show(twice, 160)}`,
-      },
-      { id: 'model.manifest' },
-    );
-    const numbers = x.matched.map((m) => payload(m).page).sort((a, b) => Number(a) - Number(b));
-    const totals = new Set(x.matched.map((m) => payload(m).totalPages));
-    must(
-      this.j,
-      numbers.every((v, i) => v === i + 1) && totals.size === 1 && totals.has(pages),
-      'PAGE-2',
-      `the pages are numbered 1 to totalPages = ceil(${n} / ${CONTRACT.bulkPageSize})`,
-      {
-        expected: `pages 1..${pages}, totalPages ${pages}`,
-        seen: `pages ${show(numbers)}, totalPages ${show([...totals])}`,
-      },
-    );
+    judgeContent(this.j, this.users, x, e);
   }
 }

@@ -238,6 +238,17 @@ export const EVENT_SEQUENCES: readonly EventSequence[] = [
   seq('E7 config.bulk_deleted in a conversation', /config\.bulk_deleted/, ['conversations', 'bulk-delete']),
 ];
 
+/** The row of the table by its number (T3, C2, M1): the commands name rows by it. */
+export function rowId(short: string): TransitionRow['id'] {
+  return rowByShort(short).id;
+}
+
+export function rowByShort(short: string): TransitionRow {
+  const row = [...TRANSITIONS, ...MIXED].find((r) => r.id.startsWith(`${short} `));
+  if (row === undefined) throw new Error(`no row ${short} in the transition table`);
+  return row;
+}
+
 /** Every entry coverage counts: the table's rows, the mixed situations and the event sequences. */
 export function coverageRows(): ReadonlyArray<{ id: string; capabilities: readonly string[] }> {
   return [...TRANSITIONS, ...MIXED, ...EVENT_SEQUENCES];
