@@ -4,7 +4,7 @@
  * (ui/). Admin requests are never journaled.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isCcsError } from '../spec/index.ts';
+import { ccsError, errorAnswer, isCcsError } from '../spec/index.ts';
 import { validateRoute } from './routes.ts';
 import { parseScripts } from './scripts/definitions.ts';
 import { explainScript } from './scripts/explain.ts';
@@ -40,8 +40,8 @@ function select(host: MockHost, q: Record<string, unknown>): JournalEntry[] {
 }
 
 function badRequest(reply: FastifyReply, error: unknown): FastifyReply {
-  if (isCcsError(error)) return reply.code(400).send({ error: error.code, message: error.message });
-  return reply.code(400).send({ error: 'MOCKHOST_ADMIN_BAD_REQUEST', message: (error as Error).message });
+  const e = isCcsError(error) ? error : ccsError('MOCKHOST_ADMIN_BAD_REQUEST', { problem: (error as Error).message });
+  return reply.code(400).send(errorAnswer(e));
 }
 
 function bodyText(body: unknown): string {
@@ -126,7 +126,7 @@ export function registerAdmin(app: FastifyInstance, host: MockHost): void {
   app.delete('/__admin/routes', async (req, reply) => {
     const path = str((req.query as Record<string, unknown>).path);
     if (!path)
-      return reply.code(400).send({ error: 'MOCKHOST_ADMIN_BAD_REQUEST', message: 'query parameter path is required' });
+      return badRequest(reply, ccsError('MOCKHOST_ADMIN_BAD_REQUEST', { problem: 'query parameter path is required' }));
     host.removeRoute(path);
     return { removed: path };
   });

@@ -2,7 +2,7 @@
  * The seeded faults: each breaks exactly one clause of spec/clauses.yaml and nothing else, so the
  * mutation matrix can prove that the suite of that clause fails and every other suite still passes.
  */
-import { CcsError, areaOfClause, type ClauseId } from '../spec/index.ts';
+import { ccsError, areaOfClause, type ClauseId } from '../spec/index.ts';
 
 export interface FaultDefinition {
   name: string;
@@ -488,11 +488,7 @@ const BY_NAME = new Map(FAULTS.map((fault) => [fault.name, fault]));
 export function validateFaults(names: readonly string[]): string[] {
   for (const name of names) {
     if (!BY_NAME.has(name)) {
-      throw new CcsError(
-        'REFSVC_FAULT_UNKNOWN',
-        `unknown seeded fault '${name}'; known faults: ${FAULTS.map((x) => x.name).join(', ')}`,
-        { fault: name },
-      );
+      throw ccsError('REFSVC_FAULT_UNKNOWN', { fault: name, known: FAULTS.map((x) => x.name).join(', ') });
     }
   }
   return [...new Set(names)];

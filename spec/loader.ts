@@ -5,7 +5,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { CcsError } from './errors.ts';
+import { ccsError } from './errors.ts';
 import { addComponentSchemas, compileInline, createAjv, encodePointerToken, extensionNames, run } from './ajv.ts';
 import { readClauses, readOpenApi } from './documents.ts';
 import {
@@ -115,7 +115,7 @@ function build(): Spec {
   const clauseById = new Map<string, Clause>();
   for (const c of clauses) {
     if (clauseById.has(c.id))
-      throw new CcsError('SPEC_LOAD_FAILED', `spec/clauses.yaml: clause id ${c.id} is used twice`, { id: c.id });
+      throw ccsError('SPEC_LOAD_FAILED', { id: c.id, problem: `spec/clauses.yaml: clause id ${c.id} is used twice` });
     clauseById.set(c.id, c);
   }
 
@@ -177,11 +177,7 @@ function build(): Spec {
   const findOp = (operationId: string): IndexedOperation => {
     const op = operations.get(operationId) ?? (readDriver(), operations.get(operationId));
     if (!op) {
-      throw new CcsError(
-        'SPEC_OPERATION_UNKNOWN',
-        `no operation "${operationId}" in spec/openapi.yaml${driver ? ' or spec/driver.openapi.yaml' : ''}`,
-        { operationId },
-      );
+      throw ccsError('SPEC_OPERATION_UNKNOWN', { operationId, orDriver: driver ? ' or spec/driver.openapi.yaml' : '' });
     }
     return op;
   };
@@ -192,11 +188,7 @@ function build(): Spec {
   const hookOrThrow = (name: string): Compiled => {
     const hook = webhooks.get(name);
     if (!hook) {
-      throw new CcsError(
-        'SPEC_WEBHOOK_UNKNOWN',
-        `no webhook "${name}" in spec/openapi.yaml (known: ${[...webhooks.keys()].join(', ')})`,
-        { name },
-      );
+      throw ccsError('SPEC_WEBHOOK_UNKNOWN', { name, known: [...webhooks.keys()].join(', ') });
     }
     let compiled = compiledHooks.get(name);
     if (!compiled)
@@ -212,10 +204,7 @@ function build(): Spec {
   };
   const schemaOrThrow = (name: string): ValidateFunction => {
     const fn = schemas(name);
-    if (!fn)
-      throw new CcsError('SPEC_SCHEMA_UNKNOWN', `no schema "${name}" in spec/openapi.yaml components.schemas`, {
-        name,
-      });
+    if (!fn) throw ccsError('SPEC_SCHEMA_UNKNOWN', { name });
     return fn;
   };
 

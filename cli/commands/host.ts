@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify as toYaml } from 'yaml';
-import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
+import { isCcsError, isCcsErrorOf, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadSecrets, readReport } from '../../reports/index.ts';
 import {
   loadHostTarget,
@@ -327,8 +327,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     return printGate(readReport(reportFile, { validate: false }), reportDir, { requireAll: false, sides: ['host'] });
   } catch (error) {
-    if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_')))
-      return fail2(error.message);
+    if (isCcsError(error, 'CLI_USAGE') || isCcsErrorOf(error, 'TARGET')) return fail2(error.message);
     throw error;
   } finally {
     await shared?.close();

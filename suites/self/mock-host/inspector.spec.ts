@@ -12,6 +12,7 @@ import { MockHost, type JournalEntry, type MockHostOptions } from '../../../mock
 import { launchChromium } from '../../../spec/chromium.ts';
 import { factsSigningPayload, signHmac } from '../../../protocol/index.ts';
 import { hmacHeader, lcBody, lcHeaders, nowSeconds, send, TEST_ONLY_SECRET } from './helpers.ts';
+import type { CcsErrorCode } from '../../../spec/index.ts';
 
 const WAIT = { timeout: 10_000 };
 const signing = { mode: 'hmac' as const, secrets: [TEST_ONLY_SECRET] };
@@ -280,7 +281,7 @@ test('replay without a forward target is refused with the reason', async () => {
   const [e] = await h.journal.waitFor({ completed: true }, { timeoutMs: 5000 });
   const r = await send(h.url, { method: 'POST', path: `/__admin/replay/${e!.id}` });
   expect(r.status).toBe(409);
-  expect(JSON.parse(r.body!)).toMatchObject({ error: 'MOCKHOST_REPLAY_NO_TARGET' });
+  expect(JSON.parse(r.body!)).toMatchObject({ error: 'MOCKHOST_REPLAY_NO_TARGET' satisfies CcsErrorCode });
 });
 
 test('a facts GET appears with the facts that were answered', async ({}, testInfo) => {

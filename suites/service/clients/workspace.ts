@@ -13,7 +13,7 @@ import {
   type RouteConfig,
   type SigningConfig,
 } from '../../../mock-host/index.ts';
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 import { DriverClient, type ClassDef, type FieldDef, type DriverWorkspace } from './driver-client.ts';
 import type { EvidenceLog } from './evidence.ts';
 import { registerSecret } from '../../../spec/index.ts';
@@ -154,7 +154,7 @@ export async function createTestWorkspace(ctx: WorkspaceContext, o: WorkspaceOpt
   // A target without a driver: the workspace of the target file (only the default shape).
   if (!target.driverUrl) {
     const fw = o.parent ? target.workspaces?.sandbox : target.workspaces?.production;
-    if (!fw) throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver and no such workspace in its file');
+    if (!fw) throw ccsError('TARGET_NO_DRIVER', { problem: 'and no such workspace in its file' });
     const signing: TestWorkspace['signing'] = fw.hmacSecret
       ? { mode: 'hmac', secret: fw.hmacSecret }
       : { mode: 'none' };
@@ -319,8 +319,7 @@ export async function createTestWorkspace(ctx: WorkspaceContext, o: WorkspaceOpt
       },
       factsRequests: () => (ws.factsPath ? host.journal.entries({ path: ws.factsPath }) : []),
       async waitForFactsRequests(w = {}) {
-        if (!ws.factsPath)
-          throw new CcsError('TARGET_NO_FACTS', 'this workspace has no FACTS class (WorkspaceOptions.facts is false)');
+        if (!ws.factsPath) throw ccsError('TARGET_NO_FACTS');
         const count = w.count ?? 1;
         const deadlineMs = w.deadlineMs ?? timing.deliveryDeadlineMs();
         const v = await waitForEntries(host.journal, { path: ws.factsPath }, { count, deadlineMs });

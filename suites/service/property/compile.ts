@@ -10,7 +10,7 @@
  * candidate kind that rarely satisfies its constraint is dropped at compile time (sampled).
  */
 import fc from 'fast-check';
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 import {
   codePoints,
   jsonType,
@@ -40,7 +40,7 @@ export interface InvalidValue {
 }
 
 const noRef: RefResolver = (ref) => {
-  throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `cannot resolve $ref ${ref}: no resolver given`);
+  throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', { problem: `cannot resolve $ref ${ref}: no resolver given` });
 };
 
 /** Printable BMP characters without surrogates (JSON and URLs carry them; lengths are unambiguous). */
@@ -175,7 +175,7 @@ function typedArb(t: string, s: Record<string, unknown>, c: Ctx): fc.Arbitrary<u
     case 'object':
       return objectArb(s, d);
     default:
-      throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `type ${t} is not supported`);
+      throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', { problem: `type ${t} is not supported` });
   }
 }
 
@@ -232,7 +232,7 @@ function mergeSiblings(parent: Record<string, unknown>, branch: Schema): Schema 
 
 function valid(schema: Schema, c: Ctx): fc.Arbitrary<unknown> {
   if (schema === true) return anyJson(c);
-  if (schema === false) throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', 'schema false has no valid value');
+  if (schema === false) throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', { problem: 'schema false has no valid value' });
   const s = schema;
   if (Array.isArray(s.allOf) && Object.keys(s).some((k) => k !== 'allOf' && !k.startsWith('x-'))) {
     const { allOf, ...rest } = s;
@@ -394,10 +394,9 @@ export function invalidArbitrary(schema: Schema, o: CompileOptions = {}): fc.Arb
   const c = ctxOf(o);
   const arb = invalidInner(schema, c);
   if (!arb)
-    throw new CcsError(
-      'PROPERTY_SCHEMA_UNSUPPORTED',
-      'the schema has no value that breaks exactly one rule (nothing to test)',
-    );
+    throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', {
+      problem: 'the schema has no value that breaks exactly one rule (nothing to test)',
+    });
   return arb.map((value) => {
     const [v] = violations(schema, value, c.resolve) as [Violation];
     return { value, rule: v.rule, path: showPath(v.path), detail: v.detail };
@@ -411,7 +410,7 @@ export function inlineRefs(schema: Schema, resolve: RefResolver, seen: string[] 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === '$ref' && typeof v === 'string') {
-      if (seen.includes(v)) throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `recursive $ref ${v}`);
+      if (seen.includes(v)) throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', { problem: `recursive $ref ${v}` });
       Object.assign(out, inlineRefs(resolve(v), resolve, [...seen, v]));
     } else out[k] = typeof v === 'object' && v !== null ? inlineRefs(v as Schema, resolve, seen) : v;
   }
