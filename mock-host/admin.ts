@@ -9,7 +9,7 @@ import { validateRoute } from './routes.ts';
 import { parseScripts } from './scripts/definitions.ts';
 import { explainScript } from './scripts/explain.ts';
 import type { EntryFilter, EntryKind, JournalEntry, RouteConfig } from './types.ts';
-import type { MockHost } from './server.ts';
+import type { AdminHost } from './admin-host.ts';
 import { broadcast, registerEvents } from './ui/events.ts';
 import { GroupIndex } from './ui/group-index.ts';
 import { ReplayLog } from './ui/replay.ts';
@@ -33,7 +33,7 @@ function filterFromQuery(q: Record<string, unknown>): { filter: EntryFilter; sin
 }
 
 /** The entries a query asks for: filters, after seq `since`, at most `limit` of them (oldest first). */
-function select(host: MockHost, q: Record<string, unknown>): JournalEntry[] {
+function select(host: AdminHost, q: Record<string, unknown>): JournalEntry[] {
   const { filter, since, limit } = filterFromQuery(q);
   const list = host.journal.entries(since > 0 ? { ...filter, predicate: (e) => e.seq > since } : filter);
   return list.length > limit ? list.slice(0, limit) : list;
@@ -48,7 +48,7 @@ function bodyText(body: unknown): string {
   return Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : '';
 }
 
-export function registerAdmin(app: FastifyInstance, host: MockHost): void {
+export function registerAdmin(app: FastifyInstance, host: AdminHost): void {
   // the live inspector: GET /__admin/events (SSE), /__admin/ui, POST /__admin/replay/:id
   const replays = new ReplayLog();
   const groups = new GroupIndex(host.journal);

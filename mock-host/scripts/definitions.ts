@@ -4,7 +4,7 @@
  * its n-th step.
  */
 import { ccsError, parseYaml } from '../../spec/index.ts';
-import type { RouteKind } from '../types.ts';
+import type { RouteKind } from '../route-kind.ts';
 
 export interface RespondStep {
   action: 'respond';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { MockHost } from '../server.ts';
+import type { AdminHost } from '../admin-host.ts';
 import type { JournalEntry } from '../types.ts';
 import { curlLine } from './curl.ts';
 import { GroupIndex } from './group-index.ts';
@@ -48,14 +48,14 @@ function queryOf(q: Record<string, unknown>): GroupQuery {
   return out;
 }
 
-function findEntry(host: MockHost, id: string): JournalEntry | undefined {
+function findEntry(host: AdminHost, id: string): JournalEntry | undefined {
   const seq = Number(id.slice(id.lastIndexOf('-') + 1));
   if (!Number.isInteger(seq)) return undefined;
   return host.journal.entries({ predicate: (e) => e.seq === seq && e.id === id })[0];
 }
 
 /** The origin the browser used, so a curl line goes where the page came from. */
-function originOf(req: FastifyRequest, host: MockHost): string {
+function originOf(req: FastifyRequest, host: AdminHost): string {
   const h = req.headers.host;
   return typeof h === 'string' && /^[\w.\-:[\]]+$/.test(h) ? `http://${h}` : host.url;
 }
@@ -64,7 +64,7 @@ function notFound(reply: FastifyReply, id: string): FastifyReply {
   return reply.code(404).send(errorAnswer(ccsError('MOCKHOST_ENTRY_UNKNOWN', { id })));
 }
 
-export function registerInspector(app: FastifyInstance, host: MockHost, replays: ReplayLog, index: GroupIndex): void {
+export function registerInspector(app: FastifyInstance, host: AdminHost, replays: ReplayLog, index: GroupIndex): void {
   const cache = new Map<string, Buffer>();
   const serve = (name: string) => async (_req: FastifyRequest, reply: FastifyReply) => {
     let body = cache.get(name);
