@@ -1,6 +1,8 @@
 /**
- * The one registry of error codes (in the manner of fastify's lib/errors.js): every code a CcsError
- * or an answer of the mock host's admin API carries is declared here once, with its message template.
+ * The one registry of error codes (in the manner of fastify's lib/errors.js): every code a CcsError,
+ * an answer of the mock host's admin API or a line of the clause reporter carries is declared here once,
+ * with its message template (the reporter's CLAUSE_UNKNOWN, a harness defect docs/ci.md names, is no
+ * error of a room and keeps its name).
  * `{name}` in a template is a parameter the throw site passes (a name with no space); `details` names
  * the parameters also kept in `error.details` (`name?`: only when the site has one). A code's prefix is
  * its room (ERROR_PREFIXES). Codes never change: reports, tests and users match on them.
@@ -91,6 +93,7 @@ export const ERROR_CODES = {
     details: ['problems'],
   },
   REPORT_UNREADABLE: { message: 'cannot read the report {file}: {reason}' },
+  REPORT_WRITE_FAILED: { message: 'could not write {file}' },
 
   SPEC_CLAUSE_UNKNOWN: { message: '{id} is not a clause id of spec/clauses.yaml', details: ['id'] },
   SPEC_FAULT_MODEL_INVALID: { message: '{problem}', details: ['file?', 'row?'] },
