@@ -4,7 +4,7 @@
  * single-valued flag given twice are usage errors (CcsError CLI_USAGE, exit 2) naming the flag.
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
-import { CcsError } from '../spec/index.ts';
+import { ccsError, CcsError } from '../spec/index.ts';
 import { parseTimeScale } from '../suites/service/target-config/time-scale.ts';
 
 export interface FlagSpec {
@@ -19,7 +19,7 @@ export interface FlagSpec {
 export type Parsed = { flags: Record<string, string | string[] | boolean>; positionals: string[] };
 
 export function usageError(message: string): CcsError {
-  return new CcsError('CLI_USAGE', message);
+  return ccsError('CLI_USAGE', { problem: message });
 }
 
 /** node:util's messages, in the words the commands have always used (they name the flag). */

@@ -19,7 +19,7 @@ import {
   type SignedKind,
   type SigningMode,
 } from '../suites/host/index.ts';
-import type { Vector, Verdict } from './vectors.ts';
+import type { Vector, Verdict } from './vector-types.ts';
 
 /** The verifier's clock of every fault-model vector, unix seconds (2026-01-01T00:00:00Z). */
 export const VECTOR_NOW = 1_767_225_600;

@@ -4,12 +4,12 @@
  * (ui/). Admin requests are never journaled.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isCcsError } from '../spec/index.ts';
+import { ccsError, errorAnswer, isCcsError } from '../spec/index.ts';
 import { validateRoute } from './routes.ts';
 import { parseScripts } from './scripts/definitions.ts';
 import { explainScript } from './scripts/explain.ts';
 import type { EntryFilter, EntryKind, JournalEntry, RouteConfig } from './types.ts';
-import type { MockHost } from './server.ts';
+import type { AdminHost } from './admin-host.ts';
 import { broadcast, registerEvents } from './ui/events.ts';
 import { GroupIndex } from './ui/group-index.ts';
 import { ReplayLog } from './ui/replay.ts';
@@ -33,22 +33,22 @@ function filterFromQuery(q: Record<string, unknown>): { filter: EntryFilter; sin
 }
 
 /** The entries a query asks for: filters, after seq `since`, at most `limit` of them (oldest first). */
-function select(host: MockHost, q: Record<string, unknown>): JournalEntry[] {
+function select(host: AdminHost, q: Record<string, unknown>): JournalEntry[] {
   const { filter, since, limit } = filterFromQuery(q);
   const list = host.journal.entries(since > 0 ? { ...filter, predicate: (e) => e.seq > since } : filter);
   return list.length > limit ? list.slice(0, limit) : list;
 }
 
 function badRequest(reply: FastifyReply, error: unknown): FastifyReply {
-  if (isCcsError(error)) return reply.code(400).send({ error: error.code, message: error.message });
-  return reply.code(400).send({ error: 'MOCKHOST_ADMIN_BAD_REQUEST', message: (error as Error).message });
+  const e = isCcsError(error) ? error : ccsError('MOCKHOST_ADMIN_BAD_REQUEST', { problem: (error as Error).message });
+  return reply.code(400).send(errorAnswer(e));
 }
 
 function bodyText(body: unknown): string {
   return Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : '';
 }
 
-export function registerAdmin(app: FastifyInstance, host: MockHost): void {
+export function registerAdmin(app: FastifyInstance, host: AdminHost): void {
   // the live inspector: GET /__admin/events (SSE), /__admin/ui, POST /__admin/replay/:id
   const replays = new ReplayLog();
   const groups = new GroupIndex(host.journal);
@@ -126,7 +126,7 @@ export function registerAdmin(app: FastifyInstance, host: MockHost): void {
   app.delete('/__admin/routes', async (req, reply) => {
     const path = str((req.query as Record<string, unknown>).path);
     if (!path)
-      return reply.code(400).send({ error: 'MOCKHOST_ADMIN_BAD_REQUEST', message: 'query parameter path is required' });
+      return badRequest(reply, ccsError('MOCKHOST_ADMIN_BAD_REQUEST', { problem: 'query parameter path is required' }));
     host.removeRoute(path);
     return { removed: path };
   });

@@ -4,7 +4,7 @@
  * requests). Optionally bounded; the oldest entries go first and are counted in `dropped`.
  * Every entry it hands out (reads, listeners, subscribers) is settled first (entry.ts).
  */
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 import { settled } from './entry.ts';
 import type { EntryFilter, EntryPhase, Journal, JournalChange, JournalEntry } from './types.ts';
 
@@ -225,9 +225,7 @@ export class JournalStore implements Journal {
   waitFor(filter: EntryFilter, o: { count?: number; timeoutMs: number }): Promise<JournalEntry[]> {
     const count = o.count ?? 1;
     if (!Number.isFinite(o.timeoutMs) || o.timeoutMs < 0) {
-      return Promise.reject(
-        new CcsError('MOCKHOST_WAIT_INVALID', `waitFor needs a timeoutMs >= 0, got ${String(o.timeoutMs)}`),
-      );
+      return Promise.reject(ccsError('MOCKHOST_WAIT_INVALID', { timeoutMs: String(o.timeoutMs) }));
     }
     const matched = new Map<number, JournalEntry>();
     for (const e of this.entries(filter)) matched.set(e.seq, e);
@@ -248,13 +246,15 @@ export class JournalStore implements Journal {
         const got = ordered();
         const recent = this.entries().slice(-5).map(summarizeEntry);
         reject(
-          new CcsError(
-            'MOCKHOST_WAIT_TIMEOUT',
-            `waited ${o.timeoutMs} ms for ${count} request(s) matching ${describeFilter(filter)}; ${got.length} arrived` +
-              (got.length ? ` (${got.map(summarizeEntry).join('; ')})` : '') +
-              `. Last requests in the journal: ${recent.length ? recent.join('; ') : 'none'}`,
-            { matched: got.map((e) => e.seq), filter: describeFilter(filter) },
-          ),
+          ccsError('MOCKHOST_WAIT_TIMEOUT', {
+            timeoutMs: o.timeoutMs,
+            count,
+            filter: describeFilter(filter),
+            arrived: got.length,
+            arrivals: got.length ? ` (${got.map(summarizeEntry).join('; ')})` : '',
+            recent: recent.length ? recent.join('; ') : 'none',
+            matched: got.map((e) => e.seq),
+          }),
         );
       }, o.timeoutMs);
     });

@@ -1,9 +1,9 @@
 /** Checks a route config (from code, the admin API or the CLI) and says which field is wrong. */
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 import type { RouteConfig } from './types.ts';
 
 function bad(field: string, rule: string): never {
-  throw new CcsError('MOCKHOST_ROUTE_INVALID', `${field} ${rule}`, { field });
+  throw ccsError('MOCKHOST_ROUTE_INVALID', { field, rule });
 }
 
 export function validateRoute(r: unknown, field = 'route'): RouteConfig {

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { JwksCache } from '../protocol/index.ts';
 import { registerAdmin } from './admin.ts';
+import type { AdminHost } from './admin-host.ts';
 import { bodyFailed, bodyRead, type AnswerHost } from './answer.ts';
 import { AttemptCounter } from './attempts.ts';
 import { Entry } from './entry.ts';
@@ -33,7 +34,7 @@ function isAdmin(url: string | undefined): boolean {
   return url !== undefined && url.startsWith('/__admin') && (url.length === 8 || url.charCodeAt(8) === 0x2f); /* / */
 }
 
-export class MockHost implements ReceiveHost, AnswerHost {
+export class MockHost implements ReceiveHost, AnswerHost, AdminHost {
   readonly journal: JournalStore;
   readonly routes = new Map<string, RouteState>();
   readonly book = new ScriptBook();

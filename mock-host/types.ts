@@ -5,7 +5,8 @@
 import type { SignatureVerdict, SignatureVerdictKind } from '../protocol/index.ts';
 import type { ResponseScript } from './scripts/definitions.ts';
 
-export type RouteKind = 'lifecycle' | 'tool' | 'facts';
+import type { RouteKind } from './route-kind.ts';
+export type { RouteKind };
 export type EntryKind = RouteKind | 'unrouted' | 'admin';
 
 /** The verdict kinds, defined once in protocol/ (the one verifier). */

@@ -9,7 +9,7 @@
  * no distinct delivery. Never key on X-Service-Delivery-Attempt (HOST-11).
  */
 import { createHash } from 'node:crypto';
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 
 export class DeliveryDeduper {
   private readonly maxEntries: number;
@@ -21,13 +21,14 @@ export class DeliveryDeduper {
     this.maxEntries = o.maxEntries ?? 10_000;
     this.ttlMs = o.ttlMs ?? 24 * 60 * 60 * 1000;
     if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new CcsError(
-        'PROTOCOL_DEDUPER_CONFIG_INVALID',
-        `maxEntries must be a positive integer, got ${String(o.maxEntries)}`,
-      );
+      throw ccsError('PROTOCOL_DEDUPER_CONFIG_INVALID', {
+        option: 'maxEntries',
+        rule: 'a positive integer',
+        got: String(o.maxEntries),
+      });
     }
     if (!(this.ttlMs > 0))
-      throw new CcsError('PROTOCOL_DEDUPER_CONFIG_INVALID', `ttlMs must be positive, got ${String(o.ttlMs)}`);
+      throw ccsError('PROTOCOL_DEDUPER_CONFIG_INVALID', { option: 'ttlMs', rule: 'positive', got: String(o.ttlMs) });
   }
 
   /** Entries currently remembered. */
@@ -38,7 +39,7 @@ export class DeliveryDeduper {
   /** True the first time a (deliveryId, body) pair is seen; false for a redelivery of it. */
   firstSeen(deliveryId: string, rawBody: Uint8Array): boolean {
     if (typeof deliveryId !== 'string' || deliveryId === '') {
-      throw new CcsError('PROTOCOL_DELIVERY_ID_INVALID', 'firstSeen needs the X-Service-Delivery-Id value');
+      throw ccsError('PROTOCOL_DELIVERY_ID_INVALID');
     }
     const now = performance.now();
     this.expire(now);

@@ -2,27 +2,23 @@
  * X-Service-Delivery-Id forms: lc-<conversationId>-<event> for lifecycle callbacks (HDR-3, 4.1) and
  * uf-<workspaceId>-<endUserHandle> for the user-facts fetch (FACTS-3).
  */
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 
 export function lcDeliveryId(conversationId: number | string, event: string): string {
   const text = String(conversationId);
   if (!/^-?[0-9]+$/.test(text)) {
-    throw new CcsError(
-      'PROTOCOL_CONVERSATION_ID_INVALID',
-      `conversationId must be an integer (2.1), got ${JSON.stringify(conversationId)}`,
-    );
+    throw ccsError('PROTOCOL_CONVERSATION_ID_INVALID', { got: JSON.stringify(conversationId) });
   }
-  if (typeof event !== 'string' || event === '')
-    throw new CcsError('PROTOCOL_EVENT_INVALID', 'event must be a non-empty string');
+  if (typeof event !== 'string' || event === '') throw ccsError('PROTOCOL_EVENT_INVALID');
   return `lc-${text}-${event}`;
 }
 
 export function ufDeliveryId(workspaceId: string, endUserHandle: string): string {
   if (typeof workspaceId !== 'string' || workspaceId === '') {
-    throw new CcsError('PROTOCOL_WORKSPACE_ID_INVALID', 'workspaceId must be a non-empty string (FACTS-3)');
+    throw ccsError('PROTOCOL_WORKSPACE_ID_INVALID');
   }
   if (typeof endUserHandle !== 'string' || endUserHandle === '') {
-    throw new CcsError('PROTOCOL_END_USER_HANDLE_INVALID', 'endUserHandle must be a non-empty string (2.1)');
+    throw ccsError('PROTOCOL_END_USER_HANDLE_INVALID');
   }
   return `uf-${workspaceId}-${endUserHandle}`;
 }

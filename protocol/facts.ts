@@ -3,14 +3,11 @@
  * space + the request target (path and query exactly as on the wire, no HTTP version) takes its
  * place in the <t>.<payload> construction.
  */
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 
 export function factsSigningPayload(requestTarget: string): string {
   if (typeof requestTarget !== 'string' || !requestTarget.startsWith('/') || /[\s]/.test(requestTarget)) {
-    throw new CcsError(
-      'PROTOCOL_REQUEST_TARGET_INVALID',
-      `the facts request target must be the path and query as on the wire, starting with "/" and without spaces (SIGN-6), got ${JSON.stringify(String(requestTarget).slice(0, 80))}`,
-    );
+    throw ccsError('PROTOCOL_REQUEST_TARGET_INVALID', { got: JSON.stringify(String(requestTarget).slice(0, 80)) });
   }
   return `GET ${requestTarget}`;
 }

@@ -3,7 +3,7 @@
  * Header: t=<unix_seconds>,v1=<hex>; v1 = lowercase hex HMAC-SHA256(secret, t + "." + raw body bytes).
  */
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 import { CONTRACT } from './constants.ts';
 import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdict } from './verdict.ts';
 
@@ -44,10 +44,7 @@ export function hmacHex(secret: string | Uint8Array, tText: string, payload: Uin
 /** Builds the X-Service-Signature value for HMAC mode. */
 export function signHmac(o: { secret: string | Uint8Array; t: number; payload: Uint8Array | string }): string {
   if (!Number.isSafeInteger(o.t) || o.t < 0) {
-    throw new CcsError(
-      'PROTOCOL_T_INVALID',
-      `t must be a non-negative integer of unix seconds (5.2.4), got ${String(o.t)}`,
-    );
+    throw ccsError('PROTOCOL_T_INVALID', { t: String(o.t) });
   }
   const t = String(o.t);
   return `t=${t},v1=${hmacHex(o.secret, t, o.payload)}`;
@@ -139,13 +136,13 @@ export function verifyHmac(o: {
 }): SignatureVerdict {
   const secrets = o.secrets;
   if (!Array.isArray(secrets) || secrets.length === 0) {
-    throw new CcsError('PROTOCOL_NO_SECRETS', 'verifyHmac needs at least one secret in `secrets`');
+    throw ccsError('PROTOCOL_NO_SECRETS');
   }
   for (let i = 0; i < secrets.length; i++) {
     if (!(i in secrets)) continue; // a hole in a sparse list is skipped, as forEach did
     const secret: unknown = secrets[i];
     if (typeof secret !== 'string' && !(secret instanceof Uint8Array)) {
-      throw new CcsError('PROTOCOL_SECRET_INVALID', `secrets[${i}] must be a string or bytes, got ${typeof secret}`);
+      throw ccsError('PROTOCOL_SECRET_INVALID', { index: i, type: typeof secret });
     }
   }
   const now = o.now ?? unixNow();

@@ -4,7 +4,7 @@
  * refetch at once unless minRefetchIntervalMs says otherwise, so a rotation is seen immediately.
  */
 import { importJWK, type CryptoKey, type JWK, type KeyObject } from 'jose';
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 
 export interface JwksCacheOptions {
   url: string;
@@ -24,11 +24,11 @@ export interface JwksDocument {
 /** Checks the shape of a JWKS document (SIGN-9: "a standard JWKS document with a keys array"). */
 export function parseJwksDocument(value: unknown, where: string): JwksDocument {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CcsError('PROTOCOL_JWKS_INVALID', `JWKS document from ${where} is not a JSON object (SIGN-9)`);
+    throw ccsError('PROTOCOL_JWKS_INVALID', { url: where, problem: 'is not a JSON object' });
   }
   const keys = (value as { keys?: unknown }).keys;
   if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'object' || k === null || Array.isArray(k))) {
-    throw new CcsError('PROTOCOL_JWKS_INVALID', `JWKS document from ${where} has no "keys" array of objects (SIGN-9)`);
+    throw ccsError('PROTOCOL_JWKS_INVALID', { url: where, problem: 'has no "keys" array of objects' });
   }
   return { keys: keys as JWK[] };
 }
@@ -79,10 +79,9 @@ export class JwksCache {
 
   constructor(o: JwksCacheOptions) {
     if (typeof o?.url !== 'string' || !/^https?:\/\//.test(o.url)) {
-      throw new CcsError(
-        'PROTOCOL_JWKS_URL_INVALID',
-        `JwksCache needs an absolute http(s) url, got ${typeof o?.url === 'string' ? JSON.stringify(safeUrl(o.url)) : typeof o?.url}`,
-      );
+      throw ccsError('PROTOCOL_JWKS_URL_INVALID', {
+        got: typeof o?.url === 'string' ? JSON.stringify(safeUrl(o.url)) : typeof o?.url,
+      });
     }
     this.url = o.url;
     this.shownUrl = safeUrl(o.url);
@@ -157,22 +156,22 @@ export class JwksCache {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      throw new CcsError(
-        'PROTOCOL_JWKS_FETCH_FAILED',
-        `JWKS fetch from ${this.shownUrl} failed: ${(err as Error).message}`,
-      );
+      throw ccsError('PROTOCOL_JWKS_FETCH_FAILED', {
+        url: this.shownUrl,
+        problem: `failed: ${(err as Error).message}`,
+      });
     }
     if (res.status !== 200) {
-      throw new CcsError(
-        'PROTOCOL_JWKS_FETCH_FAILED',
-        `JWKS fetch from ${this.shownUrl} answered ${res.status}, expected 200`,
-      );
+      throw ccsError('PROTOCOL_JWKS_FETCH_FAILED', {
+        url: this.shownUrl,
+        problem: `answered ${res.status}, expected 200`,
+      });
     }
     let body: unknown;
     try {
       body = await res.json();
     } catch {
-      throw new CcsError('PROTOCOL_JWKS_INVALID', `JWKS document from ${this.shownUrl} is not JSON (SIGN-9)`);
+      throw ccsError('PROTOCOL_JWKS_INVALID', { url: this.shownUrl, problem: 'is not JSON' });
     }
     const doc = parseJwksDocument(body, this.shownUrl);
     this.doc = doc;

@@ -13,7 +13,7 @@ import {
   type JWK,
   type KeyObject,
 } from 'jose';
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 import { CONTRACT } from './constants.ts';
 import { JwksCache, findJwk, importEs256PublicJwk } from './jwks-cache.ts';
 import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdict } from './verdict.ts';
@@ -40,13 +40,10 @@ export async function signJws(o: {
   payload: Uint8Array | string;
 }): Promise<string> {
   if (!Number.isSafeInteger(o.t) || o.t < 0) {
-    throw new CcsError(
-      'PROTOCOL_T_INVALID',
-      `t must be a non-negative integer of unix seconds (5.2.4), got ${String(o.t)}`,
-    );
+    throw ccsError('PROTOCOL_T_INVALID', { t: String(o.t) });
   }
   if (typeof o.kid !== 'string' || o.kid === '') {
-    throw new CcsError('PROTOCOL_KID_INVALID', 'signJws needs a non-empty kid (SIGN-7)');
+    throw ccsError('PROTOCOL_KID_INVALID');
   }
   return new CompactSign(jwsPayloadBytes(o.t, o.payload))
     .setProtectedHeader({ alg: 'ES256', kid: o.kid })
@@ -136,10 +133,7 @@ async function resolveKey(
     return { key, known: key !== undefined || keys.cachedJwk(kid) !== undefined };
   }
   if (!keys || !Array.isArray(keys.keys)) {
-    throw new CcsError(
-      'PROTOCOL_KEYS_INVALID',
-      'verifyJws needs `keys`: a JWKS document { keys: [...] } or a JwksCache',
-    );
+    throw ccsError('PROTOCOL_KEYS_INVALID');
   }
   const jwk = findJwk(keys, kid);
   if (jwk === undefined) return { key: undefined, known: false };

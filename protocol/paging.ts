@@ -2,7 +2,7 @@
  * config.bulk_deleted paging (2.2, section 6): at most 500 keys a page, page starts at 1,
  * totalPages, and count (the total keys deleted) on every page.
  */
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 import { CONTRACT } from './constants.ts';
 
 export interface BulkPage {
@@ -14,7 +14,7 @@ export interface BulkPage {
 
 function checkPageSize(pageSize: number): void {
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
-    throw new CcsError('PROTOCOL_PAGE_SIZE_INVALID', `pageSize must be a positive integer, got ${String(pageSize)}`);
+    throw ccsError('PROTOCOL_PAGE_SIZE_INVALID', { pageSize: String(pageSize) });
   }
 }
 
@@ -25,7 +25,7 @@ function checkPageSize(pageSize: number): void {
 export function totalPagesFor(count: number, pageSize: number = CONTRACT.bulkPageSize): number {
   checkPageSize(pageSize);
   if (!Number.isSafeInteger(count) || count < 0) {
-    throw new CcsError('PROTOCOL_COUNT_INVALID', `count must be a non-negative integer, got ${String(count)}`);
+    throw ccsError('PROTOCOL_COUNT_INVALID', { count: String(count) });
   }
   return Math.ceil(count / pageSize);
 }

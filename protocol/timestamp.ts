@@ -2,16 +2,19 @@
  * The payload timestamp (2.1, EVT-14): date-time with milliseconds, no zone offset, read as UTC:
  * YYYY-MM-DDTHH:MM:SS.mmm with exactly three fractional digits.
  */
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 
 export const CALLBACK_TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})$/;
 
 export function formatCallbackTimestamp(d: Date): string {
   const ms = d instanceof Date ? d.getTime() : Number.NaN;
-  if (!Number.isFinite(ms)) throw new CcsError('PROTOCOL_DATE_INVALID', 'formatCallbackTimestamp needs a valid Date');
+  if (!Number.isFinite(ms))
+    throw ccsError('PROTOCOL_DATE_INVALID', { problem: 'formatCallbackTimestamp needs a valid Date' });
   const iso = d.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ for years 0000..9999
   if (!iso.endsWith('Z') || iso.length !== 24) {
-    throw new CcsError('PROTOCOL_DATE_INVALID', `year of ${iso} is outside 0000..9999 and has no four-digit form`);
+    throw ccsError('PROTOCOL_DATE_INVALID', {
+      problem: `year of ${iso} is outside 0000..9999 and has no four-digit form`,
+    });
   }
   return iso.slice(0, 23);
 }

@@ -4,7 +4,7 @@
  * verifier of this project (the mock host's included) asks verifySignature, so an input gets the
  * same verdict everywhere.
  */
-import { CcsError, isCcsError } from '../spec/index.ts';
+import { ccsError, isCcsError } from '../spec/index.ts';
 import { SIGNATURE_HEADER } from './constants.ts';
 import { factsSigningPayload } from './facts.ts';
 import { readHeader, type HeaderBag, type HeaderRead } from './headers.ts';
@@ -58,10 +58,7 @@ export function verifySignature(o: {
   const { config } = o;
   const mode = config?.mode;
   if (mode !== 'hmac' && mode !== 'jwks' && mode !== 'none') {
-    throw new CcsError(
-      'PROTOCOL_VERIFIER_CONFIG_INVALID',
-      `config.mode must be 'hmac', 'jwks' or 'none', got ${JSON.stringify(mode)}`,
-    );
+    throw ccsError('PROTOCOL_VERIFIER_CONFIG_INVALID', { mode: JSON.stringify(mode) });
   }
   const read = o.header ?? ABSENT_READ;
   if (read.kind === 'many') {
@@ -110,10 +107,7 @@ export async function verifyCallback(o: {
   now?: number;
 }): Promise<SignatureVerdict> {
   if (!(o.rawBody instanceof Uint8Array)) {
-    throw new CcsError(
-      'PROTOCOL_RAW_BODY_REQUIRED',
-      'verifyCallback needs rawBody as the raw body bytes (a Buffer or Uint8Array), never parsed JSON (HOST-4)',
-    );
+    throw ccsError('PROTOCOL_RAW_BODY_REQUIRED');
   }
   return verifyPayload(o.headers, o.rawBody, o.config, o.now);
 }

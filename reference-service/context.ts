@@ -7,15 +7,24 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ServiceClock } from './clock.ts';
 import type { FaultSet } from './faults.ts';
 import { HttpSender } from './http-send.ts';
-import type { Conversation, FactsEntry, ServiceLogLine, StoredRecord, Workspace } from './model.ts';
+import type { Conversation, FactsEntry, Payload, ServiceLogLine, StoredRecord, Workspace } from './model.ts';
 import type { KeyRing } from './signing.ts';
-import type { Deliverer } from './delivery.ts';
 
 export interface UploadEntry {
   id: string;
   workspaceKey: string;
   state: 'accepted' | 'rejected';
   reason?: string;
+}
+
+/**
+ * The delivery engine as the context hands it out: delivery.ts's Deliverer, declared here so that
+ * neither file imports the other.
+ */
+export interface LifecycleDeliverer {
+  /** Queues one lifecycle delivery behind the conversation's earlier ones; resolves when it is done. */
+  enqueue(ws: Workspace, conversationId: number, event: string, payload: Payload): Promise<void>;
+  idle(): Promise<void>;
 }
 
 const LOG_LIMIT = 10_000;
@@ -39,7 +48,7 @@ export class ServiceContext {
   private conversationSeq: number;
   closed = false;
   /** Set by the server right after construction. */
-  deliverer!: Deliverer;
+  deliverer!: LifecycleDeliverer;
 
   constructor(
     readonly clock: ServiceClock,

@@ -17,10 +17,9 @@ import type {
 import { CONTRACT } from '../protocol/index.ts';
 import { contractTimestamp } from './clock.ts';
 import type { ServiceContext } from './context.ts';
-import type { Conversation } from './model.ts';
+import type { Conversation, Payload } from './model.ts';
 
-/** A payload as sent: a contract shape, or one a seeded fault broke on purpose. */
-export type Payload = Record<string, unknown>;
+export type { Payload };
 
 type Event = LifecyclePayload['event'];
 

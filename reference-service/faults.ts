@@ -4,7 +4,7 @@
  * They are declared in the service fault model (spec/faults/service.yaml, `faults:`), the rows of which
  * name them; the code switches on them by name through faults.has(name), typed by ServiceFaultName.
  */
-import { CcsError, SERVICE_FAULTS, areaOfClause, type SeededFaultOf, type ServiceFaultName } from '../spec/index.ts';
+import { ccsError, SERVICE_FAULTS, areaOfClause, type SeededFaultOf, type ServiceFaultName } from '../spec/index.ts';
 
 export interface FaultDefinition extends SeededFaultOf<ServiceFaultName> {
   /** The clause's area prefix, e.g. 'DELIV'. */
@@ -21,11 +21,7 @@ const BY_NAME = new Map<string, FaultDefinition>(FAULTS.map((fault) => [fault.na
 export function validateFaults(names: readonly string[]): ServiceFaultName[] {
   for (const name of names) {
     if (!BY_NAME.has(name)) {
-      throw new CcsError(
-        'REFSVC_FAULT_UNKNOWN',
-        `unknown seeded fault '${name}'; known faults: ${FAULTS.map((x) => x.name).join(', ')}`,
-        { fault: name },
-      );
+      throw ccsError('REFSVC_FAULT_UNKNOWN', { fault: name, known: FAULTS.map((x) => x.name).join(', ') });
     }
   }
   return [...new Set(names)] as ServiceFaultName[];

@@ -1,6 +1,6 @@
 /** Loads workspace fixtures (YAML or JSON) for the standalone service and tests. */
 import { readFileSync } from 'node:fs';
-import { CcsError, parseYaml } from '../spec/index.ts';
+import { ccsError, parseYaml } from '../spec/index.ts';
 import type { WorkspaceFixture } from './model.ts';
 
 export function loadWorkspaceFixture(file: string): WorkspaceFixture[] {
@@ -8,21 +8,16 @@ export function loadWorkspaceFixture(file: string): WorkspaceFixture[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CcsError(
-      'REFSVC_FIXTURE_UNREADABLE',
-      `cannot read workspace fixture ${file}: ${(error as Error).message}`,
-      { file },
-    );
+    throw ccsError('REFSVC_FIXTURE_UNREADABLE', { file, reason: (error as Error).message });
   }
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (error) {
-    throw new CcsError(
-      'REFSVC_FIXTURE_INVALID',
-      `workspace fixture ${file} is not valid YAML: ${(error as Error).message}`,
-      { file },
-    );
+    throw ccsError('REFSVC_FIXTURE_INVALID', {
+      file,
+      problem: `fixture ${file} is not valid YAML: ${(error as Error).message}`,
+    });
   }
   const list = (doc as { workspaces?: unknown } | null)?.workspaces;
   if (
@@ -31,11 +26,10 @@ export function loadWorkspaceFixture(file: string): WorkspaceFixture[] {
       (w) => typeof w === 'object' && w !== null && typeof (w as { workspaceKey?: unknown }).workspaceKey === 'string',
     )
   ) {
-    throw new CcsError(
-      'REFSVC_FIXTURE_INVALID',
-      `workspace fixture ${file} must have a workspaces: list whose entries each have a workspaceKey`,
-      { file },
-    );
+    throw ccsError('REFSVC_FIXTURE_INVALID', {
+      file,
+      problem: `fixture ${file} must have a workspaces: list whose entries each have a workspaceKey`,
+    });
   }
   return list as WorkspaceFixture[];
 }

@@ -119,3 +119,6 @@ export function classesOf(ws: Workspace): Map<string, ClassDef> {
 export function toolsOf(ws: Workspace): ToolDef[] {
   return ws.parent ? ws.parent.tools : ws.tools;
 }
+
+/** A payload as sent: a contract shape, or one a seeded fault broke on purpose. */
+export type Payload = Record<string, unknown>;

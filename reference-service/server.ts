@@ -1,7 +1,7 @@
 /** startReferenceService: the fastify app, its routes, the driver and the delivery engine. */
 import Fastify from 'fastify';
 import multipart from '@fastify/multipart';
-import { CcsError, resolveDataApiForms, type DataApiForms } from '../spec/index.ts';
+import { ccsError, CcsError, resolveDataApiForms, type DataApiForms } from '../spec/index.ts';
 import { createClock } from './clock.ts';
 import { ServiceContext } from './context.ts';
 import { Deliverer } from './delivery.ts';
@@ -48,14 +48,15 @@ export interface ReferenceService {
 export async function startReferenceService(o: ReferenceServiceOptions = {}): Promise<ReferenceService> {
   const timeScale = o.timeScale ?? 1;
   if (!(typeof timeScale === 'number' && Number.isFinite(timeScale) && timeScale > 0)) {
-    throw new CcsError('REFSVC_TIME_SCALE_INVALID', `timeScale must be a positive number, got ${String(o.timeScale)}`);
+    throw ccsError('REFSVC_TIME_SCALE_INVALID', { timeScale: String(o.timeScale) });
   }
   const faults = new FaultSet(o.faults ?? []); // REFSVC_FAULT_UNKNOWN before anything starts
   let dataApi: DataApiForms | undefined;
   try {
     dataApi = o.dataApi ? resolveDataApiForms(o.dataApi, 'reference service') : undefined;
   } catch (error) {
-    throw new CcsError('REFSVC_DATA_API_FORMS_INVALID', (error as Error).message, {
+    throw ccsError('REFSVC_DATA_API_FORMS_INVALID', {
+      problem: (error as Error).message,
       field: (error as CcsError).details?.field,
     });
   }
@@ -66,8 +67,9 @@ export async function startReferenceService(o: ReferenceServiceOptions = {}): Pr
       createWorkspace(ctx, w);
     } catch (error) {
       if (error instanceof DriverError)
-        throw new CcsError('REFSVC_FIXTURE_INVALID', `workspace ${w.workspaceKey}: ${error.message}`, {
+        throw ccsError('REFSVC_FIXTURE_INVALID', {
           workspaceKey: w.workspaceKey,
+          problem: `${w.workspaceKey}: ${error.message}`,
         });
       throw error;
     }

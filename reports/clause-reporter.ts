@@ -18,7 +18,7 @@ import { buildReport } from './build-report.ts';
 import { toTestRecord } from './collect.ts';
 import { loadClauses } from './load-clauses.ts';
 import { loadExpectedOutcomes } from './expected.ts';
-import { Redactor, loadSecrets } from '../spec/index.ts';
+import { Redactor, ccsError, loadSecrets } from '../spec/index.ts';
 import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';
@@ -135,9 +135,11 @@ export default class ClauseReporter implements Reporter {
       return undefined;
     } catch (error) {
       // Loud, never silent: a report that cannot be written or does not match its schema fails the run.
-      const code = (error as { code?: string }).code ?? 'REPORT_WRITE_FAILED';
+      // The error's own code first (REPORT_SCHEMA_INVALID, EACCES...), else the registry's.
+      const failed = ccsError('REPORT_WRITE_FAILED', { file: join(outputDir, 'conformance.json') });
+      const code = (error as { code?: string }).code ?? failed.code;
       process.stderr.write(
-        `\n*** ccs-conformance clause reporter: ${code}: could not write ${join(outputDir, 'conformance.json')}\n${(error as Error).message}\n\n`,
+        `\n*** ccs-conformance clause reporter: ${code}: ${failed.message}\n${(error as Error).message}\n\n`,
       );
       return { status: 'failed' };
     }

@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { CcsError, isClauseIdShape, parseYaml } from '../spec/index.ts';
+import { ccsError, CcsError, isClauseIdShape, parseYaml } from '../spec/index.ts';
 import type { ExpectedOutcomes } from './model.ts';
 
 export function parseExpectedOutcomes(text: string, name: string, knownClauses?: Set<string>): ExpectedOutcomes {
   const fail = (field: string, why: string): never => {
-    throw new CcsError('REPORT_EXPECTED_INVALID', `${name}: ${field}: ${why}`, { field });
+    throw ccsError('REPORT_EXPECTED_INVALID', { name, field, problem: `${field}: ${why}` });
   };
   let doc: unknown;
   try {
@@ -48,8 +48,10 @@ export function loadExpectedOutcomes(file: string, knownClauses?: Set<string>): 
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new CcsError('REPORT_EXPECTED_INVALID', `${basename(file)}: cannot read the expected-outcomes file`, {
+    throw ccsError('REPORT_EXPECTED_INVALID', {
+      name: basename(file),
       field: '(file)',
+      problem: 'cannot read the expected-outcomes file',
     });
   }
   return parseExpectedOutcomes(text, basename(file), knownClauses);

@@ -4,7 +4,7 @@
  * self-tests use a small synthetic one).
  */
 import { readFileSync } from 'node:fs';
-import { CcsError, parseYamlCached, readClauses } from '../spec/index.ts';
+import { ccsError, parseYamlCached, readClauses } from '../spec/index.ts';
 import type { ClauseInput } from './model.ts';
 
 export function readClausesFile(file: string): { clauses: ClauseInput[]; areas: Record<string, string> } {
@@ -12,9 +12,12 @@ export function readClausesFile(file: string): { clauses: ClauseInput[]; areas: 
   try {
     doc = parseYamlCached(readFileSync(file, 'utf8')) as typeof doc;
   } catch (error) {
-    throw new CcsError('REPORT_CLAUSES_UNREADABLE', `cannot read the clause list ${file}: ${(error as Error).message}`);
+    throw ccsError('REPORT_CLAUSES_UNREADABLE', {
+      problem: `cannot read the clause list ${file}: ${(error as Error).message}`,
+    });
   }
-  if (!doc || !Array.isArray(doc.clauses)) throw new CcsError('REPORT_CLAUSES_UNREADABLE', `${file}: no clauses list`);
+  if (!doc || !Array.isArray(doc.clauses))
+    throw ccsError('REPORT_CLAUSES_UNREADABLE', { problem: `${file}: no clauses list` });
   return { clauses: doc.clauses.filter((c) => !c.retired).map(normalise), areas: doc.areas ?? {} };
 }
 

@@ -1,6 +1,6 @@
 /** Reads a conformance.json and re-renders junit.xml, summary.md and clauses.html beside it (`ccs-conformance report`). */
 import { readFileSync } from 'node:fs';
-import { CcsError } from '../spec/index.ts';
+import { ccsError } from '../spec/index.ts';
 import type { ConformanceReport } from './model.ts';
 import { assertValidReport } from './validate.ts';
 
@@ -14,10 +14,7 @@ export function readReport(file: string, o: { validate?: boolean } = {}): Confor
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new CcsError(
-      'REPORT_UNREADABLE',
-      `cannot read the report ${file}: ${(error as Error).message.split('\n')[0]}`,
-    );
+    throw ccsError('REPORT_UNREADABLE', { file, reason: (error as Error).message.split('\n')[0] ?? '' });
   }
   if (o.validate !== false) assertValidReport(doc);
   return doc as ConformanceReport;

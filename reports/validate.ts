@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { CcsError } from '../spec/index.ts';
+import { ccsError, CcsError } from '../spec/index.ts';
 
 const require = createRequire(import.meta.url);
 export const conformanceSchema = require('./conformance.schema.json') as object;
@@ -31,10 +31,6 @@ export function reportProblems(report: unknown): string[] {
 export function assertValidReport(report: unknown): void {
   const problems = reportProblems(report);
   if (problems.length > 0) {
-    throw new CcsError(
-      'REPORT_SCHEMA_INVALID',
-      `conformance report does not match reports/conformance.schema.json:\n  ${problems.slice(0, 20).join('\n  ')}`,
-      { problems },
-    );
+    throw ccsError('REPORT_SCHEMA_INVALID', { list: problems.slice(0, 20).join('\n  '), problems });
   }
 }

@@ -13,7 +13,7 @@
  * without compiling the whole OpenAPI document (whose top-level members are not keywords).
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { CcsError } from './errors.ts';
+import { ccsError } from './errors.ts';
 import { onFirstUse } from './on-first-use.ts';
 import type { ValidationResult } from './types.ts';
 
@@ -132,13 +132,13 @@ function compileOrThrow(compile: () => ValidateFunction | undefined, where: stri
   try {
     fn = compile();
   } catch (err) {
-    throw new CcsError(
-      'SPEC_SCHEMA_INVALID',
-      `schema at ${where} does not compile (ajv strict, 2020-12): ${(err as Error).message}`,
-      { where },
-    );
+    throw ccsError('SPEC_SCHEMA_INVALID', {
+      where,
+      problem: `schema at ${where} does not compile (ajv strict, 2020-12): ${(err as Error).message}`,
+    });
   }
-  if (!fn) throw new CcsError('SPEC_SCHEMA_INVALID', `schema at ${where} could not be found or compiled`, { where });
+  if (!fn)
+    throw ccsError('SPEC_SCHEMA_INVALID', { where, problem: `schema at ${where} could not be found or compiled` });
   return fn;
 }
 

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser } from '@playwright/test';
-import { CcsError } from './errors.ts';
+import { ccsError } from './errors.ts';
 
 export function chromiumPath(): string | undefined {
   try {
@@ -20,11 +20,7 @@ export function chromiumPath(): string | undefined {
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = chromiumPath();
-  if (!executablePath)
-    throw new CcsError(
-      'SPEC_NO_CHROMIUM',
-      'chromium is not installed: apt-get install -y chromium (the page tests and screenshots need it)',
-    );
+  if (!executablePath) throw ccsError('SPEC_NO_CHROMIUM');
   return chromium.launch({
     executablePath,
     args: [

@@ -24,7 +24,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseYaml } from './yaml-cache.ts';
-import { CcsError } from './errors.ts';
+import { ccsError, CcsError } from './errors.ts';
 
 export const CONFIG_END_FORMS = ['without-slash', 'with-slash', 'encoded'] as const;
 export const KEYED_WRITE_FORMS = ['path', 'body'] as const;
@@ -61,7 +61,10 @@ export interface DataApiFormsInput {
 function oneOf<T extends string>(values: readonly T[], v: unknown, field: string, name: string): T | undefined {
   if (v === undefined) return undefined;
   if (typeof v === 'string' && (values as readonly string[]).includes(v)) return v as T;
-  throw new CcsError('TARGET_FIELD_INVALID', `${name}: ${field}: must be one of ${JSON.stringify(values)}`, { field });
+  throw ccsError('TARGET_FIELD_INVALID', {
+    field,
+    problem: `${name}: ${field}: must be one of ${JSON.stringify(values)}`,
+  });
 }
 
 /**
@@ -78,16 +81,16 @@ export function resolveDataApiForms(input: DataApiFormsInput | undefined, name =
     writeBody: oneOf(WRITE_BODY_FORMS, i.writeBody, 'dataApi.writeBody', name) ?? DEFAULT_DATA_API_FORMS.writeBody,
   };
   if (typeof forms.keyField !== 'string' || forms.keyField.length === 0) {
-    throw new CcsError('TARGET_FIELD_INVALID', `${name}: dataApi.keyField: must be a non-empty string`, {
+    throw ccsError('TARGET_FIELD_INVALID', {
       field: 'dataApi.keyField',
+      problem: `${name}: dataApi.keyField: must be a non-empty string`,
     });
   }
   if (forms.keyedWrite === 'body' && forms.writeBody === 'data' && forms.keyField === 'data') {
-    throw new CcsError(
-      'TARGET_FIELD_INVALID',
-      `${name}: dataApi.keyField: must not be "data" when dataApi.writeBody is data (the key member would replace the fields)`,
-      { field: 'dataApi.keyField' },
-    );
+    throw ccsError('TARGET_FIELD_INVALID', {
+      field: 'dataApi.keyField',
+      problem: `${name}: dataApi.keyField: must not be "data" when dataApi.writeBody is data (the key member would replace the fields)`,
+    });
   }
   return forms;
 }

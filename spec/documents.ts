@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseYamlCached } from './yaml-cache.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { CcsError } from './errors.ts';
+import { ccsError } from './errors.ts';
 import { specPath } from './paths.ts';
 import type { Clause, Level, Side } from './types.ts';
 
@@ -16,13 +16,13 @@ export function readYaml(file: string, required: boolean): unknown {
   const path = specPath(file);
   if (!existsSync(path)) {
     if (!required) return undefined;
-    throw new CcsError('SPEC_LOAD_FAILED', `spec/${file} is missing`, { file });
+    throw ccsError('SPEC_LOAD_FAILED', { file, problem: `spec/${file} is missing` });
   }
   try {
     // A duplicated mapping key is an error, never a silent overwrite (parseYamlCached's options).
     return parseYamlCached(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new CcsError('SPEC_LOAD_FAILED', `spec/${file} is not valid YAML: ${(err as Error).message}`, { file });
+    throw ccsError('SPEC_LOAD_FAILED', { file, problem: `spec/${file} is not valid YAML: ${(err as Error).message}` });
   }
 }
 
@@ -35,11 +35,10 @@ export function readOpenApi(file: string, required: boolean): OpenAPIV3_1.Docume
     typeof (doc as { openapi?: unknown }).openapi !== 'string' ||
     !(doc as { openapi: string }).openapi.startsWith('3.1')
   ) {
-    throw new CcsError(
-      'SPEC_LOAD_FAILED',
-      `spec/${file} is not an OpenAPI 3.1 document (missing or wrong "openapi" member)`,
-      { file },
-    );
+    throw ccsError('SPEC_LOAD_FAILED', {
+      file,
+      problem: `spec/${file} is not an OpenAPI 3.1 document (missing or wrong "openapi" member)`,
+    });
   }
   return doc as OpenAPIV3_1.Document;
 }
@@ -53,7 +52,7 @@ export interface ClauseIndex {
 export function readClauses(file = 'clauses.yaml'): ClauseIndex {
   const raw = readYaml(file, true) as { areas?: unknown; clauses?: unknown } | null;
   if (!raw || typeof raw !== 'object' || !Array.isArray(raw.clauses)) {
-    throw new CcsError('SPEC_LOAD_FAILED', `spec/${file} has no "clauses" list`, { file });
+    throw ccsError('SPEC_LOAD_FAILED', { file, problem: `spec/${file} has no "clauses" list` });
   }
   const areas: Record<string, string> = {};
   if (raw.areas && typeof raw.areas === 'object') {
@@ -66,18 +65,19 @@ export function readClauses(file = 'clauses.yaml'): ClauseIndex {
     const str = (field: string): string => {
       const v = c[field];
       if (typeof v !== 'string' || v.trim() === '')
-        throw new CcsError('SPEC_LOAD_FAILED', `${where}: "${field}" must be a non-empty string`, { field });
+        throw ccsError('SPEC_LOAD_FAILED', { field, problem: `${where}: "${field}" must be a non-empty string` });
       return v;
     };
     if (c.retired === true) return; // retired ids stay reserved in the file but are not clauses any more
     const level = str('level') as Level;
     const side = str('side') as Side;
     if (!LEVELS.includes(level))
-      throw new CcsError('SPEC_LOAD_FAILED', `${where}: level "${level}" is not one of ${LEVELS.join(', ')}`);
+      throw ccsError('SPEC_LOAD_FAILED', { problem: `${where}: level "${level}" is not one of ${LEVELS.join(', ')}` });
     if (!SIDES.includes(side))
-      throw new CcsError('SPEC_LOAD_FAILED', `${where}: side "${side}" is not one of ${SIDES.join(', ')}`);
+      throw ccsError('SPEC_LOAD_FAILED', { problem: `${where}: side "${side}" is not one of ${SIDES.join(', ')}` });
     const clause: Clause = { id: str('id'), section: String(c.section ?? ''), level, side, text: str('text') };
-    if (clause.section.trim() === '') throw new CcsError('SPEC_LOAD_FAILED', `${where}: "section" must be non-empty`);
+    if (clause.section.trim() === '')
+      throw ccsError('SPEC_LOAD_FAILED', { problem: `${where}: "section" must be non-empty` });
     if (typeof c.reading === 'string') clause.reading = c.reading;
     if (typeof c.unobservable === 'string') clause.unobservable = c.unobservable;
     clauses.push(clause);

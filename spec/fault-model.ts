@@ -7,7 +7,7 @@
  * The suites, the mutation matrix, the known-answer vectors and docs/clauses.md read these rows.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { CcsError } from './errors.ts';
+import { ccsError } from './errors.ts';
 import { readYaml } from './documents.ts';
 import type { Side } from './types.ts';
 
@@ -127,24 +127,29 @@ export function loadFaultModel(side: Side): FaultModel {
     const at = e?.instancePath ?? '';
     const m = /^\/rows\/(\d+)/.exec(at);
     const row = m ? (raw as { rows: Array<{ row?: string }> }).rows[Number(m[1])]?.row : undefined;
-    throw new CcsError(
-      'SPEC_FAULT_MODEL_INVALID',
-      `spec/${file}${row ? ` row ${row}` : ''}: ${at || '(top level)'} ${e?.message ?? 'is invalid'}`,
-      { file, ...(row ? { row } : {}) },
-    );
+    throw ccsError('SPEC_FAULT_MODEL_INVALID', {
+      file,
+      row: row || undefined,
+      problem: `spec/${file}${row ? ` row ${row}` : ''}: ${at || '(top level)'} ${e?.message ?? 'is invalid'}`,
+    });
   }
   const model = raw as FaultModel;
   if (model.side !== side)
-    throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: side is ${model.side}, not ${side}`, { file });
+    throw ccsError('SPEC_FAULT_MODEL_INVALID', { file, problem: `spec/${file}: side is ${model.side}, not ${side}` });
   const seen = new Set<string>();
   for (const r of model.rows) {
     if (seen.has(r.row))
-      throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: row ${r.row} appears twice`, { file, row: r.row });
-    seen.add(r.row);
-    if (!r.row.startsWith(`${r.clause}/`))
-      throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: row ${r.row} is not under its clause ${r.clause}`, {
+      throw ccsError('SPEC_FAULT_MODEL_INVALID', {
         file,
         row: r.row,
+        problem: `spec/${file}: row ${r.row} appears twice`,
+      });
+    seen.add(r.row);
+    if (!r.row.startsWith(`${r.clause}/`))
+      throw ccsError('SPEC_FAULT_MODEL_INVALID', {
+        file,
+        row: r.row,
+        problem: `spec/${file}: row ${r.row} is not under its clause ${r.clause}`,
       });
   }
   checkFaults(file, model);
@@ -157,19 +162,16 @@ function checkFaults(file: string, model: FaultModel): void {
   const declared = new Set<string>();
   for (const f of model.faults) {
     if (declared.has(f.name))
-      throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/${file}: fault ${f.name} is declared twice`, { file });
+      throw ccsError('SPEC_FAULT_MODEL_INVALID', { problem: `spec/${file}: fault ${f.name} is declared twice`, file });
     declared.add(f.name);
   }
   for (const r of model.rows)
     if (r.fault !== undefined && !declared.has(r.fault))
-      throw new CcsError(
-        'SPEC_FAULT_MODEL_INVALID',
-        `spec/${file}: row ${r.row} names an undeclared fault ${r.fault}`,
-        {
-          file,
-          row: r.row,
-        },
-      );
+      throw ccsError('SPEC_FAULT_MODEL_INVALID', {
+        problem: `spec/${file}: row ${r.row} names an undeclared fault ${r.fault}`,
+        file,
+        row: r.row,
+      });
 }
 
 /** The rows whose check has this id (a check may catch several ways). */
@@ -181,7 +183,7 @@ export function rowsOfCheck(side: Side, checkId: string): FaultModelRow[] {
 export function faultModelRow(side: Side, row: string): FaultModelRow {
   const r = loadFaultModel(side).rows.find((x) => x.row === row);
   if (r === undefined)
-    throw new CcsError('SPEC_FAULT_MODEL_INVALID', `spec/faults/${side}.yaml has no row ${row}`, { row });
+    throw ccsError('SPEC_FAULT_MODEL_INVALID', { row, problem: `spec/faults/${side}.yaml has no row ${row}` });
   return r;
 }
 

@@ -1,5 +1,7 @@
 // The contract as data: the documents of spec/ and their compiled validators.
-export { CcsError, isCcsError } from './errors.ts';
+export { CcsError, ccsError, errorAnswer, isCcsError, isCcsErrorOf } from './errors.ts';
+export type { CcsErrorCode, CcsErrorPrefix, CcsErrorParams } from './errors.ts';
+export { ERROR_CODES, ERROR_PREFIXES } from './error-codes.ts';
 export type { Level, Side, Clause, ValidationResult, Spec } from './types.ts';
 export { loadSpec } from './loader.ts';
 export { packageDocPath, specPath } from './paths.ts';

@@ -3,7 +3,7 @@
  * JSON-pointer resolution for the non-schema objects ($ref'd responses and parameters).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { CcsError } from './errors.ts';
+import { ccsError } from './errors.ts';
 import { decodePointerToken } from './ajv.ts';
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -20,18 +20,26 @@ export interface IndexedOperation {
 /** Resolves a local JSON pointer ('#/a/b') in a document. */
 export function resolvePointer(doc: object, ref: string, docLabel: string): object {
   if (!ref.startsWith('#')) {
-    throw new CcsError('SPEC_REF_UNRESOLVED', `${docLabel}: only local refs are supported, got "${ref}"`, { ref });
+    throw ccsError('SPEC_REF_UNRESOLVED', {
+      doc: docLabel,
+      ref,
+      problem: `only local refs are supported, got "${ref}"`,
+    });
   }
   let node: unknown = doc;
   for (const raw of ref.slice(1).split('/').slice(1)) {
     const token = decodePointerToken(raw);
     if (node === null || typeof node !== 'object' || !(token in (node as object))) {
-      throw new CcsError('SPEC_REF_UNRESOLVED', `${docLabel}: "${ref}" does not resolve (no "${token}")`, { ref });
+      throw ccsError('SPEC_REF_UNRESOLVED', {
+        doc: docLabel,
+        ref,
+        problem: `"${ref}" does not resolve (no "${token}")`,
+      });
     }
     node = (node as Record<string, unknown>)[token];
   }
   if (node === null || typeof node !== 'object') {
-    throw new CcsError('SPEC_REF_UNRESOLVED', `${docLabel}: "${ref}" does not point at an object`, { ref });
+    throw ccsError('SPEC_REF_UNRESOLVED', { doc: docLabel, ref, problem: `"${ref}" does not point at an object` });
   }
   return node;
 }
@@ -41,7 +49,10 @@ export function deref<T>(doc: object, value: T | OpenAPIV3_1.ReferenceObject, do
   let node: unknown = value;
   for (let hops = 0; node && typeof node === 'object' && '$ref' in node; hops++) {
     if (hops > 20)
-      throw new CcsError('SPEC_REF_UNRESOLVED', `${docLabel}: $ref cycle at "${(node as { $ref: string }).$ref}"`);
+      throw ccsError('SPEC_REF_UNRESOLVED', {
+        doc: docLabel,
+        problem: `$ref cycle at "${(node as { $ref: string }).$ref}"`,
+      });
     node = resolvePointer(doc, (node as { $ref: string }).$ref, docLabel);
   }
   return node as T;
@@ -73,8 +84,9 @@ export function indexOperations(
       const op = item[method];
       if (!op?.operationId) continue;
       if (into.has(op.operationId)) {
-        throw new CcsError('SPEC_LOAD_FAILED', `${label}: operationId "${op.operationId}" is used twice`, {
+        throw ccsError('SPEC_LOAD_FAILED', {
           operationId: op.operationId,
+          problem: `${label}: operationId "${op.operationId}" is used twice`,
         });
       }
       into.set(op.operationId, {
@@ -93,7 +105,8 @@ export function indexWebhooks(doc: OpenAPIV3_1.Document): Map<string, IndexedOpe
   for (const [name, rawItem] of Object.entries(doc.webhooks ?? {})) {
     const item = deref<OpenAPIV3_1.PathItemObject>(doc, rawItem as OpenAPIV3_1.PathItemObject, 'spec/openapi.yaml');
     const method = METHODS.find((m) => item[m]);
-    if (!method) throw new CcsError('SPEC_LOAD_FAILED', `spec/openapi.yaml: webhook "${name}" has no operation`);
+    if (!method)
+      throw ccsError('SPEC_LOAD_FAILED', { problem: `spec/openapi.yaml: webhook "${name}" has no operation` });
     const op = item[method] as OpenAPIV3_1.OperationObject;
     out.set(name, {
       doc: 'openapi',

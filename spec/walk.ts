@@ -6,7 +6,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { addComponentSchemas, compileInline, createAjv, encodePointerToken, extensionNames } from './ajv.ts';
 import { readOpenApi } from './documents.ts';
-import { CcsError } from './errors.ts';
+import { ccsError } from './errors.ts';
 
 export interface Located<T> {
   pointer: string;
@@ -156,7 +156,7 @@ export function compileDocumentSchemas(file: 'openapi.yaml' | 'driver.openapi.ya
     compileInline(ajv, value, prefix, `${label}${pointer}`);
     count++;
   }
-  if (count === 0) throw new CcsError('SPEC_SCHEMA_INVALID', `${label} holds no schema at all`);
+  if (count === 0) throw ccsError('SPEC_SCHEMA_INVALID', { problem: `${label} holds no schema at all` });
   return count;
 }
 

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { RUN_CONTEXT_KEYS } from './run.ts';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
+import { isCcsError, isCcsErrorOf, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, readReport, writeReports } from '../../reports/index.ts';
 import { bool, type FlagSpec, HELP_FLAG, type Parsed, helpText, list, parseOrHelp, str, usageError } from '../args.ts';
 import { childEnv, OWN_EXT, PACKAGE_ROOT, runPlaywright } from '../paths.ts';
@@ -151,7 +151,7 @@ export async function run(argv: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (isCcsError(error) && (error.code === 'CLI_USAGE' || error.code.startsWith('REPORT_'))) {
+    if (isCcsError(error, 'CLI_USAGE') || isCcsErrorOf(error, 'REPORT')) {
       process.stderr.write(`ccs-conformance report: ${error.message}\n(see ccs-conformance report --help)\n`);
       return 2;
     }

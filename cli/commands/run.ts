@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isCcsError, readSettings, reportDirFrom } from '../../spec/index.ts';
+import { isCcsError, isCcsErrorOf, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, loadSecrets, readReport } from '../../reports/index.ts';
 import {
   bool,
@@ -256,8 +256,9 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (error) {
     if (
-      isCcsError(error) &&
-      (error.code === 'CLI_USAGE' || error.code.startsWith('TARGET_') || error.code === 'REPORT_EXPECTED_INVALID')
+      isCcsError(error, 'CLI_USAGE') ||
+      isCcsErrorOf(error, 'TARGET') ||
+      isCcsError(error, 'REPORT_EXPECTED_INVALID')
     ) {
       return fail2(`${error.message}\n(see ccs-conformance run --help)`);
     }

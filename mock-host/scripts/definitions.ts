@@ -3,8 +3,8 @@
  * (scripts/run-step.ts), like mockttp's rule definitions. The n-th request a script matches gets
  * its n-th step.
  */
-import { CcsError, parseYaml } from '../../spec/index.ts';
-import type { RouteKind } from '../types.ts';
+import { ccsError, parseYaml } from '../../spec/index.ts';
+import type { RouteKind } from '../route-kind.ts';
 
 export interface RespondStep {
   action: 'respond';
@@ -82,7 +82,7 @@ function bad(field: string, rule: string, got: unknown): never {
     shown = String(got);
   }
   if (shown.length > 80) shown = shown.slice(0, 77) + '...';
-  throw new CcsError('MOCKHOST_SCRIPT_INVALID', `${field} ${rule}, got ${shown}`, { field });
+  throw ccsError('MOCKHOST_SCRIPT_INVALID', { field, rule: `${rule}, got ${shown}` });
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -202,10 +202,10 @@ export function parseScripts(text: string): ResponseScript[] {
   try {
     data = parseYaml(text); // YAML is a superset of JSON
   } catch (error) {
-    throw new CcsError(
-      'MOCKHOST_SCRIPT_INVALID',
-      `script text is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
-    );
+    throw ccsError('MOCKHOST_SCRIPT_INVALID', {
+      field: 'script text',
+      rule: `is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
+    });
   }
   return validateScripts(data);
 }

@@ -9,9 +9,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { JournalChange } from '../index.ts';
+import type { JournalChange } from '../types.ts';
 import { Entry, settled } from '../entry.ts';
-import type { MockHost } from '../server.ts';
+import type { AdminHost } from '../admin-host.ts';
 
 const MAX_UNSENT_BYTES = 256 * 1024;
 const HEARTBEAT_MS = 15_000;
@@ -123,13 +123,13 @@ class EventStream {
 }
 
 /** Open streams, so that a reset of the journal can be told to every page. */
-const streams = new WeakMap<MockHost, Set<EventStream>>();
+const streams = new WeakMap<AdminHost, Set<EventStream>>();
 
-export function broadcast(host: MockHost, name: string, data: unknown): void {
+export function broadcast(host: AdminHost, name: string, data: unknown): void {
   for (const s of streams.get(host) ?? []) s.send(name, data);
 }
 
-export function registerEvents(app: FastifyInstance, host: MockHost): void {
+export function registerEvents(app: FastifyInstance, host: AdminHost): void {
   const open = new Set<EventStream>();
   streams.set(host, open);
   app.addHook('onClose', async () => {

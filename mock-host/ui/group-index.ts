@@ -5,7 +5,7 @@
  * pays nothing. Groups sit in a Map in order of last activity (a new attempt moves its group to
  * the end), and a page is cut from the end: newest activity first.
  */
-import type { JournalChange } from '../index.ts';
+import type { JournalChange } from '../types.ts';
 import type { JournalEntry } from '../types.ts';
 import { entryMatches, groupOf, MAX_PAGE, type Group, type GroupQuery } from './groups.ts';
 

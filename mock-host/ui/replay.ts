@@ -5,7 +5,7 @@
  * is the mock host's own request, not a callback: it is kept beside the journal, never in it.
  */
 import { request } from 'node:http';
-import { CcsError } from '../../spec/index.ts';
+import { ccsError } from '../../spec/index.ts';
 import type { JournalEntry } from '../types.ts';
 
 export interface ReplayOutcome {
@@ -42,9 +42,7 @@ export function safeTarget(base: string): string {
 export function replay(e: JournalEntry, base: string): Promise<ReplayOutcome> {
   const baseUrl = new URL(base);
   if (baseUrl.protocol !== 'http:')
-    return Promise.reject(
-      new CcsError('MOCKHOST_REPLAY_TARGET', `replay supports http targets, not ${baseUrl.protocol}`),
-    );
+    return Promise.reject(ccsError('MOCKHOST_REPLAY_TARGET', { protocol: baseUrl.protocol }));
   const path = baseUrl.pathname.replace(/\/$/, '') + e.url || '/';
   const body = Buffer.from(e.bodyBase64, 'base64');
   // keys in the recorded case and order: node sends header names as given

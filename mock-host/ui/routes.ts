@@ -7,12 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { MockHost } from '../server.ts';
+import type { AdminHost } from '../admin-host.ts';
 import type { JournalEntry } from '../types.ts';
 import { curlLine } from './curl.ts';
 import { GroupIndex } from './group-index.ts';
 import { MAX_PAGE, type GroupQuery } from './groups.ts';
 import { replay, ReplayLog, safeTarget } from './replay.ts';
+import { ccsError, errorAnswer } from '../../spec/index.ts';
 
 const PAGE_FILES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
@@ -47,25 +48,23 @@ function queryOf(q: Record<string, unknown>): GroupQuery {
   return out;
 }
 
-function findEntry(host: MockHost, id: string): JournalEntry | undefined {
+function findEntry(host: AdminHost, id: string): JournalEntry | undefined {
   const seq = Number(id.slice(id.lastIndexOf('-') + 1));
   if (!Number.isInteger(seq)) return undefined;
   return host.journal.entries({ predicate: (e) => e.seq === seq && e.id === id })[0];
 }
 
 /** The origin the browser used, so a curl line goes where the page came from. */
-function originOf(req: FastifyRequest, host: MockHost): string {
+function originOf(req: FastifyRequest, host: AdminHost): string {
   const h = req.headers.host;
   return typeof h === 'string' && /^[\w.\-:[\]]+$/.test(h) ? `http://${h}` : host.url;
 }
 
 function notFound(reply: FastifyReply, id: string): FastifyReply {
-  return reply
-    .code(404)
-    .send({ error: 'MOCKHOST_ENTRY_UNKNOWN', message: `no journal entry ${id} (never recorded, dropped or reset)` });
+  return reply.code(404).send(errorAnswer(ccsError('MOCKHOST_ENTRY_UNKNOWN', { id })));
 }
 
-export function registerInspector(app: FastifyInstance, host: MockHost, replays: ReplayLog, index: GroupIndex): void {
+export function registerInspector(app: FastifyInstance, host: AdminHost, replays: ReplayLog, index: GroupIndex): void {
   const cache = new Map<string, Buffer>();
   const serve = (name: string) => async (_req: FastifyRequest, reply: FastifyReply) => {
     let body = cache.get(name);
@@ -105,10 +104,7 @@ export function registerInspector(app: FastifyInstance, host: MockHost, replays:
   app.post('/__admin/replay/:id', async (req, reply) => {
     const id = (req.params as { id: string }).id;
     if (!host.forwardTo) {
-      return reply.code(409).send({
-        error: 'MOCKHOST_REPLAY_NO_TARGET',
-        message: 'replay needs a forward target: start the mock host with --forward-to URL',
-      });
+      return reply.code(409).send(errorAnswer(ccsError('MOCKHOST_REPLAY_NO_TARGET')));
     }
     const entry = findEntry(host, id);
     if (!entry) return notFound(reply, id);
@@ -117,10 +113,9 @@ export function registerInspector(app: FastifyInstance, host: MockHost, replays:
       replays.add(outcome);
       return outcome;
     } catch (error) {
-      return reply.code(400).send({
-        error: (error as { code?: string }).code ?? 'MOCKHOST_REPLAY_FAILED',
-        message: (error as Error).message,
-      });
+      // A CcsError keeps its code, a socket error its own (ECONNREFUSED...): the page shows what failed.
+      const failed = ccsError('MOCKHOST_REPLAY_FAILED', { problem: (error as Error).message });
+      return reply.code(400).send({ ...errorAnswer(failed), error: (error as { code?: string }).code ?? failed.code });
     }
   });
 }

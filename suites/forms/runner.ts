@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { childEnv, readChildResults, REPO_ROOT, runChildPlaywright, type TestOutcome } from '../mutants/index.ts';
 import { attributeTest } from '../../reports/index.ts';
-import { CcsError, type DataApiForms } from '../../spec/index.ts';
+import { ccsError, type DataApiForms } from '../../spec/index.ts';
 import { DEFAULT_FORMS_PROJECT, FORMS_ENTRIES, planFormsProjects, unvaried, type FormsProject } from './plan.ts';
 
 // The published package runs compiled JavaScript: the child's config is then forms.config.js.
@@ -216,10 +216,6 @@ export async function runFormsMatrix(o: {
 /** Reads the data-forms.json a forms run wrote (the per-combination tests of the test command read it). */
 export function readFormsReport(reportDir: string): FormsResult & { path: string } {
   const path = join(resolve(REPO_ROOT, reportDir), 'data-forms.json');
-  if (!existsSync(path))
-    throw new CcsError(
-      'FORMS_REPORT_MISSING',
-      `${path} is missing: the data API forms run did not run (see the forms-run project)`,
-    );
+  if (!existsSync(path)) throw ccsError('FORMS_REPORT_MISSING', { path });
   return { ...(JSON.parse(readFileSync(path, 'utf8')) as FormsResult), path };
 }

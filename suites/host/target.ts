@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CcsError, HOST_TARGET_SCHEMA, configValidator, parseYaml } from '../../spec/index.ts';
+import { ccsError, CcsError, HOST_TARGET_SCHEMA, configValidator, parseYaml } from '../../spec/index.ts';
 import type { HostTargetClassField, HostTargetEnvName, HostTargetFile, HostTargetSecret } from '../../spec/index.ts';
 
 export type HostSigning =
@@ -47,7 +47,7 @@ export function defaultNoRetryWindowMs(dataReadMs: number): number {
 }
 
 function bad(field: string, rule: string): CcsError {
-  return new CcsError('TARGET_FIELD_INVALID', `host target: field '${field}' ${rule}`, { field });
+  return ccsError('TARGET_FIELD_INVALID', { field, problem: `host target: field '${field}' ${rule}` });
 }
 
 type Obj = Record<string, unknown>;
@@ -211,17 +211,16 @@ export function loadHostTarget(file: string, env: NodeJS.ProcessEnv = process.en
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new CcsError('TARGET_FIELD_INVALID', `host target: cannot read file '${file}'`, { field: '(file)' });
+    throw ccsError('TARGET_FIELD_INVALID', { field: '(file)', problem: `host target: cannot read file '${file}'` });
   }
   let value: unknown;
   try {
     value = parseYaml(text);
   } catch (e) {
-    throw new CcsError(
-      'TARGET_FIELD_INVALID',
-      `host target: '${file}' is not valid YAML (${(e as Error).message.split('\n')[0]})`,
-      { field: '(file)' },
-    );
+    throw ccsError('TARGET_FIELD_INVALID', {
+      field: '(file)',
+      problem: `host target: '${file}' is not valid YAML (${(e as Error).message.split('\n')[0]})`,
+    });
   }
   return parseHostTarget(value, env, file, dirname(resolve(file)));
 }

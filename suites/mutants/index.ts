@@ -16,7 +16,7 @@ import {
   type MatrixDirection,
   type MatrixResult,
 } from './runner.ts';
-import { CcsError, loadFaultModel } from '../../spec/index.ts';
+import { ccsError, loadFaultModel } from '../../spec/index.ts';
 import { hostDirection } from './host-direction.ts';
 import { readSettings } from '../../spec/index.ts';
 
@@ -119,10 +119,7 @@ export async function runMutationMatrix(o: MatrixOptions = {}): Promise<MatrixRe
   const known = new Set(directions.flatMap((d) => d.faults.map((f) => f.name)));
   const unknown = (o.faults ?? []).filter((f) => !known.has(f));
   if (unknown.length)
-    throw new CcsError(
-      'MUTANTS_FAULT_UNKNOWN',
-      `unknown fault(s): ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
-    );
+    throw ccsError('MUTANTS_FAULT_UNKNOWN', { unknown: unknown.join(', '), known: [...known].join(', ') });
   const reportDir = resolve(REPO_ROOT, o.reportDir ?? readSettings().reportDir);
   const projects = planProjects(directions, {
     ...(o.faults ? { faults: o.faults } : {}),
@@ -164,10 +161,6 @@ export async function runMutationMatrix(o: MatrixOptions = {}): Promise<MatrixRe
 /** Reads the mutants.json a matrix run wrote (the per-fault tests of the test command read it). */
 export function readMatrixReport(reportDir: string): MatrixResult & { error?: string } {
   const path = join(resolve(REPO_ROOT, reportDir), 'mutants.json');
-  if (!existsSync(path))
-    throw new CcsError(
-      'MUTANTS_REPORT_MISSING',
-      `${path} is missing: the matrix did not run (see the mutants-run project)`,
-    );
+  if (!existsSync(path)) throw ccsError('MUTANTS_REPORT_MISSING', { path });
   return { ...(JSON.parse(readFileSync(path, 'utf8')) as MatrixResult), reportPath: path };
 }

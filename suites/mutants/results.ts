@@ -5,7 +5,14 @@
  * their '@' by the JSON reporter; both forms are accepted.
  */
 import { readFileSync } from 'node:fs';
-import { CHECKS_ATTACHMENT, CcsError, clauseOfTag, parseCheckRecords, type CheckRecord } from '../../spec/index.ts';
+import {
+  ccsError,
+  CHECKS_ATTACHMENT,
+  CcsError,
+  clauseOfTag,
+  parseCheckRecords,
+  type CheckRecord,
+} from '../../spec/index.ts';
 import type { AttributableTest } from '../../reports/index.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
@@ -109,7 +116,7 @@ function statusOf(result: JsonResult | undefined): AttributableTest['status'] {
 
 export function parseResults(report: unknown): { tests: TestOutcome[]; errors: string[] } {
   if (typeof report !== 'object' || report === null || !Array.isArray((report as JsonReport).suites)) {
-    throw new CcsError('MUTANTS_RESULTS_INVALID', 'results.json: not a Playwright JSON report (no suites array)');
+    throw ccsError('MUTANTS_RESULTS_INVALID', { problem: 'not a Playwright JSON report (no suites array)' });
   }
   const r = report as JsonReport;
   const tests: TestOutcome[] = [];
@@ -158,11 +165,11 @@ export function parseResults(report: unknown): { tests: TestOutcome[]; errors: s
 /** Parses the text of a report; tolerates noise printed before the JSON object. */
 export function parseResultsText(text: string): { tests: TestOutcome[]; errors: string[] } {
   const start = text.indexOf('{');
-  if (start < 0) throw new CcsError('MUTANTS_RESULTS_INVALID', 'results.json: empty or not JSON');
+  if (start < 0) throw ccsError('MUTANTS_RESULTS_INVALID', { problem: 'empty or not JSON' });
   try {
     return parseResults(JSON.parse(text.slice(start)));
   } catch (error) {
     if (error instanceof CcsError) throw error;
-    throw new CcsError('MUTANTS_RESULTS_INVALID', `results.json: not JSON (${(error as Error).message})`);
+    throw ccsError('MUTANTS_RESULTS_INVALID', { problem: `not JSON (${(error as Error).message})` });
   }
 }

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importCycles, staticImports, type ImportGraph } from './import-cycles.ts';
 
 /**
  * Imports flow one way: cli -> suites -> {mock-host, reference-service} -> protocol -> spec
@@ -32,10 +33,10 @@ const OTHER_ENTRIES = new Set([join('spec', 'chromium.ts')]);
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'out') continue;
+    if (name === 'node_modules' || name === 'out' || name === 'dist' || name.startsWith('.')) continue;
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|mts|mjs)$/.test(name)) out.push(path);
+    else if (/\.(ts|mts|mjs|js)$/.test(name)) out.push(path);
   }
   return out;
 }
@@ -96,4 +97,51 @@ test('suites/observe, the traffic judge the CLI loads without a runner, imports 
     }
   }
   expect(problems, problems.join('\n')).toEqual([]);
+});
+
+/** Our files and the files each imports statically (relative specifiers, resolved from the importing file). */
+function importGraph(): ImportGraph {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(ROOT)) {
+    const targets = staticImports(readFileSync(file, 'utf8'))
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => relative(ROOT, resolve(dirname(file), spec)));
+    graph.set(relative(ROOT, file), targets);
+  }
+  return graph;
+}
+
+test('no import cycle among our files, `import type` and re-exports included (layout)', () => {
+  const graph = importGraph();
+  expect(graph.size).toBeGreaterThan(300);
+  const cycles = importCycles(graph).map((c) => c.join(' <-> '));
+  expect(cycles, cycles.join('\n')).toEqual([]);
+});
+
+test('the cycle finder finds a seeded cycle, a self-import and a type-only loop, and passes a tree (layout)', () => {
+  const a = `import { b } from './b.ts';\nexport const a = 1;\n`;
+  const b = [
+    `import type {\n  C,\n} from './c.ts';`,
+    `export { x } from './x.ts';`,
+    `const later = () => import('./a.ts');`,
+  ].join('\n');
+  const c = `export type { A } from './a.ts';\n`;
+  expect(staticImports(a)).toEqual(['./b.ts']);
+  // A run-time import() does not tie two files at load: it is no edge.
+  expect(staticImports(b)).toEqual(['./c.ts', './x.ts']);
+  expect(staticImports(c)).toEqual(['./a.ts']);
+  const seeded = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts', 'x.ts']],
+    ['c.ts', ['a.ts']],
+    ['x.ts', []],
+    ['self.ts', ['self.ts']],
+  ]);
+  expect(importCycles(seeded)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['self.ts']]);
+  const tree = new Map([
+    ['a.ts', ['b.ts', 'c.ts']],
+    ['b.ts', ['c.ts', 'outside.ts']],
+    ['c.ts', []],
+  ]);
+  expect(importCycles(tree)).toEqual([]);
 });

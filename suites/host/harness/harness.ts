@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { signatureFor, type SignerConfig } from '../../../protocol/index.ts';
 import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fixtures/host-receiver/index.ts';
-import { CcsError, registerSecret } from '../../../spec/index.ts';
+import { ccsError, registerSecret } from '../../../spec/index.ts';
 import { classToSchema, DEFAULT_TIMEOUTS, defaultNoRetryWindowMs, loadHostTarget, type HostTarget } from '../target.ts';
 import { startServiceSide, type ServiceSide } from './service-side.ts';
 import { connectServiceSide } from './remote-service-side.ts';
@@ -69,11 +69,10 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
   const file = settings.hostTarget;
   const portFromEnv = settings.servicePort === undefined ? undefined : Number(settings.servicePort);
   if (portFromEnv !== undefined && !(Number.isInteger(portFromEnv) && portFromEnv >= 0 && portFromEnv <= 65535)) {
-    throw new CcsError(
-      'TARGET_FIELD_INVALID',
-      `CCS_SERVICE_PORT must be a port number (got '${settings.servicePort}')`,
-      { field: 'CCS_SERVICE_PORT' },
-    );
+    throw ccsError('TARGET_FIELD_INVALID', {
+      field: 'CCS_SERVICE_PORT',
+      problem: `CCS_SERVICE_PORT must be a port number (got '${settings.servicePort}')`,
+    });
   }
   let keys: RunKeys | undefined;
   const closers: Array<() => Promise<void>> = [];

@@ -5,7 +5,7 @@
  * least what the server had journalled when the last call returned. Tests tell their reads apart
  * by their own endUserHandle and keys (freshHandle, freshKey); closing leaves the server running.
  */
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 import { MAX_POLL_MS, type Journal } from './service-control.ts';
 import { runKeysFromJson, type RunKeysJson } from './run-keys.ts';
 import type { DataRead, JwksFetch, ServiceSide } from './service-side.ts';
@@ -28,18 +28,10 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
         signal: AbortSignal.timeout(waitMs + SLACK_MS),
       });
     } catch (error) {
-      throw new CcsError(
-        'HOST_SERVICE_SIDE_UNREACHABLE',
-        `the shared service side at ${url} did not answer: ${(error as Error).message}`,
-        { url },
-      );
+      throw ccsError('HOST_SERVICE_SIDE_UNREACHABLE', { url, problem: `did not answer: ${(error as Error).message}` });
     }
     if (!res.ok)
-      throw new CcsError(
-        'HOST_SERVICE_SIDE_UNREACHABLE',
-        `the shared service side at ${url} answered ${res.status} to a control call`,
-        { url },
-      );
+      throw ccsError('HOST_SERVICE_SIDE_UNREACHABLE', { url, problem: `answered ${res.status} to a control call` });
     return res.json();
   };
 
@@ -96,8 +88,7 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
       const { published } = (await call('/jwks', { keys: [key] })) as { published?: unknown };
       await pull(0);
       if (typeof published !== 'number') {
-        const words = `the shared service side at ${url} did not say when it published the key`;
-        throw new CcsError('HOST_SERVICE_SIDE_UNREACHABLE', words, { url });
+        throw ccsError('HOST_SERVICE_SIDE_UNREACHABLE', { url, problem: 'did not say when it published the key' });
       }
       return published;
     },

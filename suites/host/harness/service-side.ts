@@ -12,33 +12,8 @@ import type { RecordEnvelope } from '../../../spec/index.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
 import { newRunKeys, runKeysToJson, type RunKeys } from './run-keys.ts';
 
-export interface DataRead {
-  seq: number;
-  /** Monotonic arrival time in ms (performance.now() of the process serving the data API). */
-  atMs: number;
-  workspaceKey: string;
-  configEnd: string;
-  endUserHandle: string;
-  serviceKey: string | null;
-  status: number;
-  /** The request path as sent (no query): the observer's evidence (observer.ts). */
-  path: string;
-  /** Whether the path is a data API read path with well-formed percent-encoding (HOST-13). */
-  wellFormed: boolean;
-  /** The Authorization header: the run's Bearer token, none, or another value (never recorded itself). */
-  bearer: 'sent' | 'missing' | 'other';
-}
-
-/** A slow data API: the next `reads` reads of a key (all by default) answered `ms` after they arrive. */
-export interface ReadHold {
-  ms: number;
-  reads?: number;
-}
-
-export interface JwksFetch {
-  seq: number;
-  atMs: number;
-}
+import type { DataRead, JwksFetch, ReadHold } from './service-side-types.ts';
+export type { DataRead, JwksFetch, ReadHold } from './service-side-types.ts';
 
 export interface ServiceSideOptions {
   port?: number;

@@ -17,6 +17,7 @@ import {
   resolveDataApiForms,
   writeBodyOf,
   type DataApiForms,
+  type CcsErrorCode,
 } from '../../../spec/index.ts';
 import { CcsError } from '../../../spec/errors.ts';
 import { validateTargetDocument } from '../../service/target-config/load.ts';
@@ -108,7 +109,7 @@ test.describe('the target fields', () => {
     ];
     for (const [doc, message] of cases) {
       const e = errorOf(() => validateTargetDocument(doc, 't.yaml'));
-      expect(e.code).toBe('TARGET_FIELD_INVALID');
+      expect(e.code).toBe('TARGET_FIELD_INVALID' satisfies CcsErrorCode);
       expect(e.message).toBe(message);
     }
   });

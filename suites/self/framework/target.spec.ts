@@ -11,6 +11,7 @@ import { resolveTarget } from '../../service/target-config/resolve.ts';
 import { makeTiming } from '../../service/target-config/timing.ts';
 import { CcsError } from '../../../spec/errors.ts';
 import { tempDir } from '../cli/helpers.ts';
+import type { CcsErrorCode } from '../../../spec/index.ts';
 
 function errorOf(fn: () => unknown): CcsError {
   try {
@@ -31,7 +32,7 @@ test('the example target files validate', () => {
 
 test('a relative baseUrl is refused with a message naming the file and the field', () => {
   const e = errorOf(() => loadTargetFile('fixtures/targets/bad-base-url.example.yaml'));
-  expect(e.code).toBe('TARGET_FIELD_INVALID');
+  expect(e.code).toBe('TARGET_FIELD_INVALID' satisfies CcsErrorCode);
   expect(e.message).toBe('bad-base-url.example.yaml: service.baseUrl: must be an absolute http(s) URL');
 });
 
@@ -59,7 +60,7 @@ test('each kind of bad field is named in the message', () => {
   ];
   for (const [doc, message] of cases) {
     const e = errorOf(() => validateTargetDocument(doc, 't.yaml'));
-    expect(e.code).toBe('TARGET_FIELD_INVALID');
+    expect(e.code).toBe('TARGET_FIELD_INVALID' satisfies CcsErrorCode);
     expect(e.message).toBe(message);
   }
 });
@@ -70,8 +71,10 @@ test('a JSON target file is read like YAML', () => {
   writeFileSync(p, JSON.stringify({ service: { baseUrl: 'http://127.0.0.1:1' }, timing: { timeScale: 0.5 } }));
   expect(loadTargetFile(p).timing?.timeScale).toBe(0.5);
   writeFileSync(p, '{ "service": ');
-  expect(errorOf(() => loadTargetFile(p)).code).toBe('TARGET_FILE_UNPARSEABLE');
-  expect(errorOf(() => loadTargetFile(join(dir, 'missing.yaml'))).code).toBe('TARGET_FILE_UNREADABLE');
+  expect(errorOf(() => loadTargetFile(p)).code).toBe('TARGET_FILE_UNPARSEABLE' satisfies CcsErrorCode);
+  expect(errorOf(() => loadTargetFile(join(dir, 'missing.yaml'))).code).toBe(
+    'TARGET_FILE_UNREADABLE' satisfies CcsErrorCode,
+  );
 });
 
 test('secrets come from the environment variables the file names; an unset one is named, never a value', () => {

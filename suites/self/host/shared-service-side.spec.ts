@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { connectServiceSide, startServiceSide } from '../../host/index.ts';
+import type { CcsErrorCode } from '../../../spec/index.ts';
 
 /**
  * The service side of a target run is served once and shared by every worker over its control
@@ -71,7 +72,7 @@ test('the control path needs its token, and a service side without one has no co
     expect((await fetch(`${plain.url}/__ccs/control/ctl-test-only/journal`)).status).toBe(404);
     expect(plain.controlUrl).toBeUndefined();
     await expect(connectServiceSide(`${plain.url}/__ccs/control/ctl-test-only`)).rejects.toMatchObject({
-      code: 'HOST_SERVICE_SIDE_UNREACHABLE',
+      code: 'HOST_SERVICE_SIDE_UNREACHABLE' satisfies CcsErrorCode,
     });
   } finally {
     await Promise.all([shared.close(), plain.close()]);

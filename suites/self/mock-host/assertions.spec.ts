@@ -9,7 +9,7 @@ import {
   waitForEntries,
 } from '../../../mock-host/index.ts';
 import { TEST_ONLY_SECRET, hmacHeader, lcBody, lcHeaders, nowSeconds, send } from './helpers.ts';
-import { clauseTags } from '../../../spec/index.ts';
+import { clauseTags, type CcsErrorCode } from '../../../spec/index.ts';
 
 let host: MockHost;
 test.beforeEach(async () => {
@@ -46,7 +46,7 @@ test('waitForEntries passes with the entries, and fails at its deadline naming w
 test('journal.waitFor rejects with MOCKHOST_WAIT_TIMEOUT saying what arrived', async () => {
   await post(lcBody('onStart', 11));
   await expect(host.journal.waitFor({ event: 'onComplete' }, { timeoutMs: 200 })).rejects.toMatchObject({
-    code: 'MOCKHOST_WAIT_TIMEOUT',
+    code: 'MOCKHOST_WAIT_TIMEOUT' satisfies CcsErrorCode,
     message: expect.stringContaining('#1 POST /hooks event=onStart'),
   });
 });

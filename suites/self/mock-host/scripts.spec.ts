@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { MockHost } from '../../../mock-host/index.ts';
 import { lcBody, lcHeaders, send } from './helpers.ts';
-import { clauseTags } from '../../../spec/index.ts';
+import { clauseTags, type CcsErrorCode } from '../../../spec/index.ts';
 
 let host: MockHost;
 test.beforeEach(async () => {
@@ -252,7 +252,7 @@ test('a bad script is refused with an error naming the field, over the admin API
     body: '- id: y\n  match: { attempt: zero }\n  steps: [{ action: respond, status: 200 }]\n',
   });
   expect(r.status).toBe(400);
-  expect(JSON.parse(r.body!)).toMatchObject({ error: 'MOCKHOST_SCRIPT_INVALID' });
+  expect(JSON.parse(r.body!)).toMatchObject({ error: 'MOCKHOST_SCRIPT_INVALID' satisfies CcsErrorCode });
   expect(JSON.parse(r.body!).message).toContain('scripts[0].match.attempt');
   const ok = await send(host.url, {
     path: '/__admin/scripts',

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { existsSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { CLAUSE_ID, LEVELS, SIDES, isCcsError, loadSpec, specPath } from '../../../spec/index.ts';
+import { CLAUSE_ID, LEVELS, SIDES, isCcsError, loadSpec, specPath, type CcsErrorCode } from '../../../spec/index.ts';
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -28,13 +28,21 @@ test.describe('the spec loader', () => {
 
   test('unknown names fail with stable codes', () => {
     const spec = loadSpec();
-    expect(codeOf(() => spec.validateResponse('noSuchOperation', 200, {}))).toBe('SPEC_OPERATION_UNKNOWN');
-    expect(codeOf(() => spec.operation('noSuchOperation'))).toBe('SPEC_OPERATION_UNKNOWN');
-    expect(codeOf(() => spec.documentedStatuses('noSuchOperation'))).toBe('SPEC_OPERATION_UNKNOWN');
-    expect(codeOf(() => spec.validateWebhook('onFinish', {}))).toBe('SPEC_WEBHOOK_UNKNOWN');
-    expect(codeOf(() => spec.validateWebhookHeaders('onFinish', {}))).toBe('SPEC_WEBHOOK_UNKNOWN');
-    expect(codeOf(() => spec.validateSchema('NoSuchSchema', {}))).toBe('SPEC_SCHEMA_UNKNOWN');
-    expect(codeOf(() => spec.resolveRef('#/components/schemas/NoSuchSchema'))).toBe('SPEC_REF_UNRESOLVED');
+    expect(codeOf(() => spec.validateResponse('noSuchOperation', 200, {}))).toBe(
+      'SPEC_OPERATION_UNKNOWN' satisfies CcsErrorCode,
+    );
+    expect(codeOf(() => spec.operation('noSuchOperation'))).toBe('SPEC_OPERATION_UNKNOWN' satisfies CcsErrorCode);
+    expect(codeOf(() => spec.documentedStatuses('noSuchOperation'))).toBe(
+      'SPEC_OPERATION_UNKNOWN' satisfies CcsErrorCode,
+    );
+    expect(codeOf(() => spec.validateWebhook('onFinish', {}))).toBe('SPEC_WEBHOOK_UNKNOWN' satisfies CcsErrorCode);
+    expect(codeOf(() => spec.validateWebhookHeaders('onFinish', {}))).toBe(
+      'SPEC_WEBHOOK_UNKNOWN' satisfies CcsErrorCode,
+    );
+    expect(codeOf(() => spec.validateSchema('NoSuchSchema', {}))).toBe('SPEC_SCHEMA_UNKNOWN' satisfies CcsErrorCode);
+    expect(codeOf(() => spec.resolveRef('#/components/schemas/NoSuchSchema'))).toBe(
+      'SPEC_REF_UNRESOLVED' satisfies CcsErrorCode,
+    );
   });
 
   test('validateResponse picks the exact status, else the range, else default; an undocumented status is invalid', () => {

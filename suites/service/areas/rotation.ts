@@ -5,7 +5,7 @@
  */
 import { sendRaw } from '../clients/http.ts';
 import type { DriverClient, TestWorkspace } from '../fixtures.ts';
-import { CcsError, redactText } from '../../../spec/index.ts';
+import { ccsError, redactText } from '../../../spec/index.ts';
 
 export const JWKS_ROTATION = 'signing-jwks-rotation';
 
@@ -14,7 +14,7 @@ export async function rotateJwks(
   driver: DriverClient,
   ws: TestWorkspace,
 ): Promise<{ kid?: string; previousKid?: string }> {
-  if (!driver.driverUrl) throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl)');
+  if (!driver.driverUrl) throw ccsError('TARGET_NO_DRIVER', { problem: '(service.driverUrl)' });
   const path = `/workspaces/${encodeURIComponent(ws.workspaceKey)}/jwks/rotate`;
   const res = await sendRaw({
     method: 'POST',
@@ -25,8 +25,7 @@ export async function rotateJwks(
   });
   if (res.status !== 200 && res.status !== 201) {
     const said = redactText(res.text.slice(0, 300));
-    const message = `driver POST ${path} answered ${res.status}: ${said}`;
-    throw new CcsError('TARGET_DRIVER_ERROR', message, { status: res.status });
+    throw ccsError('TARGET_DRIVER_ERROR', { method: 'POST', path, status: res.status, said });
   }
   const j = (res.json ?? {}) as { kid?: unknown; previousKid?: unknown };
   return {

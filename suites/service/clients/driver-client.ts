@@ -4,7 +4,7 @@
  * reason, so its clauses are reported not-exercised, never passed (CONTRIBUTING).
  */
 import { test } from '@playwright/test';
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError, CcsError } from '../../../spec/index.ts';
 import type {
   DriverBulkDeleteResponse,
   DriverCallToolResponse,
@@ -50,8 +50,7 @@ export class DriverClient {
   ) {}
 
   async #call<T>(method: string, path: string, body?: unknown, expected: number[] = [200, 201, 202]): Promise<T> {
-    if (!this.driverUrl)
-      throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl): this test needs one');
+    if (!this.driverUrl) throw ccsError('TARGET_NO_DRIVER', { problem: '(service.driverUrl): this test needs one' });
     const res = await sendRaw({
       method,
       url: this.driverUrl.replace(/\/$/, '') + path,
@@ -63,11 +62,13 @@ export class DriverClient {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!expected.includes(res.status)) {
-      throw new DriverError(
-        'TARGET_DRIVER_ERROR',
-        `driver ${method} ${path} answered ${res.status}: ${redactText(res.text.slice(0, 300))}`,
-        { status: res.status, body: res.json },
-      );
+      throw ccsError('TARGET_DRIVER_ERROR', {
+        method,
+        path,
+        status: res.status,
+        said: redactText(res.text.slice(0, 300)),
+        body: res.json,
+      });
     }
     return (res.json ?? {}) as T;
   }
@@ -103,8 +104,7 @@ export class DriverClient {
   }
   /** Raw create, for tests of push rejection (FACTS-12: 422). */
   async createWorkspaceRaw(body: object): Promise<{ status: number; json: unknown }> {
-    if (!this.driverUrl)
-      throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver (service.driverUrl): this test needs one');
+    if (!this.driverUrl) throw ccsError('TARGET_NO_DRIVER', { problem: '(service.driverUrl): this test needs one' });
     const res = await sendRaw({
       method: 'POST',
       url: this.driverUrl.replace(/\/$/, '') + '/workspaces',

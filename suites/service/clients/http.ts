@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError, CcsError } from '../../../spec/index.ts';
 
 export interface StreamBody {
   length: number;
@@ -89,7 +89,7 @@ export function sendRaw(r: RawRequest): Promise<RawResponse> {
     );
     const timer = setTimeout(() => {
       req.destroy();
-      finish(new CcsError('TARGET_REQUEST_TIMEOUT', `${r.method} ${url.pathname}: no answer within ${timeoutMs} ms`));
+      finish(ccsError('TARGET_REQUEST_TIMEOUT', { method: r.method, path: url.pathname, timeoutMs }));
     }, timeoutMs);
     function finish(error?: Error, value?: RawResponse) {
       if (settled) return;
@@ -100,10 +100,11 @@ export function sendRaw(r: RawRequest): Promise<RawResponse> {
         reject(
           error instanceof CcsError
             ? error
-            : new CcsError(
-                'TARGET_REQUEST_FAILED',
-                `${r.method} ${url.pathname}: ${error?.message ?? 'request failed'}`,
-              ),
+            : ccsError('TARGET_REQUEST_FAILED', {
+                method: r.method,
+                path: url.pathname,
+                reason: error?.message ?? 'request failed',
+              }),
         );
     }
     // A server may answer (413) and close before the whole body is written: the answer wins

@@ -3,7 +3,7 @@
  * parent's entries exclude its sandboxes'), each wait judged as its WaitOptions say.
  */
 import { waitForEntries, assertNothingArrives, type EntryFilter, type JournalEntry } from '../../../mock-host/index.ts';
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 import type { ClassDef, DriverWorkspace } from './driver-client.ts';
 import { check, precondition } from '../../shared/index.ts';
 import type { TestWorkspace, WaitOptions, WorkspaceContext } from './workspace-types.ts';
@@ -80,8 +80,7 @@ export function buildTestWorkspace(
     },
     factsRequests: () => (ws.factsPath ? host.journal.entries({ path: ws.factsPath }) : []),
     async waitForFactsRequests(w = {}) {
-      if (!ws.factsPath)
-        throw new CcsError('TARGET_NO_FACTS', 'this workspace has no FACTS class (WorkspaceOptions.facts is false)');
+      if (!ws.factsPath) throw ccsError('TARGET_NO_FACTS');
       const count = w.count ?? 1;
       const deadlineMs = w.deadlineMs ?? timing.deliveryDeadlineMs();
       const v = await waitForEntries(host.journal, { path: ws.factsPath }, { count, deadlineMs });

@@ -4,7 +4,7 @@
  * to that workspace's routes.
  */
 import { randomBytes } from 'node:crypto';
-import { CcsError, registerSecret } from '../../../spec/index.ts';
+import { ccsError, registerSecret } from '../../../spec/index.ts';
 import { DEFAULT_CLASSES, DEFAULT_FACTS_FIELDS } from './workspace-types.ts';
 import type { SigningOption, TestWorkspace, WorkspaceContext, WorkspaceOptions } from './workspace-types.ts';
 import { addRoute, factsSchemaOf, mockHostPublicUrl, routeSigning } from './workspace-routes.ts';
@@ -24,7 +24,7 @@ export async function createTestWorkspace(ctx: WorkspaceContext, o: WorkspaceOpt
   // A target without a driver: the workspace of the target file (only the default shape).
   if (!target.driverUrl) {
     const fw = o.parent ? target.workspaces?.sandbox : target.workspaces?.production;
-    if (!fw) throw new CcsError('TARGET_NO_DRIVER', 'the target has no driver and no such workspace in its file');
+    if (!fw) throw ccsError('TARGET_NO_DRIVER', { problem: 'and no such workspace in its file' });
     const signing: TestWorkspace['signing'] = fw.hmacSecret
       ? { mode: 'hmac', secret: fw.hmacSecret }
       : { mode: 'none' };

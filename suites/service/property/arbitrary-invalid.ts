@@ -4,7 +4,7 @@
  * own rule is dropped at compile time (sampled).
  */
 import fc from 'fast-check';
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 import { jsonType, regex, showPath, violations, type RuleName, type Schema, type Violation } from './validate.ts';
 import {
   ANY_SCALAR,
@@ -171,10 +171,9 @@ export function invalidArbitrary(schema: Schema, o: CompileOptions = {}): fc.Arb
   const c = ctxOf(o);
   const arb = invalidInner(schema, c);
   if (!arb)
-    throw new CcsError(
-      'PROPERTY_SCHEMA_UNSUPPORTED',
-      'the schema has no value that breaks exactly one rule (nothing to test)',
-    );
+    throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', {
+      problem: 'the schema has no value that breaks exactly one rule (nothing to test)',
+    });
   return arb.map((value) => {
     const [v] = violations(schema, value, c.resolve) as [Violation];
     return { value, rule: v.rule, path: showPath(v.path), detail: v.detail };

@@ -3,7 +3,7 @@
  * validArbitrary). Construction gives candidates; the subset validator (validate.ts) keeps the right ones.
  */
 import fc from 'fast-check';
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 import { codePoints, regex, violations, type RefResolver, type Schema } from './validate.ts';
 
 export interface CompileOptions {
@@ -17,7 +17,7 @@ export interface CompileOptions {
 }
 
 const noRef: RefResolver = (ref) => {
-  throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `cannot resolve $ref ${ref}: no resolver given`);
+  throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', { problem: `cannot resolve $ref ${ref}: no resolver given` });
 };
 
 /** Printable BMP characters without surrogates (JSON and URLs carry them; lengths are unambiguous). */
@@ -152,7 +152,7 @@ function typedArb(t: string, s: Record<string, unknown>, c: Ctx): fc.Arbitrary<u
     case 'object':
       return objectArb(s, d);
     default:
-      throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `type ${t} is not supported`);
+      throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', { problem: `type ${t} is not supported` });
   }
 }
 
@@ -209,7 +209,7 @@ function mergeSiblings(parent: Record<string, unknown>, branch: Schema): Schema 
 
 export function valid(schema: Schema, c: Ctx): fc.Arbitrary<unknown> {
   if (schema === true) return anyJson(c);
-  if (schema === false) throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', 'schema false has no valid value');
+  if (schema === false) throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', { problem: 'schema false has no valid value' });
   const s = schema;
   if (Array.isArray(s.allOf) && Object.keys(s).some((k) => k !== 'allOf' && !k.startsWith('x-'))) {
     const { allOf, ...rest } = s;

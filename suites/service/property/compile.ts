@@ -9,7 +9,7 @@
  * Construction gives candidates; the subset validator (validate.ts) keeps the right ones, and a
  * candidate kind that rarely satisfies its constraint is dropped at compile time (sampled).
  */
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 import type { RefResolver, Schema } from './validate.ts';
 
 export { BMP_CHAR, validArbitrary, type CompileOptions } from './arbitrary-valid.ts';
@@ -22,7 +22,7 @@ export function inlineRefs(schema: Schema, resolve: RefResolver, seen: string[] 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === '$ref' && typeof v === 'string') {
-      if (seen.includes(v)) throw new CcsError('PROPERTY_SCHEMA_UNSUPPORTED', `recursive $ref ${v}`);
+      if (seen.includes(v)) throw ccsError('PROPERTY_SCHEMA_UNSUPPORTED', { problem: `recursive $ref ${v}` });
       Object.assign(out, inlineRefs(resolve(v), resolve, [...seen, v]));
     } else out[k] = typeof v === 'object' && v !== null ? inlineRefs(v as Schema, resolve, seen) : v;
   }

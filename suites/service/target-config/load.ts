@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
+  ccsError,
   CcsError,
   SERVICE_TARGET_SCHEMA,
   configValidator,
@@ -36,7 +37,8 @@ const validate = configValidator(SERVICE_TARGET_SCHEMA);
 /** Validates a parsed target document; `name` is the file name used in messages. */
 export function validateTargetDocument(doc: unknown, name = 'target'): TargetFile {
   const problem = validate(doc);
-  if (problem) throw new CcsError('TARGET_FIELD_INVALID', `${name}: ${problem.sentence}`, { field: problem.field });
+  if (problem)
+    throw ccsError('TARGET_FIELD_INVALID', { field: problem.field, problem: `${name}: ${problem.sentence}` });
   const target = doc as TargetFile;
   // What the schema cannot say about the data API forms (a key member beside `data` named `data`).
   resolveDataApiForms(target.dataApi, name);
@@ -50,19 +52,13 @@ export function loadTargetFile(path: string): TargetFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CcsError(
-      'TARGET_FILE_UNREADABLE',
-      `${name}: cannot read the target file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw ccsError('TARGET_FILE_UNREADABLE', { name, errno: (error as NodeJS.ErrnoException).code ?? 'error' });
   }
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (error) {
-    throw new CcsError(
-      'TARGET_FILE_UNPARSEABLE',
-      `${name}: not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`,
-    );
+    throw ccsError('TARGET_FILE_UNPARSEABLE', { name, reason: (error as Error).message.split('\n')[0] ?? '' });
   }
   return validateTargetDocument(doc, name);
 }
@@ -77,8 +73,9 @@ export function readSecret(
   if (typeof ref === 'string') return ref;
   const value = env[ref.env];
   if (value === undefined || value === '') {
-    throw new CcsError('TARGET_FIELD_INVALID', `${name}: ${field}: environment variable ${ref.env} is not set`, {
+    throw ccsError('TARGET_FIELD_INVALID', {
       field,
+      problem: `${name}: ${field}: environment variable ${ref.env} is not set`,
     });
   }
   return value;

@@ -5,7 +5,7 @@
  * capability discovery decides what runs.
  */
 import { startReferenceService } from '../../../reference-service/index.ts';
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 import { DriverClient } from '../clients/driver-client.ts';
 import { registerSecret } from '../../../spec/index.ts';
 import { loadTargetFile, readWorkspace, type TargetWorkspace } from './load.ts';
@@ -132,11 +132,10 @@ export async function resolveTarget(
     if (w) for (const s of [w.apiKey, w.bearerToken, w.embedAuthorization, w.hmacSecret]) registerSecret(s);
   }
   if (!t.service.driverUrl && !workspaces) {
-    throw new CcsError(
-      'TARGET_FIELD_INVALID',
-      `${name}: workspaces: is required when service.driverUrl is absent (no driver to create workspaces)`,
-      { field: 'workspaces' },
-    );
+    throw ccsError('TARGET_FIELD_INVALID', {
+      field: 'workspaces',
+      problem: `${name}: workspaces: is required when service.driverUrl is absent (no driver to create workspaces)`,
+    });
   }
   const d = await discover(t.service.driverUrl);
   const result: ResolvedTarget = {

@@ -2,7 +2,7 @@
  * The embedded reference's time scale, apart from the target resolver so that the CLI can check a
  * flag without loading the reference service.
  */
-import { CcsError } from '../../../spec/index.ts';
+import { ccsError } from '../../../spec/index.ts';
 
 export const DEFAULT_EMBEDDED_TIME_SCALE = 0.1;
 
@@ -14,8 +14,9 @@ export function parseTimeScale(raw: string | undefined, field = 'CCS_TIME_SCALE'
   if (raw === undefined || raw === '') return DEFAULT_EMBEDDED_TIME_SCALE;
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1)
-    throw new CcsError('TARGET_FIELD_INVALID', `${field}: must be a number in (0, 1], got ${JSON.stringify(raw)}`, {
+    throw ccsError('TARGET_FIELD_INVALID', {
       field,
+      problem: `${field}: must be a number in (0, 1], got ${JSON.stringify(raw)}`,
     });
   return n;
 }
