@@ -8,7 +8,7 @@ import { CONTRACT } from '../../../protocol/index.ts';
 import { describe, header, payload } from '../areas/journal.ts';
 import { show } from '../../shared/index.ts';
 import { must, type Judge } from './violation.ts';
-import type { Expected } from './ledger.ts';
+import type { Expected } from './expected.ts';
 
 /** How many POSTs an expectation takes: one, or one per page of a bulk manifest (PAGE-3). */
 export function capacity(x: Expected): number {
