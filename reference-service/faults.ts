@@ -92,6 +92,11 @@ export const FAULTS: readonly FaultDefinition[] = Object.freeze([
   f('stale-t', 'SIGN-4', 'The signature t is 400 s in the past.'),
   f('no-resign-on-retry', 'SIGN-5', "onComplete retries reuse the first attempt's signature header."),
   f('same-kid-sandbox', 'SIGN-10', 'Sandbox workspaces sign with the production key and kid.'),
+  f(
+    'sandbox-shares-rotated-kid',
+    'SIGN-10',
+    "After its parent's JWKS rotation a sandbox signs with the parent's new key and kid.",
+  ),
   f('hmac-uppercase-hex', 'SIGN-12', 'The HMAC v1 value is uppercase hex.'),
   f(
     'facts-signed-without-get',

@@ -185,7 +185,12 @@ const DATA_API = [
 ] as const;
 
 /** The checks of a duty in a further state: after a JWKS rotation, the back-off after each way an attempt fails. */
-const STATES = ['sign.jwks-rotation', 'delivery.backoff-after-timeout', 'delivery.backoff-after-refused'] as const;
+const STATES = [
+  'sign.jwks-rotation',
+  'sign.sandbox-own-kid-after-rotation',
+  'delivery.backoff-after-timeout',
+  'delivery.backoff-after-refused',
+] as const;
 
 export const SERVICE_CHECK_IDS: readonly string[] = [...WRITTEN, ...STATEFUL, ...DATA_API, ...STATES];
 /** Every service check id is written out where its check is made. */

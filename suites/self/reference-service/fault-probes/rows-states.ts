@@ -53,6 +53,17 @@ export const ROW_STATE_PROBES: Record<string, Probe> = {
       );
     },
   },
+  // SIGN-10 after a rotation: sandbox and production keys differ before it, a sandbox shares the parent's new kid after.
+  'sandbox-shares-rotated-kid': {
+    workspace: { signing: { mode: 'jwks' } },
+    run: async (s) => {
+      const sandbox = () =>
+        s.driver('POST', '/workspaces', { parentWorkspaceKey: s.ws.workspaceKey, signing: { mode: 'jwks' } });
+      expect((await sandbox()).json.signing.kid).not.toBe(s.ws.signing.kid);
+      const r = await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/jwks/rotate`, {});
+      expect((await sandbox()).json.signing.kid).toBe(r.json.kid);
+    },
+  },
   'backoff-from-attempt-start': {
     timeScale: 0.1,
     run: async (s) => {
