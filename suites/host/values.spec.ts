@@ -157,7 +157,9 @@ test(
   },
 );
 
-const READ_CLAUSES: ClauseId[] = ['HOST-13', ...ackClauses(true)];
+// Nine onCompletes go out at once, each followed by a dozen reads: HOST-2 (within 1 s) is judged where
+// callbacks go out a few at a time, HOST-1 and the verifier's clause here.
+const READ_CLAUSES: ClauseId[] = ['HOST-13', ...ackClauses(true).filter((c) => c !== 'HOST-2')];
 
 test(
   `after onComplete the host reads every key, handles and keys of every class, each read answered with an envelope of every class section 2.3 allows (${READ_CLAUSES.join(', ')})`,
@@ -174,7 +176,7 @@ test(
     const cs = await Promise.all(HANDLE_CLASSES.map((c) => complete(host, ep, keysOf(), { handle: c.make() })));
     acknowledgedOrStop(
       cs.map((c) => ({ mode: ep.mode, kind: 'onComplete', o: c.outcome })),
-      { deadlineMs: host.target.timeouts.requestMs },
+      { deadlineMs: host.target.timeouts.requestMs, timed: false },
     );
     const until = performance.now() + deadline;
     const results = await Promise.all(
