@@ -27,7 +27,11 @@ import {
 import { check, notExercised } from '../shared/index.ts';
 import { clauseTags, type ClauseId } from '../../spec/index.ts';
 
-const LANES = 8;
+/**
+ * Requests in flight at once: few, so that this test's burst does not slow the receiver's answers to
+ * the tests that time them (HOST-2) on the same receiver.
+ */
+const LANES = 4;
 
 interface Planned {
   ep: ModeEndpoint;
@@ -50,7 +54,8 @@ function callbackPlan(h: HostHarness, ep: ModeEndpoint): Planned[] {
   const plan: Planned[] = [];
   const at = (c: TextClass) => ctxOf(h, ep, c.make());
   for (const c of HANDLE_CLASSES)
-    for (const event of ['onStart', 'config.saved', 'onComplete'] as const)
+    // onComplete with a handle of every class: the read test below, whose reads the handle's path must carry.
+    for (const event of ['onStart', 'config.saved'] as const)
       plan.push({
         ep,
         name: `${event} with endUserHandle of ${c.id} (${c.words})`,
