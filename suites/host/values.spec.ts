@@ -9,20 +9,18 @@ import { test, allEndpoints, firstEndpoint } from './fixtures.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { deliver, fetchFacts } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
-import { freshConversationId, lifecyclePayload, type CallbackContext, type Payload } from './harness/payloads.ts';
 import { complete, readOk, readsInWords, summary } from './harness/reads.ts';
 import { describe, inLanes, isAck, answered, noAnswerHint, type SendOutcome } from './harness/send.ts';
 import { AnswerJudge, acknowledgedOrStop, ackClauses, judgeAcks, ownClauseDecides } from './harness/ack.ts';
 import { signingModesUnderTest } from './harness/modes.ts';
+import { valueCallbacks, type ValueCallback } from './harness/value-callbacks.ts';
 import {
-  CONVERSATION_ID_CLASSES,
   ENVELOPE_CLASSES,
   HANDLE_CLASSES,
   KEY_CLASSES,
   QUERY_ENCODINGS,
   envelopeKey,
-  escapedJson,
-  type TextClass,
+  headerSafe,
 } from './harness/value-classes.ts';
 import { check, notExercised } from '../shared/index.ts';
 import { clauseTags, type ClauseId } from '../../spec/index.ts';
@@ -33,81 +31,12 @@ import { clauseTags, type ClauseId } from '../../spec/index.ts';
  */
 const LANES = 4;
 
-interface Planned {
-  ep: ModeEndpoint;
-  name: string;
-  payload: Payload;
-  /** The bytes sent when not JSON.stringify(payload): the same value written with \u escapes and \/. */
-  body?: string;
-}
+type Planned = ValueCallback & { ep: ModeEndpoint };
 
-const ctxOf = (h: HostHarness, ep: ModeEndpoint, endUserHandle: string, conversationId?: number): CallbackContext => ({
-  workspaceKey: h.target.workspaceKey,
-  configEnd: h.target.configEnd,
-  hookPath: ep.hookPath,
-  endUserHandle,
-  conversationId: conversationId ?? freshConversationId(),
-});
-
-/** The callbacks of one endpoint: each class on every event whose members it fills. */
+/** The callbacks of one endpoint: each class on every event whose members it fills (value-callbacks.ts). */
 function callbackPlan(h: HostHarness, ep: ModeEndpoint): Planned[] {
-  const plan: Planned[] = [];
-  const at = (c: TextClass) => ctxOf(h, ep, c.make());
-  for (const c of HANDLE_CLASSES)
-    // onComplete with a handle of every class: the read test below, whose reads the handle's path must carry.
-    for (const event of ['onStart', 'config.saved'] as const)
-      plan.push({
-        ep,
-        name: `${event} with endUserHandle of ${c.id} (${c.words})`,
-        payload: lifecyclePayload(event, at(c)),
-      });
-  const plain = HANDLE_CLASSES[0]!;
-  const keys = KEY_CLASSES.map((k) => k.make());
-  for (const k of KEY_CLASSES) {
-    plan.push({
-      ep,
-      name: `config.saved with serviceKey of ${k.id}`,
-      payload: lifecyclePayload('config.saved', at(plain), { serviceKey: k.make() }),
-    });
-    plan.push({
-      ep,
-      name: `config.deleted with serviceKey of ${k.id}`,
-      payload: lifecyclePayload('config.deleted', at(plain), { serviceKey: k.make() }),
-    });
-  }
-  plan.push({
-    ep,
-    name: 'onComplete with a serviceKey of every class',
-    payload: lifecyclePayload('onComplete', at(plain), { serviceKeys: keys }),
-  });
-  plan.push({
-    ep,
-    name: 'config.bulk_deleted with keys of every class',
-    payload: lifecyclePayload('config.bulk_deleted', at(plain), {
-      count: keys.length,
-      page: 1,
-      totalPages: 1,
-      keys: KEY_CLASSES.map((k) => k.make()),
-    }),
-  });
-  for (const n of CONVERSATION_ID_CLASSES)
-    for (const event of ['onStart', 'onComplete'] as const)
-      plan.push({
-        ep,
-        name: `${event} with conversationId ${n.words}`,
-        payload: lifecyclePayload(event, ctxOf(h, ep, plain.make(), n.make())),
-      });
-  // The same JSON value in other bytes: non-ASCII as \u escapes, '/' as \/ (any JSON writer may).
-  for (const c of HANDLE_CLASSES.filter((x) => /non-ascii|astral|reserved/.test(x.id))) {
-    const payload = lifecyclePayload('config.saved', at(c), { serviceKey: KEY_CLASSES[6]!.make() });
-    plan.push({
-      ep,
-      name: `config.saved of ${c.id} written with \\u escapes and \\/`,
-      payload,
-      body: escapedJson(payload),
-    });
-  }
-  return plan;
+  const base = { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, hookPath: ep.hookPath };
+  return valueCallbacks(base).map((c) => ({ ep, ...c }));
 }
 
 const SIGNED = signingModesUnderTest();
@@ -217,11 +146,7 @@ test(
   },
 );
 
-/**
- * Handles a header can carry: 4.1 sends endUserHandle in X-Service-End-User too, and how a non-ASCII one is
- * written there is not shown (value-classes.ts NOT_SERVED).
- */
-const HEADER_SAFE = HANDLE_CLASSES.filter((c) => /^[\x20-\x7e]*$/.test(c.make()));
+const HEADER_SAFE = headerSafe();
 
 test(
   'the facts endpoint answers a correctly signed GET for handles of every class, its query in every common percent-encoding, verified as received (HOST-16)',

@@ -160,6 +160,14 @@ export function envelope(serviceKey: string): RecordEnvelope {
 }
 
 /**
+ * The handle classes a facts GET carries: 4.1 sends endUserHandle in the X-Service-End-User header
+ * too, and how a non-ASCII one is written there is not shown (NOT_SERVED).
+ */
+export function headerSafe(): TextClass[] {
+  return HANDLE_CLASSES.filter((c) => /^[\x20-\x7e]*$/.test(c.make()));
+}
+
+/**
  * The facts GET's query (4.1: ?endUserHandle=<endUserHandle>; 5.2 item 6: signed as sent). How the
  * service percent-encodes it is not said, so every common encoding is legal and is sent.
  */
