@@ -50,7 +50,8 @@ test('every envelope class is a record section 2.3 allows, found again from its 
     for (const k of KEY_CLASSES) {
       const key = envelopeKey(c, k);
       const env = envelopeOfKey(key);
-      expect(env, `${c.id} with ${k.id}`).toEqual(c.envelope(key));
+      // completedAt is the time of the answer: compared apart from it.
+      expect({ ...env, completedAt: '' }, `${c.id} with ${k.id}`).toEqual({ ...c.envelope(key), completedAt: '' });
       const r = spec.validateResponse('getRecord', 200, env);
       expect(r.errors, `${c.id}`).toEqual([]);
       expect(Object.keys(env!).sort()).toEqual(['callbackStatus', 'completedAt', 'data', 'errors', 'warnings']);
