@@ -53,6 +53,9 @@ function environmentKey(ring: KeyRing, ws: Workspace, faults: FaultSet): Signing
 
 /** The key a workspace signs with now: its newest rotated key, else its environment's. */
 export function keyFor(ring: KeyRing, ws: Workspace, faults: FaultSet): SigningKey {
+  // SIGN-10 broken on purpose by sandbox-shares-rotated-kid: once the parent rotates, its new key is shared.
+  const parentOwn = ws.parent ? ring.rotated.get(ws.parent.workspaceKey) : undefined;
+  if (faults.has('sandbox-shares-rotated-kid') && parentOwn?.length) return parentOwn[parentOwn.length - 1]!;
   const own = ring.rotated.get(ws.workspaceKey);
   // SIGN-9 broken on purpose by jws-keeps-old-kid-after-rotation: the rotation publishes a key never used.
   if (!own?.length || faults.has('jws-keeps-old-kid-after-rotation')) return environmentKey(ring, ws, faults);

@@ -89,6 +89,7 @@ export type ServiceCheckId =
   | 'sign.jwks-document'
   | 'sign.jwks-rotation'
   | 'sign.sandbox-own-kid'
+  | 'sign.sandbox-own-kid-after-rotation'
   | 'sign.hmac-header-form'
   | 'sign.hmac-v1'
   | 'sign.sandbox-own-secret'
@@ -263,6 +264,7 @@ export const SERVICE_CHECK_IDS: readonly ServiceCheckId[] = [
   'sign.jwks-document',
   'sign.jwks-rotation',
   'sign.sandbox-own-kid',
+  'sign.sandbox-own-kid-after-rotation',
   'sign.hmac-header-form',
   'sign.hmac-v1',
   'sign.sandbox-own-secret',
@@ -399,6 +401,7 @@ export type ServiceFaultName =
   | 'stale-t'
   | 'no-resign-on-retry'
   | 'same-kid-sandbox'
+  | 'sandbox-shares-rotated-kid'
   | 'hmac-uppercase-hex'
   | 'facts-signed-without-get'
   | 'rotation-signs-with-neither'
@@ -591,6 +594,7 @@ export const SERVICE_FAULTS: readonly SeededFaultOf<ServiceFaultName>[] = [
   { name: 'stale-t', clause: 'SIGN-4', sentence: "The signature t is 400 s in the past." },
   { name: 'no-resign-on-retry', clause: 'SIGN-5', sentence: "onComplete retries reuse the first attempt's signature header." },
   { name: 'same-kid-sandbox', clause: 'SIGN-10', sentence: "Sandbox workspaces sign with the production key and kid." },
+  { name: 'sandbox-shares-rotated-kid', clause: 'SIGN-10', sentence: "After its parent's JWKS rotation a sandbox signs with the parent's new key and kid." },
   { name: 'hmac-uppercase-hex', clause: 'SIGN-12', sentence: "The HMAC v1 value is uppercase hex." },
   { name: 'facts-signed-without-get', clause: 'SIGN-6', sentence: "The facts GET is signed over the path and query without the leading \"GET \"." },
   { name: 'rotation-signs-with-neither', clause: 'SIGN-14', sentence: "After an HMAC rotation the service signs with a secret that is neither the current nor the previous one." },
@@ -759,6 +763,8 @@ export type HostCheckId =
   | 'ack.within-1s-during-reads'
   | 'sig.refusal-401'
   | 'payload.raw-bytes-verified'
+  | 'values.escaped-body-verified'
+  | 'values.callback-verified'
   | 'sig.body-byte-changed'
   | 'sig.reserialized-body'
   | 'sig.t-past-301s'
@@ -810,12 +816,14 @@ export type HostCheckId =
   | 'data.every-key-read-after-409'
   | 'data.every-key-read-after-held'
   | 'data.every-key-read-after-null-data'
+  | 'values.every-key-read'
   | 'delivery.every-page-acked'
   | 'facts.no-envelope'
   | 'facts.flat-object'
   | 'facts.matches-class'
   | 'facts.answered-within-10s'
   | 'facts.encoded-handle-answered'
+  | 'values.facts-handle-answered'
   | 'facts-sig.t-past-300s-accepted'
   | 'facts-sig.t-future-300s-accepted'
   | 'facts.languages-english'
@@ -858,6 +866,7 @@ export type HostCheckId =
   | 'payload.whitespace-acked'
   | 'sig.every-event'
   | 'payload.generated-acked'
+  | 'values.callback-acked'
   | 'observe.read-with-token'
   | 'observe.read-announced-key'
   | 'observe.retry-with-token'
@@ -874,6 +883,8 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'ack.within-1s-during-reads',
   'sig.refusal-401',
   'payload.raw-bytes-verified',
+  'values.escaped-body-verified',
+  'values.callback-verified',
   'sig.body-byte-changed',
   'sig.reserialized-body',
   'sig.t-past-301s',
@@ -925,12 +936,14 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'data.every-key-read-after-409',
   'data.every-key-read-after-held',
   'data.every-key-read-after-null-data',
+  'values.every-key-read',
   'delivery.every-page-acked',
   'facts.no-envelope',
   'facts.flat-object',
   'facts.matches-class',
   'facts.answered-within-10s',
   'facts.encoded-handle-answered',
+  'values.facts-handle-answered',
   'facts-sig.t-past-300s-accepted',
   'facts-sig.t-future-300s-accepted',
   'facts.languages-english',
@@ -973,6 +986,7 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'payload.whitespace-acked',
   'sig.every-event',
   'payload.generated-acked',
+  'values.callback-acked',
   'observe.read-with-token',
   'observe.read-announced-key',
   'observe.retry-with-token',
@@ -1028,6 +1042,9 @@ export type HostFaultName =
   | 'reads-first-key-only'
   | 'read-path-unencoded'
   | 'crashes-on-null-data'
+  | 'rebuilds-query-from-parsed'
+  | 'read-path-form-encoded'
+  | 'crashes-on-null-field'
   | 'stops-at-first-failed-read'
   | 'default-header-limit'
   | 'bulk-rejects-later-pages'
@@ -1112,6 +1129,9 @@ export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'reads-first-key-only', clause: 'HOST-13', sentence: "reads only the first key of serviceKeys" },
   { name: 'read-path-unencoded', clause: 'HOST-13', sentence: "builds the read path from the raw endUserHandle and serviceKey, without percent-encoding" },
   { name: 'crashes-on-null-data', clause: 'HOST-13', sentence: "reads serviceKeys one by one and reads data.label of each record, so a record whose data is null throws and no further key is read" },
+  { name: 'rebuilds-query-from-parsed', clause: 'HOST-16', sentence: "verifies the facts GET over a query written again from its parsed values (a form encoder's), so a query sent with %20 or with ~ ( ) ! as they are is refused" },
+  { name: 'read-path-form-encoded', clause: 'HOST-13', sentence: "form-encodes the read path (a space as +), so a key or handle with a space is read as another one" },
+  { name: 'crashes-on-null-field', clause: 'HOST-13', sentence: "reads serviceKeys one by one and trims data.label of each record that has data, so a field that could not be populated (null, 2.3) throws and no further key is read" },
   { name: 'stops-at-first-failed-read', clause: 'HOST-13', sentence: "reads serviceKeys one by one in a for-loop that throws on the first answer other than 200, or on a read it gave up after 1 s, reading no further key" },
   { name: 'default-header-limit', clause: 'HOST-14', sentence: "keeps the default 16 KB header limit, so a full bulk page in JWKS mode is answered 431" },
   { name: 'bulk-rejects-later-pages', clause: 'HOST-14', sentence: "answers 409 to page 2 and later of a bulk manifest whose delivery id it has seen" },

@@ -108,6 +108,40 @@ test(`${EVERY_CHECK} (SIGN-4, SIGN-7, SIGN-8, SIGN-9)`, { tag: EVERY_TAGS }, asy
   }
 });
 
+// SIGN-10 in the state after a rotation: a rotation of production gives it a new key; its sandbox
+// must still sign with a kid of its own, served in the same document (the keys differ in every state).
+const SANDBOX_AFTER =
+  "after the production workspace's JWKS rotation its sandbox still signs with a kid other than production's, " +
+  'both served in the one document';
+
+test(`${SANDBOX_AFTER} (SIGN-10)`, { tag: clauseTags('SIGN-10') }, async ({ makeWorkspace, driver, svc }) => {
+  driver.requireCapability('signing-jwks', 'sandbox', JWKS_ROTATION);
+  const prod = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
+  const sb = await makeWorkspace({ parent: prod, signing: { mode: 'jwks' } });
+  const { kid: told } = await rotateJwks(driver, prod);
+  const [p] = await threeEvents(prod, driver, 'rotsb');
+  const [s] = await threeEvents(sb, driver, 'rotsb');
+  const doc = await documentNow(svc);
+  const pv = await checkJws(p!, doc);
+  const sv = await checkJws(s!, doc);
+  const id = 'sign.sandbox-own-kid-after-rotation';
+  const verifies = { expected: 'an ES256 signature verifying with the key of its kid' };
+  check
+    .soft('SIGN-10', `after the rotation, production's ${what(p!)} is signed with a key served in the document`, { id })
+    .that(pv.verified === true, { ...verifies, seen: pv.reason });
+  check
+    .soft('SIGN-10', `after the rotation, the sandbox's ${what(s!)} is signed with a key served in the same document`, {
+      id,
+    })
+    .that(sv.verified === true, { ...verifies, seen: sv.reason });
+  check
+    .soft('SIGN-10', "after production's rotation the sandbox signs with a kid other than production's", { id })
+    .that(sv.kid !== undefined && sv.kid !== pv.kid && (told === undefined || sv.kid !== told), {
+      expected: `a kid other than production's ${show(told ?? pv.kid)}`,
+      seen: show(sv.kid),
+    });
+});
+
 const FACTS_GET =
   'after a JWKS rotation the user-facts GET names the new kid and is signed over "GET " + path and ' + 'query';
 

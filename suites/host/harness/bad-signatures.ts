@@ -7,6 +7,9 @@ import { unixNow } from '../../../protocol/index.ts';
 import type { HostHarness, ModeEndpoint } from './harness.ts';
 import type { DeliverOptions, FactsOptions } from './deliver.ts';
 import { oddlySpaced, type Payload } from './payloads.ts';
+import { WRONG_SECRET, oneByteChanged } from './signature-case-kit.ts';
+
+export { oneByteChanged };
 
 export interface BadCase<O> {
   /** What is wrong, in words, for the assertion message. */
@@ -16,8 +19,6 @@ export interface BadCase<O> {
   options: O;
 }
 
-const WRONG_SECRET = 'not-the-secret-test-only';
-
 /**
  * HOST-6: a t that stays more than 300 s ahead of the receiver's whole-second now (HOST-5 reading:
  * floor) even when the request lands in the next second: floor(now) + 302 is 301 s and a fraction
@@ -25,13 +26,6 @@ const WRONG_SECRET = 'not-the-secret-test-only';
  */
 export function farFuture(): number {
   return unixNow() + 302;
-}
-
-/** One byte of the body changed after signing: a letter inside a string value, so the JSON stays valid. */
-export function oneByteChanged(body: string): string {
-  const m = /"workspaceKey"\s*:\s*"([^"\\])/.exec(body);
-  const i = m ? m.index + m[0].length - 1 : body.lastIndexOf('"') - 1;
-  return body.slice(0, i) + (body[i] === 'q' ? 'z' : 'q') + body.slice(i + 1);
 }
 
 function malformed(ep: ModeEndpoint): string[] {

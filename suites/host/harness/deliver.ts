@@ -50,18 +50,26 @@ export interface FactsOptions {
   signature?: string | null;
   signer?: SignerConfig;
   timeoutMs?: number;
+  /** How the query value is percent-encoded (default: a form encoder's); the contract names none. */
+  encode?: (value: string) => string;
 }
 
 /** The facts GET's URL for a user, and its request target (path and query as on the wire, SIGN-6). */
-export function factsUrlFor(ep: ModeEndpoint, endUserHandle: string): { url: URL; requestTarget: string } {
+export function factsUrlFor(
+  ep: ModeEndpoint,
+  endUserHandle: string,
+  encode?: (value: string) => string,
+): { url: URL; requestTarget: string } {
   const url = new URL(ep.factsUrl ?? '');
-  url.searchParams.set('endUserHandle', endUserHandle);
+  if (encode === undefined) url.searchParams.set('endUserHandle', endUserHandle);
+  // The URL parser may escape further (a ' as %27): the request target is read back as it goes on the wire.
+  else url.search = `?endUserHandle=${encode(endUserHandle)}`;
   return { url, requestTarget: url.pathname + url.search };
 }
 
 export async function fetchFacts(h: HostHarness, ep: ModeEndpoint, o: FactsOptions): Promise<SendOutcome> {
   // SIGN-6: the signed payload is "GET " + path and query exactly as on the wire.
-  const { url, requestTarget } = factsUrlFor(ep, o.endUserHandle);
+  const { url, requestTarget } = factsUrlFor(ep, o.endUserHandle, o.encode);
   const headers: Record<string, string> = {
     accept: 'application/json',
     'x-service-event': 'user.facts.fetch',

@@ -11,6 +11,7 @@ import type { JWK } from 'jose';
 import type { RecordEnvelope } from '../../../spec/index.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
 import { newRunKeys, runKeysToJson, type RunKeys } from './run-keys.ts';
+import { edgeEnvelope, envelope } from './value-classes.ts';
 
 import type { DataRead, JwksFetch, ReadHold } from './service-side-types.ts';
 export type { DataRead, JwksFetch, ReadHold } from './service-side-types.ts';
@@ -261,22 +262,4 @@ function held(ms: number, signal: AbortSignal): Promise<void> {
       { once: true },
     );
   });
-}
-
-/** Section 2.3's edges: data null, empty errors and warnings maps, a field beyond those listed. */
-function edgeEnvelope(): RecordEnvelope & { revision: number } {
-  const now = new Date().toISOString().replace('Z', '');
-  return { data: null, errors: {}, warnings: {}, callbackStatus: 'PENDING', completedAt: now, revision: 1 };
-}
-
-/** Section 2.3 envelope; the values are placeholders (a callback never carries them, EVT-2). */
-function envelope(serviceKey: string): RecordEnvelope {
-  const now = new Date().toISOString().replace('Z', '');
-  return {
-    data: { label: `record ${serviceKey}` },
-    errors: {},
-    warnings: {},
-    callbackStatus: 'DELIVERED',
-    completedAt: now,
-  };
 }

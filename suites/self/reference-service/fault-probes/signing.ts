@@ -133,6 +133,17 @@ export const SIGNING_PROBES = {
       expect(sb.json.signing.kid).toBe(s.ws.signing.kid);
     },
   },
+  // SIGN-10 after a rotation: sandbox and production keys differ before it, a sandbox shares the parent's new kid after.
+  'sandbox-shares-rotated-kid': {
+    workspace: { signing: { mode: 'jwks' } },
+    run: async (s) => {
+      const sandbox = () =>
+        s.driver('POST', '/workspaces', { parentWorkspaceKey: s.ws.workspaceKey, signing: { mode: 'jwks' } });
+      expect((await sandbox()).json.signing.kid).not.toBe(s.ws.signing.kid);
+      const r = await s.driver('POST', `/workspaces/${s.ws.workspaceKey}/jwks/rotate`, {});
+      expect((await sandbox()).json.signing.kid).toBe(r.json.kid);
+    },
+  },
   'hmac-header-v1-first': {
     workspace: { signing: { mode: 'hmac', secret: SECRET } },
     run: async (s) => {

@@ -1,0 +1,191 @@
+/**
+ * Every value the contract allows, on every request kind it applies to (harness/value-classes.ts):
+ * callbacks whose endUserHandle, serviceKeys and conversationId are of every class, and bodies that
+ * write the same JSON in other bytes (HOST-26, HOST-4); the data API answering reads of keys of every
+ * class with envelopes of every class (HOST-13); the facts GET for handles of every class, its query
+ * in every common encoding, signed as sent (HOST-16). Every request of a test is sent at once.
+ */
+import { test, allEndpoints, firstEndpoint } from './fixtures.ts';
+import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
+import { deliver, fetchFacts } from './harness/deliver.ts';
+import { attachEvidence } from './harness/evidence.ts';
+import { complete, readOk, readsInWords, summary } from './harness/reads.ts';
+import { describe, inLanes, isAck, answered, noAnswerHint, type SendOutcome } from './harness/send.ts';
+import { AnswerJudge, acknowledgedOrStop, ackClauses, judgeAcks, ownClauseDecides } from './harness/ack.ts';
+import { signingModesUnderTest } from './harness/modes.ts';
+import { valueCallbacks, type ValueCallback } from './harness/value-callbacks.ts';
+import {
+  ENVELOPE_CLASSES,
+  HANDLE_CLASSES,
+  KEY_CLASSES,
+  QUERY_ENCODINGS,
+  envelopeKey,
+  headerSafe,
+} from './harness/value-classes.ts';
+import { check, notExercised } from '../shared/index.ts';
+import { clauseTags, type ClauseId } from '../../spec/index.ts';
+
+/**
+ * Requests in flight at once: few, so that this test's burst does not slow the receiver's answers to
+ * the tests that time them (HOST-2) on the same receiver.
+ */
+const LANES = 4;
+
+type Planned = ValueCallback & { ep: ModeEndpoint };
+
+/** The callbacks of one endpoint: each class on every event whose members it fills (value-callbacks.ts). */
+function callbackPlan(h: HostHarness, ep: ModeEndpoint): Planned[] {
+  const base = { workspaceKey: h.target.workspaceKey, configEnd: h.target.configEnd, hookPath: ep.hookPath };
+  return valueCallbacks(base).map((c) => ({ ep, ...c }));
+}
+
+const SIGNED = signingModesUnderTest();
+const CALLBACK_CLAUSES: ClauseId[] = ['HOST-26', 'HOST-4', 'HOST-1', 'HOST-2'];
+
+test(
+  `callbacks whose handles, keys and conversationIds are of every class the contract allows, and bodies written with \\u escapes, are acknowledged (${CALLBACK_CLAUSES.join(', ')})`,
+  { tag: clauseTags(...CALLBACK_CLAUSES) },
+  async ({ host }, testInfo) => {
+    test.setTimeout(host.target.timeouts.requestMs * 2 + 30_000);
+    const plan = allEndpoints(host).flatMap((ep) => callbackPlan(host, ep));
+    await Promise.all(
+      plan
+        .filter((p) => p.payload.event === 'onComplete')
+        .map((p) => host.service.announce(String(p.payload.endUserHandle), p.payload.serviceKeys as string[])),
+    );
+    const outcomes = await inLanes(plan, LANES, (p) =>
+      deliver(host, p.ep, p.payload, p.body === undefined ? {} : { body: p.body }),
+    );
+    const sent = plan.flatMap((p, i) => (outcomes[i] === undefined ? [] : [{ ...p, outcome: outcomes[i]! }]));
+    await attachEvidence(
+      testInfo,
+      'every callback of a legal value class is acknowledged with a 2xx',
+      sent.map((s) => s.outcome),
+    );
+    if (SIGNED.length === 0)
+      notExercised('HOST-4', 'signing mode none: there is no signature to verify over the raw bytes');
+    judgeAcks(
+      sent.map((s) => ({ mode: s.ep.mode, kind: s.name, o: s.outcome })),
+      { deadlineMs: host.target.timeouts.requestMs, twoXx: 'caller', timed: false },
+    );
+    const judge = new AnswerJudge(sent.map((s) => s.outcome));
+    for (const x of sent.filter((y) => ownClauseDecides(y.outcome, true))) {
+      const seen = `${describe(x.outcome)}; body ${(x.body ?? JSON.stringify(x.payload)).slice(0, 300)}`;
+      if (x.ep.mode !== 'none') {
+        const id = x.body === undefined ? 'values.callback-verified' : 'values.escaped-body-verified';
+        const rule = `${x.ep.mode} ${x.name}: the signature is verified over the raw bytes sent`;
+        judge.soft('HOST-4', rule, id, x.outcome.status !== 401, { expected: 'not refused with 401', seen });
+        if (x.outcome.status === 401) continue;
+      }
+      judge.soft(
+        'HOST-26',
+        `${x.ep.mode} ${x.name} is acknowledged with a 2xx`,
+        'values.callback-acked',
+        isAck(x.outcome),
+        {
+          expected: 'a 2xx',
+          seen,
+        },
+      );
+    }
+  },
+);
+
+// Nine onCompletes go out at once, each followed by a dozen reads: HOST-2 (within 1 s) is judged where
+// callbacks go out a few at a time, HOST-1 and the verifier's clause here.
+const READ_CLAUSES: ClauseId[] = ['HOST-13', ...ackClauses(true).filter((c) => c !== 'HOST-2')];
+
+test(
+  `after onComplete the host reads every key, handles and keys of every class, each read answered with an envelope of every class section 2.3 allows (${READ_CLAUSES.join(', ')})`,
+  { tag: clauseTags(...READ_CLAUSES) },
+  async ({ host }, testInfo) => {
+    const deadline = host.target.timeouts.dataReadMs;
+    test.setTimeout(host.target.timeouts.requestMs + deadline + 20_000);
+    const ep = firstEndpoint(host);
+    // The envelope classes first: a reader that stops at the first record it cannot handle misses the rest.
+    const keysOf = () => [
+      ...ENVELOPE_CLASSES.map((c, i) => envelopeKey(c, KEY_CLASSES[i % KEY_CLASSES.length]!)),
+      ...KEY_CLASSES.map((k) => k.make()),
+    ];
+    const cs = await Promise.all(HANDLE_CLASSES.map((c) => complete(host, ep, keysOf(), { handle: c.make() })));
+    acknowledgedOrStop(
+      cs.map((c) => ({ mode: ep.mode, kind: 'onComplete', o: c.outcome })),
+      { deadlineMs: host.target.timeouts.requestMs, timed: false },
+    );
+    const until = performance.now() + deadline;
+    const results = await Promise.all(
+      cs.flatMap((c, i) =>
+        c.keys.map(async (k) => ({
+          c,
+          k,
+          cls: HANDLE_CLASSES[i]!,
+          read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()),
+        })),
+      ),
+    );
+    const handles = new Set(cs.map((c) => c.handle));
+    await attachEvidence(
+      testInfo,
+      `every key of serviceKeys must be read over the data API within ${deadline} ms of the acknowledgement`,
+      cs.map((c) => c.outcome),
+      host.service.reads.filter((r) => handles.has(r.endUserHandle)).map(summary),
+    );
+    for (const { c, k, cls, read } of results)
+      check
+        .soft(
+          'HOST-13',
+          `key ${JSON.stringify(k)} of a handle of ${cls.id} is read within ${deadline} ms of the acknowledgement`,
+          {
+            id: 'values.every-key-read',
+          },
+        )
+        .that(read !== undefined, {
+          expected: "a GET of the record (by key or the user's list) answered 200",
+          seen: readsInWords(host, c.handle),
+        });
+  },
+);
+
+const HEADER_SAFE = headerSafe();
+
+test(
+  'the facts endpoint answers a correctly signed GET for handles of every class, its query in every common percent-encoding, verified as received (HOST-16)',
+  { tag: clauseTags('HOST-16') },
+  async ({ host }, testInfo) => {
+    test.setTimeout(host.target.timeouts.requestMs + 20_000);
+    const eps = allEndpoints(host).filter((e) => e.factsUrl !== undefined);
+    test.skip(eps.length === 0, 'capability facts endpoint not offered by the target (factsPath not set)');
+    test.skip(
+      host.target.endUserHandle !== undefined,
+      'the host target names its one endUserHandle: no handle of another class can be asked about',
+    );
+    const plan = eps.flatMap((ep) =>
+      HEADER_SAFE.flatMap((c) => QUERY_ENCODINGS.map((q) => ({ ep, c, q, handle: c.make() }))),
+    );
+    const outcomes = await inLanes(plan, LANES, (p) =>
+      fetchFacts(host, p.ep, { endUserHandle: p.handle, encode: p.q.encode }),
+    );
+    await attachEvidence(
+      testInfo,
+      `the facts GET must be answered with a 2xx within ${host.target.timeouts.requestMs} ms`,
+      outcomes.filter((o): o is SendOutcome => o !== undefined),
+    );
+    plan.forEach((p, i) => {
+      const o = outcomes[i];
+      if (o === undefined) return;
+      check
+        .soft(
+          'HOST-16',
+          `${p.ep.mode} facts GET for a handle of ${p.c.id}, its query encoded by ${p.q.id}, is answered with a 2xx`,
+          {
+            id: 'values.facts-handle-answered',
+          },
+        )
+        .that(isAck(o), {
+          expected: `a 2xx within ${host.target.timeouts.requestMs} ms (${p.q.words})`,
+          seen: describe(o),
+          ...(answered(o) ? {} : { hint: noAnswerHint(o, 'hostBaseUrl + factsPath') }),
+        });
+    });
+  },
+);
