@@ -184,6 +184,13 @@ function applyExpected(records: ClauseRecord[], expected: ExpectedOutcomes | und
   return stale;
 }
 
+function coverageOfRun(tests: readonly TestRecord[]): Pick<ConformanceReport, 'coverage'> {
+  const coverage = tests
+    .filter((t) => t.coverage !== undefined && t.coverage.length > 0)
+    .map((t) => ({ test: t.title, lines: [...t.coverage!] }));
+  return coverage.length > 0 ? { coverage } : {};
+}
+
 export function buildReport(input: BuildInput): ConformanceReport {
   const redactor = input.redactor ?? new Redactor();
   const counted = input.tests.filter((t) => input.projects.includes(t.project));
@@ -236,6 +243,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     ...(harnessErrors.length > 0 ? { harnessErrors: [...harnessErrors] } : {}),
     ...(hints.length > 0 ? { hints } : {}),
     ...(input.seededFaults && input.seededFaults.length > 0 ? { seededFaults: input.seededFaults } : {}),
+    ...coverageOfRun(counted),
     clauses: records,
     tests: counted.map((t) => ({
       title: t.title,

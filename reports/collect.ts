@@ -48,6 +48,17 @@ function evidenceOf(result: TestResult | undefined): Evidence[] {
   return out;
 }
 
+/** The annotation a test gives to say what it exercised of a table of the contract (one line each). */
+export const COVERAGE_ANNOTATION = 'ccs-coverage';
+
+function coverageOf(annotations: ReadonlyArray<{ type: string; description?: string }>): { coverage?: string[] } {
+  // A test's annotations and its result's may both carry a line: each line once.
+  const lines = [
+    ...new Set(annotations.filter((a) => a.type === COVERAGE_ANNOTATION && a.description).map((a) => a.description!)),
+  ];
+  return lines.length > 0 ? { coverage: lines } : {};
+}
+
 export function toTestRecord(test: TestCase, result: TestResult | undefined, rootDir: string): TestRecord {
   const project = test.parent.project()?.name ?? '';
   const status: TestStatusName = result ? result.status : 'not-run';
@@ -79,5 +90,6 @@ export function toTestRecord(test: TestCase, result: TestResult | undefined, roo
     skipReasons,
     evidence: evidenceOf(result),
     checks: checksOf(result),
+    ...coverageOf(annotations),
   };
 }

@@ -50,7 +50,7 @@ export { loadExpectedOutcomes, parseExpectedOutcomes } from './expected.ts';
 export { applyGate, type GateOptions, type GateResult } from './gate.ts';
 export { countLine } from './count-results.ts';
 export { generateDocs, staleDocs, renderConfigReference, renderClauseList } from './generate-docs.ts';
-export { clausesOf, toTestRecord } from './collect.ts';
+export { clausesOf, toTestRecord, COVERAGE_ANNOTATION } from './collect.ts';
 export { scrubDir, scrubFile } from './scrub.ts';
 export {
   default as ClauseReporter,

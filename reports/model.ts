@@ -62,6 +62,11 @@ export interface TestRecord {
   errors: string[];
   skipReasons: string[];
   evidence: Evidence[];
+  /**
+   * What the test says it exercised of a table of the contract (annotations `ccs-coverage`: the
+   * model-based test's rows of section 3 and sequences of section 6), each a line.
+   */
+  coverage?: string[];
   /** The checks it made, each naming the clauses it decides (spec/checks.ts). */
   checks: CheckRecord[];
 }
@@ -160,6 +165,8 @@ export interface ConformanceReport {
   hints?: Array<{ hint: string; clauses: string[] }>;
   /** Seeded faults of the embedded reference this run had on, with the clause each breaks. */
   seededFaults?: Array<{ name: string; clause: string }>;
+  /** What the run's tests exercised of the contract's tables (TestRecord.coverage), per test. */
+  coverage?: Array<{ test: string; lines: string[] }>;
   clauses: ClauseRecord[];
   tests: Array<{
     title: string;

@@ -111,6 +111,9 @@ export function renderSummary(report: ConformanceReport, o: SummaryOptions = {})
     for (const h of runHints) out.push(`- ${md(h.hint)} (${h.clauses.join(', ')})`);
     out.push('');
   }
+  for (const c of report.coverage ?? []) {
+    out.push(`## Coverage: ${md(c.test.replace(/\s*\([^)]*\)$/, ''))}`, '', ...c.lines.map((l) => `- ${md(l)}`), '');
+  }
   out.push(
     `Target: ${md(report.target.description)} · ${report.sides.join(' and ')} run ${report.runId} · ${report.startedAt} → ${report.endedAt}`,
     '',

@@ -160,3 +160,18 @@ test('the hints of failed checks and stopped preconditions are listed once for t
   expect(renderSummary(blockedOnly)).toContain(`## Hints\n\n- ${hint} (FOO-2)`);
   expect(buildReport(input(clean)).hints).toBeUndefined();
 });
+
+test("a test's coverage lines reach conformance.json and summary.md, each once, under the test's rule", () => {
+  const lines = [
+    'transition coverage: 3/4 reachable rows exercised (75%); not reached: T2',
+    'mixed-scope triggers: 1/1',
+  ];
+  const withCoverage = t({ title: 'sequences keep to the model (FOO-1)', clauses: ['FOO-1'], coverage: lines });
+  const r = buildReport(input([...clean, withCoverage]));
+  assertValidReport(r);
+  expect(r.coverage).toEqual([{ test: 'sequences keep to the model (FOO-1)', lines }]);
+  const md = renderSummary(r);
+  expect(md).toContain('## Coverage: sequences keep to the model\n\n- transition coverage: 3/4');
+  expect(md.split('not reached: T2').length).toBe(2);
+  expect(buildReport(input(clean)).coverage).toBeUndefined();
+});

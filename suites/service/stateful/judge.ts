@@ -5,7 +5,7 @@
  */
 import { test } from '@playwright/test';
 import type { ClauseId } from '../../../spec/index.ts';
-import { reproContextFromEnv, reproductionFor } from '../../../reports/index.ts';
+import { COVERAGE_ANNOTATION, reproContextFromEnv, reproductionFor } from '../../../reports/index.ts';
 import { check, notExercised, precondition, warnCheck } from '../../shared/index.ts';
 import { summarize } from './coverage.ts';
 import type { EvidenceLog } from '../fixtures.ts';
@@ -90,7 +90,9 @@ function reportCoverage(outcome: StatefulOutcome, clauses: readonly ClauseId[], 
   console.log(`model-based test coverage over ${outcome.sequences} sequences:\n${text}`);
   const table = `${text}\n\nrows (times exercised):\n${c.rows.join('\n')}\n`;
   void test.info().attach('ccs-stateful-coverage', { body: table, contentType: 'text/plain' });
-  test.info().annotations.push({ type: 'ccs-stateful-coverage', description: [c.headline, ...c.lines].join('; ') });
+  // One annotation per line: the report's coverage section (reports/collect.ts COVERAGE_ANNOTATION).
+  for (const line of [c.headline, ...c.lines])
+    test.info().annotations.push({ type: COVERAGE_ANNOTATION, description: line });
   const over = `over ${outcome.sequences} sequences`;
   // The evidence of every clause the run decides, so conformance.json and the clause matrix carry it.
   evidence.add({ sentence: `Coverage of the model-based test ${over}: ${c.headline}. Rows: ${c.rows.join('; ')}.` });
