@@ -24,10 +24,15 @@ import type { Vector, Verdict } from './vector-types.ts';
 /** The verifier's clock of every fault-model vector, unix seconds (2026-01-01T00:00:00Z). */
 export const VECTOR_NOW = 1_767_225_600;
 
-/** A body with dots of its own (step 4 splits at the first one) and a non-ASCII character. */
+/**
+ * A body with dots of its own (step 4 splits at the first one), a non-ASCII character, and bytes a
+ * parse and a re-serialization would change (a space after each separator, an escaped slash): a
+ * verifier over JSON.stringify(JSON.parse(body)) fails every vector that should verify (HOST-4).
+ */
 const BODY =
-  '{"event":"onComplete","workspaceKey":"ws-vectors","configEnd":"/settings","endUserHandle":"u-vector-\u00fc","conversationId":4242,' +
-  '"timestamp":"2026-01-01T00:00:00.000","serviceKeys":["sk-1.a","sk-2"],"path":"/hooks/ccs"}';
+  '{"event": "onComplete", "workspaceKey": "ws-vectors", "configEnd": "\\/settings", ' +
+  '"endUserHandle": "u-vector-\u00fc", "conversationId": 4242, "timestamp": "2026-01-01T00:00:00.000", ' +
+  '"serviceKeys": ["sk-1.a", "sk-2"], "path": "/hooks/ccs"}';
 /** The facts GET's request target, its query percent-encoded as sent (5.2 item 6). */
 const FACTS_TARGET = '/facts?endUserHandle=u-vector-%C3%BC%2Fa';
 

@@ -178,3 +178,35 @@ test('the vectors are the same on every run: fixed timestamps and fixture keys; 
   expect(a.files['hmac.json']).toBe(b.files['hmac.json']);
   expect(withoutSignatures(a.files['jws.json']!)).toEqual(withoutSignatures(b.files['jws.json']!));
 });
+
+test('a verifier over re-serialized JSON fails every valid callback vector of the files the CLI writes (HOST-4)', async () => {
+  const { dir, files } = await writeVectors();
+  rmSync(dir, { recursive: true, force: true });
+  const valid: string[] = [];
+  const unchanged: string[] = [];
+  for (const [name, text] of Object.entries(files)) {
+    const file = JSON.parse(text) as VectorFile;
+    for (const v of file.vectors.filter((x) => x.kind === 'callback' && x.verdict === 'valid')) {
+      valid.push(v.name);
+      // 5.2: "re-serialized JSON breaks the check": every such vector's bytes are ones a re-serialization changes.
+      let again: string | undefined;
+      try {
+        again = JSON.stringify(JSON.parse(v.body!));
+      } catch {
+        again = undefined;
+      }
+      if (again === v.body) unchanged.push(`${name} "${v.name}"${v.row === undefined ? '' : ` (row ${v.row})`}`);
+    }
+  }
+  // The known answers computed outside (fixtures/vectors/) keep a few canonical bodies (a sorting re-serializer's
+  // order, the window edges); every vector built here (the fault model's) has bytes a re-serialization changes.
+  expect(valid.length, 'valid callback vectors').toBeGreaterThan(4);
+  expect(
+    unchanged.length,
+    `valid vectors a re-serialization leaves as they are:\n${unchanged.join('\n')}`,
+  ).toBeLessThan(valid.length / 4);
+  expect(
+    unchanged.filter((n) => n.includes('/')),
+    'fault-model vectors (named by their row) left as they are',
+  ).toEqual([]);
+});
