@@ -12,7 +12,8 @@ import { realtimeProjectWorkers } from './suites/service/target-config/realtime.
  *   host              host conformance suites against the reference host receiver
  *   forms-run, forms  the data API forms: one child run with the data API tests in each combination of the forms the
  *                     contract leaves open (UNSPEC-8, UNSPEC-9), then a verdict test per combination
- *   mutants-run, mutants  the mutation matrix: one child run with a project per seeded fault, then a verdict test per fault
+ *   mutants-run, mutants  the mutation matrix: one child run with a project per seeded fault, then a verdict
+ *                     test per fault
  * The CLI selects projects with --project; `npm test` runs them all.
  */
 const settings = readSettings();

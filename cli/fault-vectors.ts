@@ -106,7 +106,9 @@ async function caseKey(name: TestKeyName): Promise<CaseKey> {
   };
 }
 
-/** The fixture keyring: the document publishes production (the key) and sandbox (the decoy); rotated is the stranger. */
+/**
+ * The fixture keyring: the document publishes production (the key) and sandbox (the decoy); rotated is the stranger.
+ */
 async function keyring(mode: SigningMode): Promise<Keyring> {
   if (mode === 'hmac') return { secret: testHmacSecrets('production').current };
   const [key, decoy, stranger] = await Promise.all([caseKey('production'), caseKey('sandbox'), caseKey('rotated')]);

@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import type { ClauseRecord, ConformanceReport, GateOptions } from '../reports/index.ts';
 import { applyGate, clauseCheckLines, recipeLink, runOnlyHints } from '../reports/index.ts';
 
-/** The recipe's file from where the command ran (node_modules/ccs-conformance/docs/recipes/... in a project), else its absolute path. */
+/**
+ * The recipe's file from where the command ran (node_modules/ccs-conformance/docs/recipes/... in a project), else its
+ * absolute path.
+ */
 function recipePath(recipe: string): string {
   const rel = recipeLink(recipe, process.cwd());
   return rel.startsWith('..') ? resolve(process.cwd(), rel) : rel;

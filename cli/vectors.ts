@@ -219,7 +219,8 @@ async function jwsVectors(): Promise<VectorFile> {
     clausesVersion: clauseCatalogueVersion(),
     description:
       'JWKS mode. header is X-Service-Signature, a compact ES256 JWS whose payload is "<t>." + the raw body bytes (or "GET " + requestTarget for a facts GET); jwks is the JWKS document the verifier fetched.',
-    // The document publishes a second key under another kid: a verifier must pick the key of the JWS's kid (HOST-7 step 2).
+    // The document publishes a second key under another kid: a verifier must pick the key of the JWS's kid (HOST-7 step
+    // 2).
     jwks: FAULT_VECTOR_JWKS(),
     vectors: [...vectors, ...(await faultModelVectors('jwks'))],
   };

@@ -87,7 +87,9 @@ export function deliveryIdOf(rawHeaders: string[]): string | undefined {
   return out;
 }
 
-/** The contract fields of the entry, from the body first and the headers second; seen: the attempt count (attempts.ts). */
+/**
+ * The contract fields of the entry, from the body first and the headers second; seen: the attempt count (attempts.ts).
+ */
 export function fillAddressing(e: JournalEntry, seen: number): void {
   const body =
     typeof e.json === 'object' && e.json !== null && !Array.isArray(e.json)

@@ -48,7 +48,8 @@ export function authorize(
   kind: CredentialKind,
   anyToken = false,
 ): AuthOutcome {
-  // anyToken: a seeded fault's route that takes any credential of the right form for the URL's workspace (EMBED-10, UPLOAD-5, UPLOAD-9, AUTH-1).
+  // anyToken: a seeded fault's route that takes any credential of the right form for the URL's workspace (EMBED-10,
+  // UPLOAD-5, UPLOAD-9, AUTH-1).
   const presented =
     kind === 'api-key' ? (req.headers['x-api-key'] ?? req.headers.authorization) : req.headers.authorization;
   const target0 = ctx.workspaces.get(workspaceKey);

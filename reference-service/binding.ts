@@ -36,7 +36,8 @@ export function bindRecord(cls: ClassDef, r: StoredRecord, faults: FaultSet): En
       data[fd.name] = null;
       if (fd.required) warnings[fd.name] = 'required field not provided yet';
     } else if (!typeFits(fd.type, v)) {
-      // ENV-2: a field that could not be populated is null, with the reason in errors (unbound-field-raw-value breaks it).
+      // ENV-2: a field that could not be populated is null, with the reason in errors (unbound-field-raw-value breaks
+      // it).
       data[fd.name] = faults.has('unbound-field-raw-value') ? v : null;
       errors[fd.name] = `expected ${fd.type}, got ${Array.isArray(v) ? 'array' : typeof v}`;
     } else {

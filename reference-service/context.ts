@@ -39,7 +39,10 @@ export class ServiceContext {
   readonly outages = new Map<string, 500 | 503>();
   /** The driver's local listen pipes: where each workspace's events go instead of the host (HOOK-5). */
   readonly listenPipes = new Map<string, URL>();
-  /** Setting slots (workspaceKey, configEnd, endUserHandle) whose record the chat deleted: read by a seeded fault only (faults.ts). */
+  /**
+   * Setting slots (workspaceKey, configEnd, endUserHandle) whose record the chat deleted: read by a seeded fault only
+   * (faults.ts).
+   */
   readonly deletedSettings = new Set<string>();
   readonly logLines: ServiceLogLine[] = [];
   readonly sender = new HttpSender();

@@ -68,7 +68,8 @@ export function runHints(tests: readonly TestRecord[]): Array<{ hint: string; cl
     for (const c of t.checks) if (c.outcome === 'failed' && c.hint) add(c.hint, c.clauses);
     for (const e of t.errors) {
       const m = HINT_IN_ERROR.exec(stripAnsi(e));
-      // A failed check's words carry its hint with the recipe (spec/checks.ts checkWords): that hint is the check's, said above.
+      // A failed check's words carry its hint with the recipe (spec/checks.ts checkWords): that hint is the check's,
+      // said above.
       if (m && !t.checks.some((c) => c.hint !== undefined && hintWords(c.hint, c.recipe) === m[1]!.trim()))
         add(m[1]!.trim(), t.clauses);
     }

@@ -134,7 +134,8 @@ export function renderSummary(report: ConformanceReport, o: SummaryOptions = {})
   const other = notInRunLines(report);
   if (other.length > 0) out.push(other.join(' · '), '');
   if (blocked.length > 0) {
-    // Not failures: the tests that would decide them stopped first. A blocked MUST clause still keeps the run from passing.
+    // Not failures: the tests that would decide them stopped first. A blocked MUST clause still keeps the run from
+    // passing.
     out.push('## Not decided (blocked)', '');
     for (const c of blocked) {
       // What stopped the test, the observation before the request (never cut to fit a URL).

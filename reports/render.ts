@@ -1,4 +1,6 @@
-/** Reads a conformance.json and re-renders junit.xml, summary.md and clauses.html beside it (`ccs-conformance report`). */
+/**
+ * Reads a conformance.json and re-renders junit.xml, summary.md and clauses.html beside it (`ccs-conformance report`).
+ */
 import { readFileSync } from 'node:fs';
 import { ccsError } from '../spec/index.ts';
 import type { ConformanceReport } from './model.ts';

@@ -41,7 +41,8 @@ function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-// fast-check's failure text: "Counterexample: ... Shrunk 3 time(s) ... { seed: -123, path: "0:1:2", endOnFailure: true }"
+// fast-check's failure text:
+// "Counterexample: ... Shrunk 3 time(s) ... { seed: -123, path: "0:1:2", endOnFailure: true }"
 const SEED_IN_TEXT = /seed:\s*(-?\d+)\s*,\s*path:\s*"([^"]*)"/;
 
 /** A host-side clause reruns with `ccs-conformance host`, every other with `ccs-conformance run`. */

@@ -105,7 +105,10 @@ export function configEndInPath(configEnd: string, form: ConfigEndForm): string 
   return form === 'with-slash' ? `/${inner}` : inner;
 }
 
-/** The data API path of a record or of a user's records: /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}]. */
+/**
+ * The data API path of a record or of a user's records:
+ * /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}].
+ */
 export function dataApiPath(
   workspaceKey: string,
   configEnd: string,
@@ -167,7 +170,9 @@ export function parseDataApiTail(tail: string, form: ConfigEndForm): DataPathPar
   return out;
 }
 
-/** The body of a write of these fields in the declared forms; `serviceKey` for a keyed write whose key goes in the body. */
+/**
+ * The body of a write of these fields in the declared forms; `serviceKey` for a keyed write whose key goes in the body.
+ */
 export function writeBodyOf(
   fields: Record<string, unknown>,
   forms: DataApiForms,
@@ -207,7 +212,10 @@ const CONFIG_END_WORDS: Record<ConfigEndForm, string> = {
   encoded: 'with its slash percent-encoded (/endpoints/%2Fprofile/data/...)',
 };
 
-/** The forms in words, for a report header and for hints: "configEnd without its slash (...); keyed write ...; write body ...". */
+/**
+ * The forms in words, for a report header and for hints: "configEnd without its slash (...); keyed write ...; write
+ * body ...".
+ */
 export function describeDataApiForms(f: DataApiForms): string {
   const keyed =
     f.keyedWrite === 'path'

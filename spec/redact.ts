@@ -46,7 +46,9 @@ const HEADER_IN_TEXT =
 /** A value shorter than this would shred ordinary text; a real secret is longer. */
 const MIN_SECRET_LENGTH = 4;
 
-/** Whether a member, field or header of this name holds a secret (extra: names a target adds, e.g. its API key header). */
+/**
+ * Whether a member, field or header of this name holds a secret (extra: names a target adds, e.g. its API key header).
+ */
 export function isSecretName(name: string, extra: readonly string[] = []): boolean {
   const n = name.toLowerCase();
   return NAMES.has(n) || extra.some((e) => e.toLowerCase() === n);

@@ -67,7 +67,10 @@ export interface Settings {
   /** CCS_MATRIX_PLAN, CCS_MATRIX_RESULTS: set by the matrix runner for its child run. */
   matrixPlan?: string;
   matrixResults?: string;
-  /** Test hooks: CCS_RUN_CONFIG (the Playwright config `run` uses), CCS_MERGE_CONFIG (`report --merge`), CCS_CLAUSES_FILE (another clause list). */
+  /**
+   * Test hooks: CCS_RUN_CONFIG (the Playwright config `run` uses), CCS_MERGE_CONFIG (`report --merge`),
+   * CCS_CLAUSES_FILE (another clause list).
+   */
   runConfig?: string;
   mergeConfig?: string;
   clausesFile?: string;

@@ -31,7 +31,9 @@ export interface Spec {
   clauses: Clause[];
   areas: Record<string, string>;
   clause(id: string): Clause | undefined;
-  /** 'onStart' ... 'config.bulk_deleted' (request payload), 'user.facts.fetch' (the response object), 'tool.dispatch'. */
+  /**
+   * 'onStart' ... 'config.bulk_deleted' (request payload), 'user.facts.fetch' (the response object), 'tool.dispatch'.
+   */
   validateWebhook(name: string, body: unknown): ValidationResult;
   validateWebhookHeaders(name: string, headers: Record<string, string | undefined>): ValidationResult;
   /** exact status, else the NXX range, else default; an undocumented status is invalid. */

@@ -21,7 +21,10 @@ const DIR = join(tmpdir(), `ccs-conformance-yaml-${process.getuid?.() ?? 'user'}
  */
 const yamlLibrary = onFirstUse<typeof import('yaml')>('yaml');
 
-/** YAML.parse with the library's defaults (a target file, a script, a fixture), loaded on first use. Throws what YAML.parse throws. */
+/**
+ * YAML.parse with the library's defaults (a target file, a script, a fixture), loaded on first use. Throws what
+ * YAML.parse throws.
+ */
 export function parseYaml(text: string): unknown {
   return yamlLibrary().parse(text);
 }

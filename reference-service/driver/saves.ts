@@ -34,7 +34,8 @@ export function registerSaveRoutes(d: DriverScope): void {
     const serviceKeys: string[] = [];
     for (const step of plan) {
       let record = step.record;
-      // DATA-13: a Setting save addresses the user's one record (setting-chat-after-rest-second-record sees only chat-saved ones).
+      // DATA-13: a Setting save addresses the user's one record (setting-chat-after-rest-second-record sees only
+      // chat-saved ones).
       if (!record && step.cls.kind === 'SETTING')
         record = ctx
           .recordsOf(ws, step.cls.configEnd, conv.endUserHandle)
@@ -122,7 +123,8 @@ export function registerSaveRoutes(d: DriverScope): void {
       if (!r) throw badRequest('serviceKeys', `no record ${k} in workspace ${ws.workspaceKey}`);
       return r;
     });
-    // STATE-5 broken on purpose by readiness-check-blocks-oncomplete: a record missing a required field is not finalized.
+    // STATE-5 broken on purpose by readiness-check-blocks-oncomplete: a record missing a required field is not
+    // finalized.
     const unready =
       f.has('readiness-check-blocks-oncomplete') &&
       records.some((r) =>
@@ -130,7 +132,8 @@ export function registerSaveRoutes(d: DriverScope): void {
           .find((c) => c.configEnd === r.configEnd)
           ?.fields.some((fd) => fd.required && r.values[fd.name] === undefined),
       );
-    // DELIV-13 broken on purpose by no-repeat-oncomplete: nothing new to deliver when every record was delivered before.
+    // DELIV-13 broken on purpose by no-repeat-oncomplete: nothing new to deliver when every record was delivered
+    // before.
     const repeat = f.has('no-repeat-oncomplete') && records.every((r) => r.callbackStatus === 'DELIVERED');
     for (const r of records) {
       if (!unready && !f.has('complete-keeps-pending')) r.callbackStatus = 'DELIVERED'; // STATE-4, with no readiness check (STATE-5)

@@ -81,7 +81,8 @@ export async function getByKey(
   const r = ctx.findRecord(pre.ws, pre.at.serviceKey ?? '');
   // DATA-3 broken on purpose by key-read-raw-handle: the handle compared as sent, still encoded.
   const handle = f.has('key-read-raw-handle') ? rawHandle(req.url) : pre.at.endUserHandle;
-  if (!r || r.configEnd !== pre.cls.configEnd || r.endUserHandle !== handle) return sendError(req, reply, 404, f); // DATA-9
+  // DATA-9
+  if (!r || r.configEnd !== pre.cls.configEnd || r.endUserHandle !== handle) return sendError(req, reply, 404, f);
   if (r.held && !f.has('held-record-read-200')) return migrating(d, reply);
   return answer(d, req, reply, envelopeOf(d, pre.cls, r)); // DATA-3
 }

@@ -71,7 +71,9 @@ function verdicts(t: TestOutcome): Map<string, { status: string; words: string[]
   return out;
 }
 
-/** Judges a child run's tests: each combination against the default project, and the plan against what the tests used. */
+/**
+ * Judges a child run's tests: each combination against the default project, and the plan against what the tests used.
+ */
 export function judgeForms(
   projects: readonly FormsProject[],
   tests: readonly TestOutcome[],
@@ -171,7 +173,10 @@ export function renderForms(r: FormsResult): string {
   return lines.join('\n');
 }
 
-/** Runs the plan in one child `playwright test --config suites/forms/forms.config.ts` and judges it; writes <reportDir>/data-forms.json. */
+/**
+ * Runs the plan in one child `playwright test --config suites/forms/forms.config.ts` and judges it; writes
+ * <reportDir>/data-forms.json.
+ */
 export async function runFormsMatrix(o: {
   reportDir: string;
   workers?: number;

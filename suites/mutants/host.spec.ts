@@ -1,4 +1,6 @@
-/** Host direction of the mutation matrix: every faulty variant of the reference host receiver is caught by its clause. */
+/**
+ * Host direction of the mutation matrix: every faulty variant of the reference host receiver is caught by its clause.
+ */
 import { hostDirection } from './index.ts';
 import { declareVerdictTests } from './verdicts.ts';
 

@@ -3,14 +3,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importCycles, staticImports, type ImportGraph } from './import-cycles.ts';
+import { ROOT, sourceFiles } from './source-files.ts';
 
 /**
  * Imports flow one way: cli -> suites -> {mock-host, reference-service} -> protocol -> spec
  * (DESIGN.md, CONTRIBUTING.md). This check keeps the rooms honest: each room may import only the
  * rooms listed here, and only through their index.ts.
  */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
 const ALLOWED: Record<string, string[]> = {
   spec: [],
   protocol: ['spec'],
@@ -29,17 +28,6 @@ const INDEXED = new Set(['spec', 'protocol', 'mock-host', 'reference-service']);
  * driver, which the library entries (`ccs-conformance/protocol`) must never pull in.
  */
 const OTHER_ENTRIES = new Set([join('spec', 'chromium.ts')]);
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'out' || name === 'dist' || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|mts|mjs|js)$/.test(name)) out.push(path);
-  }
-  return out;
-}
 
 function imports(source: string): string[] {
   const found: string[] = [];

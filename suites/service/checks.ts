@@ -17,7 +17,9 @@ export function checkVerdict(
   return (o.soft ? check.soft : check)(clause, rule).that(v.ok, { expected: o.expected ?? rule, seen: v.sentence });
 }
 
-/** The mock host's arrival checks of a callback (HDR-*, HOOK-1, TOOL-*, FACTS-*) for these clauses, each a soft check. */
+/**
+ * The mock host's arrival checks of a callback (HDR-*, HOOK-1, TOOL-*, FACTS-*) for these clauses, each a soft check.
+ */
 export function checkArrivalChecks(e: JournalEntry, clauses: readonly ClauseId[]): void {
   const where = `callback #${e.seq} (${e.event ?? 'no event'} at ${e.path})`;
   for (const c of e.checks ?? []) {

@@ -19,7 +19,10 @@ import { waiting } from './areas/waiting.ts';
 import { clauseTags, readSettings } from '../../spec/index.ts';
 import { STATEFUL_CLAUSES, judgeStateful, lanesFor, runStateful } from './stateful/index.ts';
 
-/** The most commands a sequence is generated with (those whose precondition fails are skipped): shrinking makes a failing one short. */
+/**
+ * The most commands a sequence is generated with (those whose precondition fails are skipped): shrinking makes a
+ * failing one short.
+ */
 const MAX_COMMANDS = 160;
 /** Wall time the sequences should take when none fails (the run's other tests share the window). */
 const BUDGET_MS = 12_000;

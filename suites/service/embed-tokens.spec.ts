@@ -11,7 +11,7 @@ import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { check, precondition, type CheckOptions, type ClauseRef } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
-/** A soft check of `clause`: the body is accepted (EMBED-11 reading: any 2xx, or 404 for a workspace with nothing pushed). */
+/** A soft check of `clause`: the body is accepted (EMBED-11 reading: any 2xx, or 404 when nothing was pushed). */
 function expectAccepted(clause: ClauseRef, r: ServiceResponse, what: string, o: CheckOptions = {}): boolean {
   const ok = (r.status >= 200 && r.status < 300) || r.status === 404;
   return check
@@ -25,13 +25,13 @@ function handleOfLength(n: number): string {
   return (head + 'x'.repeat(Math.max(0, n - head.length))).slice(0, n);
 }
 
-/** openingContext { data: { note } } whose compact JSON is exactly n characters (EMBED-6 reading), of `ch` (one UTF-16 unit). */
+/** openingContext { data: { note } } of `ch` (one UTF-16 unit), n characters as compact JSON (EMBED-6 reading). */
 function contextOfSize(n: number, ch = 'y'): { data: { note: string } } {
   const frame = JSON.stringify({ data: { note: '' } }).length;
   return { data: { note: ch.repeat(n - frame) } };
 }
 
-/** A handle of exactly n characters, most of them two bytes in UTF-8: the limit counts characters, not bytes (EMBED-2). */
+/** A handle of n characters, most of them two bytes in UTF-8: the limit counts characters, not bytes (EMBED-2). */
 function wideHandleOfLength(n: number): string {
   const head = uniqueHandle('h');
   return (head + 'é'.repeat(Math.max(0, n - head.length))).slice(0, n);

@@ -82,7 +82,8 @@ test(
         expected: 'a JSON body',
         seen: `${e.parseError ?? ''} ${describe(e)}`,
       });
-    // The payload's own rules (the event member EVT-3, the type of conversationId EVT-13) are read leniently: "the same body" is HOOK-5's.
+    // The payload's own rules (the event member EVT-3, the type of conversationId EVT-13) are read leniently: "the same
+    // body" is HOOK-5's.
     check
       .soft('HOOK-5', 'the pipe receives the onStart payload', { id: 'hook.listen-pipe-instead' })
       .that(eventOf(e) === 'onStart', { expected: 'the onStart payload', seen: describe(e) });

@@ -170,7 +170,8 @@ test(
     const run = await bulkDelete(ws, driver, PAGE);
     const doc = (await svc.jwks()).json as { keys: JWK[] };
     const v = await checkJws(run.pages[0]!, doc);
-    // A JWS that does not verify at all (header, alg, kid, key) fails the JWKS rules' own tests; SIGN-8 is what its payload signs.
+    // A JWS that does not verify at all (header, alg, kid, key) fails the JWKS rules' own tests; SIGN-8 is what its
+    // payload signs.
     precondition(
       v.ok || /JWS payload/.test(v.reason),
       'the page carries an ES256 JWS that verifies with a key of the JWKS document',

@@ -116,7 +116,8 @@ test(
     driver.requireCapability('upload');
     const fileMax = 25 * target.limits.megabyte;
     const requestMax = 30 * target.limits.megabyte;
-    // Two files, neither over the per-file limit, filling the request to the byte (UPLOAD-4 reading: the whole multipart body).
+    // Two files, neither over the per-file limit, filling the request to the byte (UPLOAD-4 reading: the whole
+    // multipart body).
     const shape = (rest: number) => [
       manifestPart(['a.bin', 'b.bin']),
       sourcePart('a.bin', { size: fileMax }),

@@ -2,7 +2,8 @@
  * Checks that name their clauses (spec/checks.ts): the one way a conformance test asserts.
  *
  *   check('HOST-3', 'a callback with a bad signature is refused').equals(o.status, 401)
- *   check.soft(['HOST-6'], `${mode} ${event}: t at now + 301 s is refused`).that(o.status === 401, { expected: '401', seen: describe(o) })
+ *   check.soft(['HOST-6'], `${mode} ${event}: t at now + 301 s is refused`).that(o.status === 401, { expected: '401',
+ * seen: describe(o) })
  *
  * check(...) stops the test on a failure (what follows depends on it); check.soft(...) records the
  * failure and goes on, so one run reports every broken rule. Either way the failure is written in

@@ -133,7 +133,8 @@ test('the compiler agrees with ajv on the schemas of spec/openapi.yaml, valid an
       { numRuns: Math.ceil(RUNS / 3), ...(seed !== undefined ? { seed } : {}) },
     );
   }
-  // The invalid values cover every kind of rule the spec's schemas use: type, required, closed objects, length and pattern.
+  // The invalid values cover every kind of rule the spec's schemas use: type, required, closed objects, length and
+  // pattern.
   for (const r of ['type', 'required', 'additionalProperties', 'maxLength', 'pattern'])
     expect([...rules], `rule ${r} generated`).toContain(r);
 });

@@ -194,7 +194,8 @@ test('the table names each fault, its clause, the verdict and the tests that dec
   expect(t).toMatch(/DELIV-7\s+caught\s+DELIV-7\s+at most 3 attempts/);
   expect(t).toContain('CAUGHT ONLY BY UNRELATED TESTS');
   expect(t).toContain('passes');
-  // The precision line: one of two faults failed exactly its own clauses; the other is listed with what failed and what was blocked.
+  // The precision line: one of two faults failed exactly its own clauses; the other is listed with what failed and what
+  // was blocked.
   expect(t).toContain('precision: 1/2 faults (50.0%) fail exactly their own clauses');
   expect(t).toContain('x: declared EVT-1; failed EVT-2; blocked EVT-1');
 });

@@ -156,7 +156,10 @@ export interface Installed {
   output: string;
 }
 
-/** Installs the tarball into a new empty project `name` beside it, offline from the npm cache, with the given env's Node. */
+/**
+ * Installs the tarball into a new empty project `name` beside it, offline from the npm cache, with the given env's
+ * Node.
+ */
 export async function installInto(
   packed: Packed,
   name: string,

@@ -37,7 +37,8 @@ const PAGES: Array<{ recipe: RecipeName; modes: Array<'hmac' | 'jwks'>; bare?: B
     modes: ['jwks'],
     bare: { mode: 'jwks', fails: ['HOST-8'], rows: ['HOST-8/refetch-cooldown'] },
   },
-  // stripe-node's verifyHeader alone: the window checked on the past side only, callbacks (HOST-6) and facts GETs (HOST-18).
+  // stripe-node's verifyHeader alone: the window checked on the past side only, callbacks (HOST-6) and facts GETs
+  // (HOST-18).
   {
     recipe: 'node-stripe',
     modes: ['hmac'],

@@ -104,7 +104,10 @@ export interface JwsCheck {
   payload?: Buffer;
 }
 
-/** SIGN-8 / SIGN-6: what is wrong with a JWS payload against "<unix_seconds>." + the request's own bytes; undefined when nothing is. */
+/**
+ * SIGN-8 / SIGN-6: what is wrong with a JWS payload against "<unix_seconds>." + the request's own bytes; undefined when
+ * nothing is.
+ */
 export function jwsPayloadProblem(e: JournalEntry, payload: Buffer | undefined): string | undefined {
   if (payload === undefined) return 'the JWS payload does not decode';
   const dot = payload.indexOf(0x2e);

@@ -20,7 +20,9 @@ export function validUpload(): MultipartPart[] {
   return [manifestPart(['main.ts']), sourcePart('main.ts', '// test-only source\nexport const answer = 42;\n')];
 }
 
-/** The push id of an upload answer, when the target says one. The body is not shown (UNSPEC-6): read, never asserted. */
+/**
+ * The push id of an upload answer, when the target says one. The body is not shown (UNSPEC-6): read, never asserted.
+ */
 export function pushIdOf(json: unknown, headers: Record<string, string>): string | undefined {
   if (json && typeof json === 'object') {
     const o = json as Record<string, unknown>;

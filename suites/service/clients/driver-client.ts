@@ -162,11 +162,17 @@ export class DriverClient {
   ): Promise<DriverSeedRecordsResponse> {
     return this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/seed`, o, [201, 200]);
   }
-  /** Capability listen-pipe: the workspace's events go to forwardTo instead of the host POST until stopped with null (HOOK-5, SIGN-15). */
+  /**
+   * Capability listen-pipe: the workspace's events go to forwardTo instead of the host POST until stopped with null
+   * (HOOK-5, SIGN-15).
+   */
   async listen(ws: WorkspaceRef, forwardTo: string | null): Promise<void> {
     await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/listen`, { forwardTo });
   }
-  /** Capability outage: every contract route of the workspace answers this status until cleared with null (ERR-4, ERR-5). */
+  /**
+   * Capability outage: every contract route of the workspace answers this status until cleared with null (ERR-4,
+   * ERR-5).
+   */
   async outage(ws: WorkspaceRef, status: 500 | 503 | null): Promise<void> {
     await this.#call('POST', `/workspaces/${encodeURIComponent(ws.workspaceKey)}/outage`, { status });
   }

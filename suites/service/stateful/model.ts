@@ -42,7 +42,10 @@ export interface RecordState {
   /** Field values the model knows; a field a REST write left out is unknown (merge or replace is not shown). */
   values: Map<string, Known | undefined>;
   held: boolean;
-  /** What wrote it, when (wall ms as the request left): a stray event naming it is judged by the write before it (STATE-3 after a REST write). */
+  /**
+   * What wrote it, when (wall ms as the request left): a stray event naming it is judged by the write before it
+   * (STATE-3 after a REST write).
+   */
   writes: Write[];
   /** Delivery ids of the onComplete deliveries that named it (DELIV-13). */
   onCompleteIds: string[];

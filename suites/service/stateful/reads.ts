@@ -127,7 +127,10 @@ export async function readGone(m: Model, r: Real, g: GoneRecord, justDeleted = f
   must(r, false, g.by, rule, { expected: '404', seen: `${answered(again)} for gone record #${g.id} ${g.key}` }, id);
 }
 
-/** GET /{endUserHandle} of the Setting: its one record (DATA-1), 409 while held, 404 with none (DATA-8, or the rule that removed it). */
+/**
+ * GET /{endUserHandle} of the Setting: its one record (DATA-1), 409 while held, 404 with none (DATA-8, or the rule that
+ * removed it).
+ */
 export async function readSetting(m: Model, r: Real, user: number): Promise<ServiceResponse> {
   const res = await r.svc.listRecords(r.ws, SETTING, m.users[user]!);
   const rec = m.setting(user);

@@ -116,7 +116,8 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
   const started = performance.now();
 
   const runSequence = async (lane: Lane, cmds: Sequence): Promise<void> => {
-    if (firstFailedLane !== undefined && firstFailedLane !== lane.index) return; // another lane is shrinking its failure
+    // another lane is shrinking its failure
+    if (firstFailedLane !== undefined && firstFailedLane !== lane.index) return;
     executed += 1;
     const tag = randomBytes(3).toString('hex');
     const users = [`mb-${tag}`, `mb ${tag} ü+é`];

@@ -14,7 +14,10 @@ export interface Timing {
   timeScale: number;
   /** contractMs * timeScale. */
   scaled(contractMs: number): number;
-  /** The one tolerance rule: max(minMs * timeScale, relative * scaled(contractMs), LOADED_MACHINE_FLOOR_MS); minMs and relative from the target (DELIV-8 reading). */
+  /**
+   * The one tolerance rule: max(minMs * timeScale, relative * scaled(contractMs), LOADED_MACHINE_FLOOR_MS); minMs and
+   * relative from the target (DELIV-8 reading).
+   */
   tolerance(contractMs: number): number;
   /** How long to wait for a callback the contract says fires: scaled(connect 5 s + request 10 s) + HARNESS_SLACK_MS. */
   deliveryDeadlineMs(): number;

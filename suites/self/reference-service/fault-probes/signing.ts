@@ -133,7 +133,8 @@ export const SIGNING_PROBES = {
       expect(sb.json.signing.kid).toBe(s.ws.signing.kid);
     },
   },
-  // SIGN-10 after a rotation: sandbox and production keys differ before it, a sandbox shares the parent's new kid after.
+  // SIGN-10 after a rotation: sandbox and production keys differ before it, a sandbox shares the parent's new kid
+  // after.
   'sandbox-shares-rotated-kid': {
     workspace: { signing: { mode: 'jwks' } },
     run: async (s) => {
