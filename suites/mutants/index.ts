@@ -116,7 +116,7 @@ export async function runMutationMatrix(o: MatrixOptions = {}): Promise<MatrixRe
   if (o.direction === 'host' || o.direction === 'both') {
     directions.push(hostDirection);
   }
-  const known = new Set(directions.flatMap((d) => d.faults.map((f) => f.name)));
+  const known = new Set<string>(directions.flatMap((d) => d.faults.map((f) => f.name)));
   const unknown = (o.faults ?? []).filter((f) => !known.has(f));
   if (unknown.length)
     throw ccsError('MUTANTS_FAULT_UNKNOWN', { unknown: unknown.join(', '), known: [...known].join(', ') });

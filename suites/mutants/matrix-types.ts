@@ -2,13 +2,15 @@
  * The shapes of the mutation matrix (runner.ts): its faults and directions, the projects of its child run, and
  * the results it judges from them.
  */
+import type { HostFaultName, ServiceFaultName } from '../../spec/index.ts';
 
 /**
  * A seeded fault or faulty receiver: `clause` is the clause it breaks; `also` the further clauses it
  * breaks by its nature (declared with it, so the matrix's precision counts them as its own).
  */
 export interface MatrixFault {
-  name: string;
+  /** A fault the service or host fault model declares (spec/faults/*.yaml `faults:`). */
+  name: ServiceFaultName | HostFaultName;
   clause: string;
   also?: readonly string[];
   area: string;

@@ -116,18 +116,18 @@ test('the matrix plans one project per fault, selecting the tests that cite its 
     faultEnv: 'CCS_HOST_FAULT',
     testDir: 'suites/host',
     faults: [
-      { name: 'no-check', clause: 'HOST-1', area: 'HOST' },
-      { name: 'slow', clause: 'HOST-12', area: 'HOST' },
+      { name: 'no-signature-check', clause: 'HOST-1', area: 'HOST' },
+      { name: 'slow-ack', clause: 'HOST-12', area: 'HOST' },
     ],
   };
   const projects = planProjects([d]);
-  expect(projects.map((p) => p.name)).toEqual(['host:clean', 'host:no-check', 'host:slow']);
-  expect(projects[1]!.metadata).toEqual({ ccsHostFault: 'no-check' });
+  expect(projects.map((p) => p.name)).toEqual(['host:clean', 'host:no-signature-check', 'host:slow-ack']);
+  expect(projects[1]!.metadata).toEqual({ ccsHostFault: 'no-signature-check' });
   const grep = new RegExp(projects[1]!.grep!);
   // @HOST-1 must not select @HOST-12.
   expect(grep.test('title @HOST-1')).toBe(true);
   expect(grep.test('title @HOST-12')).toBe(false);
-  expect(planProjects([d], { clean: false, faults: ['slow'] }).map((p) => p.name)).toEqual(['host:slow']);
+  expect(planProjects([d], { clean: false, faults: ['slow-ack'] }).map((p) => p.name)).toEqual(['host:slow-ack']);
   expect(new RegExp(planProjects([d], { scope: 'area' })[1]!.grep!).test('x @HOST-7')).toBe(true);
 });
 
@@ -206,7 +206,7 @@ test('a fault declaring a second clause selects the tests of both, and counts as
     project: 'service',
     faultEnv: 'CCS_FAULTS',
     testDir: 'suites/service',
-    faults: [{ name: 'two', clause: 'EVT-1', also: ['HDR-1'], area: 'EVT' }],
+    faults: [{ name: 'four-attempts', clause: 'EVT-1', also: ['HDR-1'], area: 'EVT' }],
   };
   const [p] = planProjects([d], { clean: false });
   const grep = new RegExp(p!.grep!);
