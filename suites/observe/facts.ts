@@ -7,8 +7,8 @@ import { SIGNATURE_HEADER } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { header } from '../service/areas/journal.ts';
 import { judgeHmac } from './hmac-variants.ts';
-import { at } from './per-callback.ts';
-import type { DeclaredSigning } from './per-callback.ts';
+import { at } from './words.ts';
+import type { DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
 
 const FACTS_CHECK_IDS: Record<string, string> = {

@@ -2,5 +2,5 @@
 export { judgeJournal, type JudgeOptions, type Judgement } from './judge.ts';
 export { observeReport, NOT_FROM_TRAFFIC, type ObserveReportInput } from './report.ts';
 export { Verdicts } from './verdicts.ts';
-export type { DeclaredSigning } from './per-callback.ts';
+export type { DeclaredSigning } from './words.ts';
 export { TRAFFIC_CHECK_IDS } from './check-ids.ts';

@@ -1,12 +1,13 @@
 /**
  * The traffic judge: a journal of the mock host (live, or exported as journal.jsonl) in, per-clause
- * checks out. Each callback is judged by itself (per-callback.ts), then each series of callbacks
+ * checks out. Each callback is judged by itself (per-callback.ts, signature.ts), then each series of callbacks
  * (retries.ts, pages.ts); the clauses traffic never exercised say what would exercise them.
  */
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { makeTiming } from '../service/target-config/timing.ts';
 import { DEFAULT_TOLERANCES } from '../service/target-config/resolve.ts';
-import { judgeCallback, judgeUnrouted, type DeclaredSigning } from './per-callback.ts';
+import { judgeCallback, judgeUnrouted } from './per-callback.ts';
+import type { DeclaredSigning } from './words.ts';
 import { judgeFacts } from './facts.ts';
 import { judgePages } from './pages.ts';
 import { judgeSeries } from './retries.ts';

@@ -9,8 +9,8 @@
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { HARNESS_SLACK_MS, type Timing } from '../service/target-config/timing.ts';
-import { at, bodyOf } from './per-callback.ts';
-import type { DeclaredSigning } from './per-callback.ts';
+import { at, bodyOf } from './words.ts';
+import type { DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
 
 export interface SeriesContext {
