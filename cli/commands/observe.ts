@@ -30,7 +30,9 @@ Options:
   --jwks-url URL           JWKS mode: the service's /.well-known/service/jwks.json
   --time-scale X           the service's time scale (0 < X <= 1; default 1): back-off is judged scaled
   --inject EVENT=A,B,...   answer the attempts of EVENT in turn: a status (503), reset, close, or
-                           hold:MS (repeatable), e.g. --inject onComplete=503,503 to see both retries
+                           hold:MS (200 after MS ms of contract time, scaled by --time-scale) (repeatable),
+                           e.g. --inject onComplete=503,503 to see both retries, onComplete=hold:15000,503
+                           to see the 10 s timeout and the retry after it
   --forward-to URL         in front of a real host: relay each request not answered by --inject to it and
                            answer what it answers
   --duration S             stop after S seconds
@@ -112,9 +114,9 @@ export async function run(argv: string[]): Promise<number> {
     options = mockHostOptions(values);
     duration = seconds('duration', values.duration);
     idle = seconds('idle', values.idle);
-    const scripts = parseInjections((values.inject as string[] | undefined) ?? []);
-    if (scripts.length) options.scripts = scripts;
     if (options.timeScale !== undefined && options.timeScale > 1) throw new Error('--time-scale must be at most 1');
+    const scripts = parseInjections((values.inject as string[] | undefined) ?? [], options.timeScale ?? 1);
+    if (scripts.length) options.scripts = scripts;
   } catch (error) {
     return fail(isCcsError(error) ? `${error.code}: ${error.message}` : (error as Error).message);
   }

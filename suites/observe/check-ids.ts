@@ -48,4 +48,8 @@ export const TRAFFIC_CHECK_IDS = [
   'sign.jws-payload',
   'sign.resigned-each-attempt',
   'sign.t-now',
+  'delivery.backoff-after-timeout',
+  'delivery.request-timeout-10s',
+  'delivery.retry-after-timeout',
+  'delivery.slow-success-not-retried',
 ] as const;
