@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
-import { judgeJournal, observeReport, type DeclaredSigning } from '../../suites/observe/index.ts';
+import { judgeJournal, observeReport, type DeclaredSigning, type Gaps } from '../../suites/observe/index.ts';
 import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
 import { isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
-import { readJournalFile, JOURNAL_FILE, endLine } from './observe-journal.ts';
+import { JOURNAL_FILE, endLine } from './observe-journal.ts';
+import { readSaved } from './observe-har.ts';
 
 const HELP = `Usage: ccs-conformance observe [options]
 
@@ -37,7 +38,8 @@ Options:
                            answer what it answers
   --duration S             stop after S seconds
   --idle S                 stop after S seconds without a request
-  --from FILE              judge a journal saved earlier (journal.jsonl) instead of listening
+  --from FILE              judge a journal saved earlier (journal.jsonl) or a HAR 1.2 file of callbacks
+                           (FILE.har; give its routes and signing flags) instead of listening
   --report-dir D           where the reports go (default reports/out)
   --quiet                  no line per request
   -h, --help               this text
@@ -127,9 +129,10 @@ export async function run(argv: string[]): Promise<number> {
   let entries: JournalEntry[];
   let endNs: bigint | undefined;
   let where: string;
+  let gaps: Gaps = {};
   if (typeof values.from === 'string') {
     try {
-      ({ entries, endNs } = readJournalFile(values.from));
+      ({ entries, endNs, gaps } = await readSaved(values.from, options));
     } catch (error) {
       return fail((error as Error).message);
     }
@@ -152,7 +155,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
   const timeScale = options.timeScale ?? 1;
-  const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets });
+  const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps });
   const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
   // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)

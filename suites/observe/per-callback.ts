@@ -39,7 +39,14 @@ export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[])
   });
 }
 
-export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[] = []): void {
+/** timed: the entry's arrival time is known, so its signature's t is judged against it (SIGN-4). */
+export function judgeCallback(
+  e: JournalEntry,
+  v: Verdicts,
+  signing: DeclaredSigning,
+  secrets: string[] = [],
+  timed = true,
+): void {
   const body = bodyOf(e);
   v.that('EVT-1', 'a lifecycle callback body is a JSON object', body !== undefined, {
     id: 'model.json-object',
@@ -62,7 +69,7 @@ export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSig
     });
   }
   if (body) judgePayload(e, body, v);
-  judgeSignature(e, v, signing, secrets);
+  judgeSignature(e, v, signing, secrets, timed);
 }
 
 function ruleOf(name: string): string {

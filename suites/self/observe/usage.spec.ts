@@ -13,11 +13,13 @@ test('observe --help exits 0 and lists --inject, --from, --idle and --duration',
   }
 });
 
-test('observe refuses a bad --inject, a missing or non-journal --from file, and two signing modes', async () => {
+test('observe refuses a bad --inject, a missing, non-journal or non-HAR --from file, and two signing modes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-usage-'));
   try {
     const notJournal = join(dir, 'not-journal.jsonl');
     writeFileSync(notJournal, '{"hello":1}\n');
+    const notHar = join(dir, 'empty.har');
+    writeFileSync(notHar, '{"log":{"version":"1.2"}}');
     const secret = join(dir, 'secret');
     writeFileSync(secret, 'test-only');
     const cases: Array<[string[], RegExp]> = [
@@ -26,6 +28,8 @@ test('observe refuses a bad --inject, a missing or non-journal --from file, and 
       [['--inject', 'onComplete=teapot'], /"teapot" is not a status/],
       [['--from', join(dir, 'missing.jsonl')], /cannot read \(ENOENT\)/],
       [['--from', notJournal], /entry 1 is not a mock host journal entry/],
+      [['--from', notHar], /no log.entries \(a HAR 1.2 file\)/],
+      [['--inject', 'onComplete=hold:x'], /"hold:x" is not a status/],
       [['--hmac-secret-file', secret, '--jwks-url', 'http://127.0.0.1:1/jwks.json', '--idle', '1'], /exclusive/],
       [['--idle', '0'], /--idle must be a number of seconds > 0/],
     ];
