@@ -9,12 +9,19 @@ import { join } from 'node:path';
 import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
-import { judgeJournal, observeReport, type DeclaredSigning, type Gaps } from '../../suites/observe/index.ts';
+import {
+  judgeJournal,
+  observeReport,
+  type DeclaredSigning,
+  type Gaps,
+  type ReadBackOptions,
+} from '../../suites/observe/index.ts';
 import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
 import { isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
 import { JOURNAL_FILE, endLine } from './observe-journal.ts';
 import { readSaved } from './observe-har.ts';
+import { DATA_API_FLAGS, dataApiOptions, readBackStep } from './observe-data-api.ts';
 
 const HELP = `Usage: ccs-conformance observe [options]
 
@@ -40,6 +47,9 @@ Options:
   --idle S                 stop after S seconds without a request
   --from FILE              judge a journal saved earlier (journal.jsonl) or a HAR 1.2 file of callbacks
                            (FILE.har; give its routes and signing flags) instead of listening
+  --data-api URL           the service's base URL: once observing ends, read back the records the callbacks
+                           named (envelope, DELIVERED after onComplete, 404 after a delete)
+  --token-env NAME         with --data-api: the environment variable holding the data API Bearer token
   --report-dir D           where the reports go (default reports/out)
   --quiet                  no line per request
   -h, --help               this text
@@ -67,7 +77,7 @@ const SHARED = new Set([
   'quiet',
   'help',
 ]);
-const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAGS];
+const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAGS, ...DATA_API_FLAGS];
 
 function seconds(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -112,7 +122,9 @@ export async function run(argv: string[]): Promise<number> {
   let options: MockHostOptions;
   let duration: number | undefined;
   let idle: number | undefined;
+  let dataApi: ReadBackOptions | undefined;
   try {
+    dataApi = dataApiOptions(values);
     options = mockHostOptions(values);
     duration = seconds('duration', values.duration);
     idle = seconds('idle', values.idle);
@@ -156,6 +168,7 @@ export async function run(argv: string[]): Promise<number> {
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
   const timeScale = options.timeScale ?? 1;
   const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps });
+  await readBackStep(entries, judgement.verdicts, dataApi);
   const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
   // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
@@ -172,7 +185,7 @@ export async function run(argv: string[]): Promise<number> {
     rerun,
     description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,
   });
-  writeReports(report, reportDir, new Redactor([...loadSecrets(), ...secrets]));
+  writeReports(report, reportDir, new Redactor([...loadSecrets(), ...secrets, ...(dataApi ? [dataApi.token] : [])]));
   const t = report.totals;
   process.stdout.write(
     `observe: ${judgement.callbacks} callback(s) judged: ${t.passed} clause(s) passed, ` +

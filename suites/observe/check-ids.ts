@@ -52,4 +52,9 @@ export const TRAFFIC_CHECK_IDS = [
   'delivery.request-timeout-10s',
   'delivery.retry-after-timeout',
   'delivery.slow-success-not-retried',
+  'env.envelope',
+  'state.chat-delete-removes',
+  'state.scope-delete-removes',
+  'state.complete-delivered',
+  'delivery.status-not-delivery',
 ] as const;

@@ -4,3 +4,4 @@ export { observeReport, NOT_FROM_TRAFFIC, type ObserveReportInput } from './repo
 export { Verdicts } from './verdicts.ts';
 export type { DeclaredSigning } from './words.ts';
 export { TRAFFIC_CHECK_IDS } from './check-ids.ts';
+export { readBack, notReadBack, type ReadBackOptions } from './read-back.ts';

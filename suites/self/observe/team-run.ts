@@ -30,7 +30,12 @@ export interface TeamRunOptions {
   timeScale: number;
   /** --inject values, e.g. onComplete=503,503 */
   injects: string[];
+  /** Read back what the callbacks name from the reference service's data API (--data-api, --token-env). */
+  dataApi?: boolean;
 }
+
+/** The demo workspace's test-only Bearer token (fixtures/workspaces/default.yaml), passed as --token-env names. */
+const DATA_TOKEN = { OBSERVE_DATA_TOKEN: 'bt_test_fixture_demo_production' };
 
 /**
  * --idle: longer than the judge's quiet window after the last callback (connect 5 s + request 10 s,
@@ -50,23 +55,27 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
   let obs: Child | undefined;
   try {
     ref = await startReference(o.timeScale, o.faults ?? []);
-    obs = await startObserve([
-      '--hook-path',
-      '/hooks/service',
-      '--facts-path',
-      '/user-facts',
-      '--hmac-secret-file',
-      secretFile,
-      '--time-scale',
-      String(o.timeScale),
-      ...o.injects.flatMap((i) => ['--inject', i]),
-      '--idle',
-      String(idleSeconds(o.timeScale)),
-      '--duration',
-      String(RUN_DEADLINE_MS / 1000),
-      '--report-dir',
-      join(dir, 'live'),
-    ]);
+    obs = await startObserve(
+      [
+        '--hook-path',
+        '/hooks/service',
+        '--facts-path',
+        '/user-facts',
+        '--hmac-secret-file',
+        secretFile,
+        '--time-scale',
+        String(o.timeScale),
+        ...o.injects.flatMap((i) => ['--inject', i]),
+        '--idle',
+        String(idleSeconds(o.timeScale)),
+        '--duration',
+        String(RUN_DEADLINE_MS / 1000),
+        '--report-dir',
+        join(dir, 'live'),
+        ...(o.dataApi ? ['--data-api', ref.url, '--token-env', 'OBSERVE_DATA_TOKEN'] : []),
+      ],
+      o.dataApi ? DATA_TOKEN : {},
+    );
     await playTeamTests(`${ref.url}/__driver`, obs.url, { mode: 'hmac', secret: SECRET });
     const code = await obs.exited;
     const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
