@@ -1,10 +1,9 @@
 /**
  * The clauses only a series of callbacks decides (section 6, 5.2): the attempts of one onComplete
  * (grouped by conversationId: its delivery is fixed per conversation, DELIV-13 reading) keep one
- * delivery id and the same bytes, are numbered 1, 2, 3, are re-signed with a fresh t, follow a 5xx or
- * a timeout and nothing else, and keep the back-off; a best-effort event is never sent again after a
- * non-2xx. Gaps run from the end of an attempt to the arrival of the next on the mock host's monotonic
- * clock (DELIV-8 reading); tolerances are the suites' own (suites/service/target-config/timing.ts).
+ * delivery id and the same bytes, are numbered 1, 2, 3, are re-signed with a fresh t, and follow what
+ * ended the attempt before them (triggers.ts: a 5xx or a timeout, never a 2xx or a 4xx, with the
+ * back-off); a best-effort event is never sent again after a non-2xx or a network error.
  */
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
