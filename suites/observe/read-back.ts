@@ -86,7 +86,16 @@ interface Read {
   json?: unknown;
 }
 
+/** One read, asked again once when the connection fails (a loaded machine, a restarted keep-alive socket). */
 async function read(o: ReadBackOptions, n: Named, form: ConfigEndForm): Promise<Read> {
+  try {
+    return await readOnce(o, n, form);
+  } catch {
+    return readOnce(o, n, form);
+  }
+}
+
+async function readOnce(o: ReadBackOptions, n: Named, form: ConfigEndForm): Promise<Read> {
   const path = dataApiPath(n.workspaceKey, n.configEnd, n.endUserHandle, form, n.serviceKey);
   const res = await fetch(o.baseUrl.replace(/\/+$/, '') + path, {
     headers: { authorization: `Bearer ${o.token}`, accept: 'application/json' },

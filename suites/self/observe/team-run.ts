@@ -16,7 +16,7 @@ export const RUN_DEADLINE_MS = 90_000;
 
 export interface Report {
   verdict: string;
-  clauses: Array<{ id: string; status: string }>;
+  clauses: Array<{ id: string; status: string; notExercisedReasons?: string[] }>;
 }
 
 export interface TeamRun {
@@ -88,3 +88,5 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
 
 export const statusOf = (r: Report, id: string) => r.clauses.find((c) => c.id === id)?.status;
 export const failedOf = (r: Report) => r.clauses.filter((c) => c.status === 'failed').map((c) => c.id);
+export const reasonsOf = (r: Report, id: string) =>
+  (r.clauses.find((c) => c.id === id)?.notExercisedReasons ?? []).join('; ');
