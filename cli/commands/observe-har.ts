@@ -78,15 +78,26 @@ function send(base: URL, h: HarEntry, body: Buffer): Promise<void> {
   });
 }
 
-function arrivalOf(h: HarEntry): { monoNs: bigint; wallMs: number } | undefined {
+const NS = /^[0-9]+$/;
+
+/**
+ * mono: every request carries `_arrivalMonoNs` (one clock for all); otherwise every interval is read
+ * from startedDateTime and time, never from two clocks mixed.
+ */
+function arrivalOf(h: HarEntry, mono: boolean): Arrival | undefined {
   const wall = h.startedDateTime ? Date.parse(h.startedDateTime) : Number.NaN;
   if (!Number.isFinite(wall)) return undefined;
-  const mono = typeof h._arrivalMonoNs === 'string' && /^[0-9]+$/.test(h._arrivalMonoNs) ? h._arrivalMonoNs : undefined;
-  return { monoNs: mono !== undefined ? BigInt(mono) : BigInt(Math.round(wall * 1e6)), wallMs: wall };
+  return { monoNs: mono ? BigInt(h._arrivalMonoNs!) : BigInt(Math.round(wall * 1e6)), wallMs: wall, mono };
+}
+
+interface Arrival {
+  monoNs: bigint;
+  wallMs: number;
+  mono: boolean;
 }
 
 /** The HAR's times and answer on the replayed entry, and its signature's window judged at the HAR's arrival. */
-function retime(e: JournalEntry, h: HarEntry, at: { monoNs: bigint; wallMs: number } | undefined): void {
+function retime(e: JournalEntry, h: HarEntry, at: Arrival | undefined): void {
   const status = h.response?.status;
   const fault = h._fault !== undefined && FAULTS.has(h._fault) ? (h._fault as FaultName) : undefined;
   e.response = {
@@ -103,7 +114,7 @@ function retime(e: JournalEntry, h: HarEntry, at: { monoNs: bigint; wallMs: numb
   }
   e.arrival = { monoNs: at.monoNs.toString(), wallMs: at.wallMs, iso: new Date(at.wallMs).toISOString() };
   const fin =
-    typeof h._finishedMonoNs === 'string' && /^[0-9]+$/.test(h._finishedMonoNs)
+    at.mono && typeof h._finishedMonoNs === 'string' && NS.test(h._finishedMonoNs)
       ? BigInt(h._finishedMonoNs)
       : typeof h.time === 'number' && h.time >= 0
         ? at.monoNs + BigInt(Math.round(h.time * 1e6))
@@ -152,7 +163,8 @@ async function readHarFile(file: string, text: string, options: MockHostOptions)
   if (bad >= 0) throw new Error(`--from ${file}: entry ${bad + 1} has no request.url`);
   const { port: _port, host: _host, scripts: _scripts, forwardTo: _forward, ...same } = options;
   const host = await MockHost.start({ ...same, host: '127.0.0.1', port: 0 });
-  const kept: Array<{ h: HarEntry; at: ReturnType<typeof arrivalOf> }> = [];
+  const kept: Array<{ h: HarEntry; at: Arrival | undefined }> = [];
+  const mono = list.every((h) => typeof h._arrivalMonoNs === 'string' && NS.test(h._arrivalMonoNs));
   let bodiless = 0;
   let untimed = 0;
   let entries: JournalEntry[];
@@ -164,7 +176,7 @@ async function readHarFile(file: string, text: string, options: MockHostOptions)
         bodiless++;
         continue;
       }
-      const at = arrivalOf(h);
+      const at = arrivalOf(h, mono);
       if (!at) untimed++;
       await send(base, h, body);
       kept.push({ h, at });
@@ -180,5 +192,5 @@ async function readHarFile(file: string, text: string, options: MockHostOptions)
   }
   if (untimed) gaps.untimed = `${untimed} request(s) of ${file} have no arrival time (startedDateTime)`;
   const end = har.log?._observeEndMonoNs;
-  return { entries, gaps, ...(typeof end === 'string' && /^[0-9]+$/.test(end) ? { endNs: BigInt(end) } : {}) };
+  return { entries, gaps, ...(mono && typeof end === 'string' && NS.test(end) ? { endNs: BigInt(end) } : {}) };
 }
