@@ -13,18 +13,25 @@
  * Run: npm run bench:mock-host [-- --requests N --connections C --rounds R --only a,b]
  *      npm run bench:mock-host -- --hold 1000000 [--max-entries M]   (memory: bytes per entry held)
  *      npm run bench:mock-host -- --only embedded --profile DIR      (a CPU profile of each server)
+ *      npm run bench:mock-host -- --observe [--requests N --connections C]   (the observe figure alone)
+ * Without --only the run ends with the observe figure (bench/mock-host/observe.ts).
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { LoadJob, LoadResult } from './mock-host/load.ts';
 import type { JournalCheck, MemoryFigure } from './mock-host/server.ts';
-import { startStandalone, type Standalone } from './mock-host/standalone.ts';
+import { hold } from './mock-host/memory.ts';
+import { observeFigure } from './mock-host/observe.ts';
+import {
+  KINDS,
+  runLoad,
+  setPinning,
+  setServerFlags,
+  startServer,
+  stopGenerator,
+  type Kind,
+  type Server,
+} from './mock-host/processes.ts';
 
-const HERE = fileURLToPath(new URL('./mock-host/', import.meta.url));
-const KINDS = ['bare', 'standalone', 'standalone-quiet', 'embedded', 'embedded-subscriber'] as const;
-type Kind = (typeof KINDS)[number];
 const LABEL: Record<Kind, string> = {
   bare: 'bare fastify (ack only)',
   standalone: 'mock-host (lines on)',
@@ -32,96 +39,6 @@ const LABEL: Record<Kind, string> = {
   embedded: 'MockHost (embedded)',
   'embedded-subscriber': 'MockHost + 1 subscriber',
 };
-
-interface Server {
-  url: string;
-  pid: number;
-  ask?: (msg: object) => Promise<unknown>;
-  standalone?: Standalone;
-  stop(): Promise<void>;
-}
-
-function childOf(script: string, args: string[], execArgv: string[] = []): ChildProcess {
-  return fork(HERE + script, args, { execArgv: ['--import', 'tsx', ...execArgv], stdio: 'inherit' });
-}
-
-/**
- * On a machine of two or more cores the servers run on the first core and the generator on the
- * second (taskset, every thread of the process): the scheduler then never makes them take turns on
- * one core, which would cap the baseline below what it can do.
- */
-let pinning = false;
-function pin(pid: number, core: number): void {
-  if (!pinning) return;
-  const r = spawnSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { encoding: 'utf8' });
-  if (r.status !== 0) {
-    pinning = false;
-    console.log(`(not pinned to cores: taskset ${r.error ? 'is not available' : `said ${(r.stderr || '').trim()}`})`);
-  }
-}
-
-/** node flags of the servers under test: `--profile DIR` writes a CPU profile of each into DIR */
-let serverFlags: string[] = [];
-
-async function startServer(kind: Kind, maxEntries?: number): Promise<Server> {
-  if (kind === 'standalone' || kind === 'standalone-quiet') {
-    const s = await startStandalone({ quiet: kind === 'standalone-quiet', execArgv: serverFlags });
-    pin(s.pid, 0);
-    return { url: s.url, pid: s.pid, standalone: s, stop: () => s.stop() };
-  }
-  const child = childOf(
-    'server.ts',
-    ['--child', kind, ...(maxEntries ? ['--max-entries', String(maxEntries)] : [])],
-    ['--expose-gc', ...serverFlags],
-  );
-  const ask = (msg: object) =>
-    new Promise<unknown>((resolve) => {
-      child.once('message', resolve);
-      child.send(msg);
-    });
-  const { url } = (await new Promise((resolve) => child.once('message', resolve))) as { url: string };
-  const stop = async () => {
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.send({ cmd: 'stop' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  pin(child.pid!, 0);
-  return { url, pid: child.pid!, ask, stop };
-}
-
-/**
- * The load generator: one process for the whole run, so its JIT is as warm in the last round as
- * autocannon's own command is after its first second; jobs run one at a time.
- */
-let generator: ChildProcess | undefined;
-function runLoad(job: LoadJob): Promise<LoadResult> {
-  if (generator === undefined) {
-    generator = childOf('load.ts', ['--child']);
-    pin(generator.pid!, 1);
-  }
-  const g = generator;
-  // a round never hangs the run: at 1,000 req/s (a fraction of any server here) plus a minute
-  const deadlineMs = job.n + 60_000;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      g.kill('SIGKILL');
-      reject(new Error(`load round of ${job.n} requests to ${job.url} did not end within ${deadlineMs / 1000} s`));
-    }, deadlineMs);
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`load generator exited with code ${code}`));
-    };
-    g.once('exit', onExit);
-    g.once('message', (m) => {
-      clearTimeout(timer);
-      g.off('exit', onExit);
-      resolve(m as LoadResult);
-    });
-    g.send(job);
-  });
-}
 
 /**
  * Enough connections that requests always wait at the server: with fewer, on two cores, the
@@ -148,53 +65,6 @@ function fmt(n: number, digits = 0): string {
   return n.toFixed(digits).padStart(8);
 }
 
-/**
- * Memory: sends `hold` callbacks to one embedded MockHost (bounded by maxEntries if given) and
- * reports what its journal takes per entry, unread and once read, and what it dropped.
- */
-async function hold(total: number, maxEntries: number | undefined, connections: number): Promise<number> {
-  console.log(
-    `mock-host memory: ${total} signed callbacks into one MockHost${maxEntries ? ` bounded at ${maxEntries} entries` : ''}`,
-  );
-  const s = await startServer('embedded', maxEntries);
-  const base = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
-  const chunk = 100_000;
-  const start = performance.now();
-  let errors = 0;
-  for (let from = 0; from < total; from += chunk) {
-    const r = await runLoad({ url: s.url, serverPid: s.pid, from, n: Math.min(chunk, total - from), connections });
-    errors += r.errors + r.timeouts + r.non2xx;
-  }
-  const secs = (performance.now() - start) / 1000;
-  const unread = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
-  const kept = Math.min(total, maxEntries ?? total);
-  const check = (await s.ask!({ cmd: 'check', from: total - kept, n: kept })) as JournalCheck;
-  const read = (await s.ask!({ cmd: 'memory' })) as MemoryFigure;
-  const per = (m: MemoryFigure) =>
-    (m.heapBytes + m.externalBytes - base.heapBytes - base.externalBytes) / Math.max(1, m.entries);
-  const mb = (m: MemoryFigure) =>
-    ((m.heapBytes + m.externalBytes - base.heapBytes - base.externalBytes) / 2 ** 20).toFixed(0);
-  console.log(
-    `sent ${total} in ${secs.toFixed(1)} s, ${errors} errors; journal holds ${unread.entries} entries, dropped ${check.dropped}`,
-  );
-  console.log(
-    `journal memory: ${mb(unread)} MiB unread (${per(unread).toFixed(0)} bytes per entry), ${mb(read)} MiB once every entry was read (${per(read).toFixed(0)} bytes per entry)`,
-  );
-  const ok =
-    errors === 0 &&
-    check.missing === 0 &&
-    check.wrongBytes === 0 &&
-    check.wrongVerdict === 0 &&
-    check.unanswered === 0 &&
-    check.dropped === total - kept;
-  console.log(
-    `journal check of the ${kept} kept: missing ${check.missing}, wrong bytes ${check.wrongBytes}, verdict not valid ${check.wrongVerdict}, not answered ${check.unanswered} -> ${ok ? 'PASS' : 'FAIL'}`,
-  );
-  await s.stop();
-  generator?.kill();
-  return ok ? 0 : 1;
-}
-
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -207,16 +77,22 @@ async function main(): Promise<number> {
       'max-entries': { type: 'string' },
       profile: { type: 'string' },
       'no-pin': { type: 'boolean' },
+      observe: { type: 'boolean' },
     },
   });
-  pinning = availableParallelism() >= 2 && !values['no-pin'];
-  if (values.profile) serverFlags = ['--cpu-prof', `--cpu-prof-dir=${values.profile}`];
+  setPinning(availableParallelism() >= 2 && !values['no-pin']);
+  if (values.profile) setServerFlags(['--cpu-prof', `--cpu-prof-dir=${values.profile}`]);
   if (values.hold)
     return hold(
       Number(values.hold),
       values['max-entries'] ? Number(values['max-entries']) : undefined,
       Number(values.connections ?? DEFAULT_CONNECTIONS),
     );
+  if (values.observe) {
+    const code = await observeFigure(Number(values.requests ?? 100_000), Number(values.connections ?? 64));
+    stopGenerator();
+    return code;
+  }
   const n = Number(values.requests ?? 200_000);
   const connections = Number(values.connections ?? DEFAULT_CONNECTIONS);
   const warmup = Number(values.warmup ?? 20_000);
@@ -341,7 +217,10 @@ async function main(): Promise<number> {
     );
   }
   for (const s of servers.values()) await s.stop();
-  generator?.kill();
+  // the observe figure after the table (issue 31): 100,000 callbacks over 64 connections into observe
+  console.log('');
+  const observed = values.only ? 0 : await observeFigure(100_000, 64);
+  stopGenerator();
   console.log(
     intact
       ? 'journal check: PASS (every callback recorded once, byte for byte, with a valid verdict)'
@@ -351,7 +230,7 @@ async function main(): Promise<number> {
     console.log(
       'benchmark: FAIL, the load generator did not saturate bare fastify, so the ratios above do not compare the servers',
     );
-  return intact && saturated ? 0 : 1;
+  return intact && saturated && observed === 0 ? 0 : 1;
 }
 
 process.exitCode = await main();

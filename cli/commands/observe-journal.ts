@@ -27,12 +27,14 @@ function isEntry(v: unknown): v is JournalEntry {
   );
 }
 
-export function readJournalFile(file: string): { entries: JournalEntry[]; endNs?: bigint } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new Error(`--from ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+/** text: the file's content when the caller has read it already. */
+export function readJournalFile(file: string, text?: string): { entries: JournalEntry[]; endNs?: bigint } {
+  if (text === undefined) {
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new Error(`--from ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
   }
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') && !trimmed.includes('\n{')) {

@@ -9,11 +9,19 @@ import { join } from 'node:path';
 import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
-import { judgeJournal, observeReport, type DeclaredSigning } from '../../suites/observe/index.ts';
+import {
+  judgeJournal,
+  observeReport,
+  type DeclaredSigning,
+  type Gaps,
+  type ReadBackOptions,
+} from '../../suites/observe/index.ts';
 import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
 import { isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
-import { readJournalFile, JOURNAL_FILE, endLine } from './observe-journal.ts';
+import { JOURNAL_FILE, endLine } from './observe-journal.ts';
+import { readSaved } from './observe-har.ts';
+import { DATA_API_FLAGS, dataApiOptions, readBackStep } from './observe-data-api.ts';
 
 const HELP = `Usage: ccs-conformance observe [options]
 
@@ -30,12 +38,18 @@ Options:
   --jwks-url URL           JWKS mode: the service's /.well-known/service/jwks.json
   --time-scale X           the service's time scale (0 < X <= 1; default 1): back-off is judged scaled
   --inject EVENT=A,B,...   answer the attempts of EVENT in turn: a status (503), reset, close, or
-                           hold:MS (repeatable), e.g. --inject onComplete=503,503 to see both retries
+                           hold:MS (200 after MS ms of contract time, scaled by --time-scale) (repeatable),
+                           e.g. --inject onComplete=503,503 to see both retries, onComplete=hold:15000,503
+                           to see the 10 s timeout and the retry after it
   --forward-to URL         in front of a real host: relay each request not answered by --inject to it and
                            answer what it answers
   --duration S             stop after S seconds
   --idle S                 stop after S seconds without a request
-  --from FILE              judge a journal saved earlier (journal.jsonl) instead of listening
+  --from FILE              judge a journal saved earlier (journal.jsonl) or a HAR 1.2 file of callbacks
+                           (FILE.har; give its routes and signing flags) instead of listening
+  --data-api URL           the service's base URL: once observing ends, read back the records the callbacks
+                           named (envelope, DELIVERED after onComplete, 404 after a delete)
+  --token-env NAME         with --data-api: the environment variable holding the data API Bearer token
   --report-dir D           where the reports go (default reports/out)
   --quiet                  no line per request
   -h, --help               this text
@@ -63,7 +77,7 @@ const SHARED = new Set([
   'quiet',
   'help',
 ]);
-const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAGS];
+const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAGS, ...DATA_API_FLAGS];
 
 function seconds(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -108,13 +122,15 @@ export async function run(argv: string[]): Promise<number> {
   let options: MockHostOptions;
   let duration: number | undefined;
   let idle: number | undefined;
+  let dataApi: ReadBackOptions | undefined;
   try {
+    dataApi = dataApiOptions(values);
     options = mockHostOptions(values);
     duration = seconds('duration', values.duration);
     idle = seconds('idle', values.idle);
-    const scripts = parseInjections((values.inject as string[] | undefined) ?? []);
-    if (scripts.length) options.scripts = scripts;
     if (options.timeScale !== undefined && options.timeScale > 1) throw new Error('--time-scale must be at most 1');
+    const scripts = parseInjections((values.inject as string[] | undefined) ?? [], options.timeScale ?? 1);
+    if (scripts.length) options.scripts = scripts;
   } catch (error) {
     return fail(isCcsError(error) ? `${error.code}: ${error.message}` : (error as Error).message);
   }
@@ -125,9 +141,10 @@ export async function run(argv: string[]): Promise<number> {
   let entries: JournalEntry[];
   let endNs: bigint | undefined;
   let where: string;
+  let gaps: Gaps = {};
   if (typeof values.from === 'string') {
     try {
-      ({ entries, endNs } = readJournalFile(values.from));
+      ({ entries, endNs, gaps } = await readSaved(values.from, options));
     } catch (error) {
       return fail((error as Error).message);
     }
@@ -150,7 +167,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
   const timeScale = options.timeScale ?? 1;
-  const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets });
+  const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps });
+  await readBackStep(entries, judgement.verdicts, dataApi);
   const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
   // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
@@ -167,7 +185,7 @@ export async function run(argv: string[]): Promise<number> {
     rerun,
     description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,
   });
-  writeReports(report, reportDir, new Redactor([...loadSecrets(), ...secrets]));
+  writeReports(report, reportDir, new Redactor([...loadSecrets(), ...secrets, ...(dataApi ? [dataApi.token] : [])]));
   const t = report.totals;
   process.stdout.write(
     `observe: ${judgement.callbacks} callback(s) judged: ${t.passed} clause(s) passed, ` +

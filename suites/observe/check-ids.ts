@@ -50,4 +50,13 @@ export const TRAFFIC_CHECK_IDS: readonly ServiceCheckId[] = [
   'sign.jws-payload',
   'sign.resigned-each-attempt',
   'sign.t-now',
+  'delivery.backoff-after-timeout',
+  'delivery.request-timeout-10s',
+  'delivery.retry-after-timeout',
+  'delivery.slow-success-not-retried',
+  'env.envelope',
+  'state.chat-delete-removes',
+  'state.scope-delete-removes',
+  'state.complete-delivered',
+  'delivery.status-not-delivery',
 ];

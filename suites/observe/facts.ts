@@ -7,11 +7,12 @@ import { SIGNATURE_HEADER } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { header } from '../service/areas/journal.ts';
 import { judgeHmac } from './hmac-variants.ts';
-import { at } from './per-callback.ts';
-import type { DeclaredSigning } from './per-callback.ts';
+import { at } from './words.ts';
+import type { DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
+import type { ServiceCheckId } from '../../spec/index.ts';
 
-const FACTS_CHECK_IDS: Record<string, string> = {
+const FACTS_CHECK_IDS: Record<string, ServiceCheckId> = {
   'FACTS-1': 'facts.request-form',
   'FACTS-2': 'facts.headers',
   'FACTS-3': 'facts.delivery-id',

@@ -1,6 +1,7 @@
 /** suites/observe/: the traffic judge behind `ccs-conformance observe` (issue 31). */
-export { judgeJournal, type JudgeOptions, type Judgement } from './judge.ts';
+export { judgeJournal, type Gaps, type JudgeOptions, type Judgement } from './judge.ts';
 export { observeReport, NOT_FROM_TRAFFIC, type ObserveReportInput } from './report.ts';
 export { Verdicts } from './verdicts.ts';
-export type { DeclaredSigning } from './per-callback.ts';
+export type { DeclaredSigning } from './words.ts';
 export { TRAFFIC_CHECK_IDS } from './check-ids.ts';
+export { readBack, notReadBack, type ReadBackOptions } from './read-back.ts';

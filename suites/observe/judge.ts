@@ -1,12 +1,13 @@
 /**
  * The traffic judge: a journal of the mock host (live, or exported as journal.jsonl) in, per-clause
- * checks out. Each callback is judged by itself (per-callback.ts), then each series of callbacks
+ * checks out. Each callback is judged by itself (per-callback.ts, signature.ts), then each series of callbacks
  * (retries.ts, pages.ts); the clauses traffic never exercised say what would exercise them.
  */
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { makeTiming } from '../service/target-config/timing.ts';
 import { DEFAULT_TOLERANCES } from '../service/target-config/resolve.ts';
-import { judgeCallback, judgeUnrouted, type DeclaredSigning } from './per-callback.ts';
+import { judgeCallback, judgeUnrouted } from './per-callback.ts';
+import type { DeclaredSigning } from './words.ts';
 import { judgeFacts } from './facts.ts';
 import { judgePages } from './pages.ts';
 import { judgeSeries } from './retries.ts';
@@ -21,6 +22,18 @@ export interface JudgeOptions {
   hmacSecrets?: string[];
   /** The end of the observation on the mock host's monotonic clock (ns); default: the last entry's end. */
   endNs?: bigint;
+  /**
+   * What the traffic's record lacks (a HAR file without raw bodies or arrival times): the clauses it
+   * leaves undecidable are not exercised with this reason, never failed on a missing field.
+   */
+  gaps?: Gaps;
+}
+
+export interface Gaps {
+  /** Some requests were left out (no raw body): no series of callbacks is complete, so none is judged. */
+  series?: string;
+  /** No arrival times: the signature's t against the arrival (SIGN-4) and every interval are undecidable. */
+  untimed?: string;
 }
 
 export interface Judgement {
@@ -37,8 +50,9 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
   const v = new Verdicts();
   const entries = [...all].sort((a, b) => a.seq - b.seq);
   const callbacks = entries.filter((e) => e.kind === 'lifecycle');
+  const timed = o.gaps?.untimed === undefined;
   for (const e of entries) {
-    if (e.kind === 'lifecycle') judgeCallback(e, v, o.signing, o.hmacSecrets);
+    if (e.kind === 'lifecycle') judgeCallback(e, v, o.signing, o.hmacSecrets, timed);
     else if (e.kind === 'facts') judgeFacts(e, v, o.signing, o.hmacSecrets);
     else if (e.kind === 'unrouted') judgeUnrouted(e, v, o.hookPaths);
   }
@@ -47,8 +61,19 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
     return t > m ? t : m;
   }, 0n);
   const timing = makeTiming(o.timeScale, DEFAULT_TOLERANCES);
-  judgeSeries(callbacks, v, { timing, signing: o.signing, endNs: o.endNs ?? lastEnd });
-  judgePages(callbacks, v);
+  const series = (into: Verdicts) => {
+    judgeSeries(callbacks, into, { timing, signing: o.signing, endNs: o.endNs ?? lastEnd });
+    judgePages(callbacks, into);
+  };
+  const gap = o.gaps?.series ?? o.gaps?.untimed;
+  if (gap === undefined) series(v);
+  else {
+    // the clauses the series would have spoken of, each not exercised with what the record lacks
+    const scratch = new Verdicts();
+    series(scratch);
+    for (const clause of scratch.clauses().keys()) v.notExercised(clause, gap);
+  }
+  if (o.gaps?.untimed !== undefined) v.notExercised('SIGN-4', o.gaps.untimed);
   notExercisedByEvent(callbacks, v);
   notExercisedByMode(o.signing, v);
   if (o.signing === 'unknown') {

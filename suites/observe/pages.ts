@@ -5,7 +5,7 @@
  */
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { at, bodyOf } from './per-callback.ts';
+import { at, bodyOf } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
 
 interface Page {

@@ -4,20 +4,14 @@
  * checks and the signature verdict of each entry (mock-host/checks.ts, settle.ts): they are reused
  * here, each named by the check id the service suites give the same rule.
  */
-import { CONTRACT, LIFECYCLE_EVENTS, SIGNATURE_HEADER } from '../../protocol/index.ts';
+import { CONTRACT, LIFECYCLE_EVENTS } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header, rawBody } from '../service/areas/journal.ts';
-import { judgeHmac } from './hmac-variants.ts';
+import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header } from '../service/areas/journal.ts';
+import { judgeSignature } from './signature.ts';
+import { at, bodyOf, show, type DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
+import type { ServiceCheckId } from '../../spec/index.ts';
 
-export type DeclaredSigning = 'none' | 'hmac' | 'jwks' | 'unknown';
-
-/** SIGN-4 reading: t is within 5 s of the arrival; past the receiver's 300 s window it is broken. */
-const T_NEAR_ARRIVAL_S = 5;
-
-/** SIGN-11's form alone: v1 of any hex case and length (its case and length are SIGN-12's). */
-const HMAC_FORM = /^t=[0-9]+,v1=[0-9a-fA-F]+$/;
-const SIGN_3_BYTES = "v1 is made with the workspace secret over the callback's bytes";
 const BODY_HEADER_RULES = new Set(['HDR-2', 'HDR-3', 'HDR-4', 'HDR-5']);
 const OWN_RULE_MEMBERS = new Set(['eventType', 'data', 'values']);
 const OWN_RULE_MEMBERS_DELETED = new Set([...OWN_RULE_MEMBERS, 'serviceKeys']);
@@ -25,7 +19,7 @@ const SESSION_EVENTS = new Set(['onStart', 'onSessionInterrupted', 'onSessionTim
 const EVENTS = new Set<string>(LIFECYCLE_EVENTS);
 
 /** The header checks of the mock host, by name: the fault model's check id of the same rule. */
-const ENTRY_CHECK_IDS: Record<string, string> = {
+const ENTRY_CHECK_IDS: Record<string, ServiceCheckId> = {
   method: 'hook.post-to-hook-path',
   'content-type': 'header.content-type',
   'event-header': 'header.event-equals-body',
@@ -34,26 +28,6 @@ const ENTRY_CHECK_IDS: Record<string, string> = {
   'signature-present': 'header.signature-exactly-when-on',
   'signature-absent': 'sign.absent-when-off',
 };
-
-export function at(e: JournalEntry): string {
-  const ev = e.event ?? header(e, 'x-service-event') ?? '(no event)';
-  // the attempt header as sent (an attempt counted by the mock host for other events is not shown)
-  const sent = header(e, 'x-service-delivery-attempt');
-  const attempt = sent !== undefined ? ` attempt ${sent}` : '';
-  return `#${e.seq} ${ev} ${e.deliveryId ?? '(no delivery id)'}${attempt}`;
-}
-
-function show(v: unknown): string {
-  const s = JSON.stringify(v);
-  if (s === undefined) return 'absent';
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
-}
-
-/** The payload as an object, or undefined when the body is not one (EVT-1 says so). */
-export function bodyOf(e: JournalEntry): Record<string, unknown> | undefined {
-  const j = e.json;
-  return typeof j === 'object' && j !== null && !Array.isArray(j) ? (j as Record<string, unknown>) : undefined;
-}
 
 /** An unrouted request that says it is a lifecycle callback went to another path than hookPath (HOOK-1). */
 export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[]): void {
@@ -66,7 +40,14 @@ export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[])
   });
 }
 
-export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[] = []): void {
+/** timed: the entry's arrival time is known, so its signature's t is judged against it (SIGN-4). */
+export function judgeCallback(
+  e: JournalEntry,
+  v: Verdicts,
+  signing: DeclaredSigning,
+  secrets: string[] = [],
+  timed = true,
+): void {
   const body = bodyOf(e);
   v.that('EVT-1', 'a lifecycle callback body is a JSON object', body !== undefined, {
     id: 'model.json-object',
@@ -89,7 +70,7 @@ export function judgeCallback(e: JournalEntry, v: Verdicts, signing: DeclaredSig
     });
   }
   if (body) judgePayload(e, body, v);
-  judgeSignature(e, v, signing, secrets);
+  judgeSignature(e, v, signing, secrets, timed);
 }
 
 function ruleOf(name: string): string {
@@ -216,99 +197,6 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
         expected: 'YYYY-MM-DDTHH:MM:SS.mmm',
         seen: `timestamp ${show(p.timestamp)}${where}`,
       },
-    );
-  }
-}
-
-/** SIGN-3, SIGN-4, SIGN-7..9, SIGN-11, SIGN-12 from the entry's verdict in the declared mode. */
-function judgeSignature(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[]): void {
-  if (signing !== 'hmac' && signing !== 'jwks') return;
-  const sig = header(e, SIGNATURE_HEADER);
-  const where = ` (${at(e)})`;
-  const present = v.that(
-    'SIGN-3',
-    'every lifecycle callback carries X-Service-Signature',
-    sig !== undefined && sig !== '',
-    { id: 'sign.every-event', expected: 'an X-Service-Signature header', seen: `none${where}` },
-  );
-  if (!present) return;
-  const s = e.signature;
-  const seen = `${s.verdict}: ${s.reason}${where}`;
-  if (signing === 'hmac') {
-    // SIGN-11 reading: the form is t first, v1 second; that v1 is 64 lowercase hex digits is SIGN-12's
-    const form = v.that(
-      'SIGN-11',
-      'in HMAC mode the header is t=<unix_seconds>,v1=<hex>',
-      HMAC_FORM.test(sig!.trim()),
-      {
-        id: 'sign.hmac-header-form',
-        expected: 't=<unix_seconds>,v1=<hex>',
-        seen: `${show(sig!.slice(0, 40))}${where}`,
-      },
-    );
-    if (!form) return;
-    judgeHmac(v, {
-      secrets,
-      header: sig!,
-      payload: rawBody(e),
-      valid: s.verdict === 'valid',
-      where,
-      bytes: { clause: 'SIGN-3', id: 'sign.every-event', rule: SIGN_3_BYTES },
-    });
-  } else {
-    const form = v.that(
-      'SIGN-7',
-      'in JWKS mode the header is a compact JWS with alg ES256 and a kid',
-      s.verdict !== 'malformed',
-      { id: 'sign.jws-form', expected: 'a compact ES256 JWS with a kid', seen },
-    );
-    if (!form) return;
-    if (s.verdict === 'unknown-kid') {
-      v.that('SIGN-9', 'the kid a callback is signed with is in the JWKS document', false, {
-        id: 'sign.jwks-document',
-        expected: 'a kid of the document',
-        seen,
-      });
-      return;
-    }
-    // a valid JWS verified with the document's key under its kid: the document holds that kid's key
-    if (s.verdict === 'valid')
-      v.that('SIGN-9', 'the kid a callback is signed with is in the JWKS document', true, { id: 'sign.jwks-document' });
-    if (s.verdict === 'invalid' || s.verdict === 'valid') {
-      v.that(
-        'SIGN-8',
-        'the JWS payload is "<unix_seconds>." followed by the raw body and verifies',
-        s.verdict === 'valid',
-        { id: 'sign.jws-payload', expected: '"<t>." + the raw body bytes received, verified', seen },
-      );
-    }
-  }
-  judgeT(e, v, seen);
-}
-
-function judgeT(e: JournalEntry, v: Verdicts, seen: string): void {
-  const s = e.signature;
-  if (s.verdict === 'stale' || s.verdict === 'future') {
-    v.that('SIGN-4', "the signature's t is the unix time at sending, inside the 300 s window", false, {
-      id: 'sign.t-now',
-      expected: 'abs(arrival - t) <= 300 s',
-      seen,
-    });
-    return;
-  }
-  if (s.t === undefined) return;
-  const skew = e.arrival.wallMs / 1000 - s.t;
-  v.that('SIGN-4', "the signature's t is the unix time at sending, inside the 300 s window", Math.abs(skew) <= 300, {
-    id: 'sign.t-now',
-    expected: 'abs(arrival - t) <= 300 s',
-    seen: `t ${s.t}, ${skew.toFixed(1)} s before arrival (${at(e)})`,
-  });
-  // Between 5 s and 300 s the judge cannot tell a stale t from the clocks of two machines apart.
-  if (Math.abs(skew) > T_NEAR_ARRIVAL_S && Math.abs(skew) <= 300) {
-    v.warn(
-      'SIGN-4',
-      "the signature's t is near the arrival",
-      `t is ${skew.toFixed(1)} s from arrival (${at(e)}): stale, or the service's clock is off`,
     );
   }
 }

@@ -1,16 +1,16 @@
 /**
  * The clauses only a series of callbacks decides (section 6, 5.2): the attempts of one onComplete
  * (grouped by conversationId: its delivery is fixed per conversation, DELIV-13 reading) keep one
- * delivery id and the same bytes, are numbered 1, 2, 3, are re-signed with a fresh t, follow a 5xx or
- * a timeout and nothing else, and keep the back-off; a best-effort event is never sent again after a
- * non-2xx. Gaps run from the end of an attempt to the arrival of the next on the mock host's monotonic
- * clock (DELIV-8 reading); tolerances are the suites' own (suites/service/target-config/timing.ts).
+ * delivery id and the same bytes, are numbered 1, 2, 3, are re-signed with a fresh t, and follow what
+ * ended the attempt before them (triggers.ts: a 5xx or a timeout, never a 2xx or a 4xx, with the
+ * back-off); a best-effort event is never sent again after a non-2xx or a network error.
  */
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { HARNESS_SLACK_MS, type Timing } from '../service/target-config/timing.ts';
-import { at, bodyOf } from './per-callback.ts';
-import type { DeclaredSigning } from './per-callback.ts';
+import type { Timing } from '../service/target-config/timing.ts';
+import { endOfAttempt, judgeTriggers } from './triggers.ts';
+import { at, bodyOf } from './words.ts';
+import type { DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
 
 export interface SeriesContext {
@@ -20,10 +20,21 @@ export interface SeriesContext {
   endNs: bigint;
 }
 
+const NO_TIMEOUT_SEEN =
+  'no onComplete attempt was held past the 10 s timeout: `--inject onComplete=hold:15000` holds attempt 1 for 15 s ' +
+  '(scaled by --time-scale)';
 const NO_RETRY_SEEN = 'no onComplete was retried: `--inject onComplete=503,503` answers 503 to the first two attempts';
-const ms = (ns: bigint): number => Number(ns / 1_000_000n);
 const endOf = (e: JournalEntry): bigint | undefined => (e.finished ? BigInt(e.finished.monoNs) : undefined);
-const failed = (e: JournalEntry): boolean => e.response?.fault !== undefined || (e.response?.status ?? 0) >= 500;
+/** Refused: a non-2xx answer or a network error (a reset, a close, a hold the service gave up), DELIV-1. */
+const refusedAttempt = (e: JournalEntry): boolean => {
+  const end = endOfAttempt(e);
+  return (
+    end.kind === '5xx' ||
+    end.kind === 'timeout' ||
+    end.kind === 'network' ||
+    (end.kind === 'answered' && end.status >= 300)
+  );
+};
 
 /** The onComplete attempts of each conversation, in arrival order. */
 function onCompleteSeries(entries: JournalEntry[]): JournalEntry[][] {
@@ -49,6 +60,8 @@ export function judgeSeries(entries: JournalEntry[], v: Verdicts, ctx: SeriesCon
     for (const c of ['DELIV-8', 'DELIV-11', 'SIGN-5']) v.notExercised(c, NO_RETRY_SEEN);
   }
   if (!v.decided('DELIV-4')) v.notExercised('DELIV-4', 'no onComplete was answered 5xx: `--inject onComplete=503`');
+  if (!v.decided('DELIV-6')) v.notExercised('DELIV-6', NO_TIMEOUT_SEEN);
+  if (!v.decided('DELIV-3')) v.notExercised('DELIV-3', NO_TIMEOUT_SEEN);
   if (!v.decided('DELIV-10'))
     v.notExercised('DELIV-10', 'no onComplete attempt was answered 2xx or 4xx with time left to see a retry');
   judgeBestEffort(entries, v, ctx);
@@ -119,70 +132,6 @@ function judgeResigned(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void
   }
 }
 
-/** DELIV-4, DELIV-8, DELIV-10: what followed each attempt, against what the mock host answered. */
-function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
-  const { timing } = ctx;
-  s.forEach((e, i) => {
-    const next = s[i + 1];
-    const end = endOf(e);
-    if (end === undefined) return;
-    if (failed(e)) {
-      if (i + 1 >= CONTRACT.maxAttempts) return;
-      const backoff = CONTRACT.backoffMs[i]!;
-      const dueMs = timing.scaled(backoff) + timing.tolerance(backoff) + HARNESS_SLACK_MS;
-      const deadline = end + BigInt(Math.round(dueMs)) * 1_000_000n;
-      if (next === undefined && ctx.endNs < deadline) return; // the observation ended before a retry was due
-      const expected = `attempt ${i + 2} within ${ms(deadline - end)} ms`;
-      const seen = next ? at(next) : `none after ${at(e)}`;
-      // A first retry missing is DELIV-4's (no retry after a 5xx); a retry made and the count stopped
-      // short of 3 is DELIV-7's "1 initial plus 2 retries" (fault model row DELIV-7/two-attempts).
-      if (i === 0) {
-        v.that('DELIV-4', 'onComplete is retried after a 5xx answer (or a reset)', next !== undefined, {
-          id: 'delivery.retry-after-5xx',
-          expected,
-          seen,
-        });
-      } else {
-        v.that(
-          'DELIV-7',
-          'onComplete makes 3 attempts when every one fails (1 initial plus 2 retries)',
-          next !== undefined,
-          { id: 'delivery.three-attempts', expected, seen },
-        );
-      }
-      if (next) {
-        const gap = ms(BigInt(next.arrival.monoNs) - end);
-        const want = timing.scaled(backoff);
-        const tol = timing.tolerance(backoff);
-        v.that(
-          'DELIV-8',
-          `the back-off before attempt ${i + 2} is about ${backoff / 1000} s`,
-          Math.abs(gap - want) <= tol,
-          {
-            id: 'delivery.backoff',
-            expected: `${Math.round(want)} ± ${Math.round(tol)} ms from the end of attempt ${i + 1}`,
-            seen: `${gap} ms (${at(next)})`,
-          },
-        );
-      }
-      return;
-    }
-    const status = e.response?.status;
-    if (status === undefined) return;
-    const answeredAfterMs = ms(end - BigInt(e.arrival.monoNs));
-    // DELIV-12: a 2xx given after the whole-request timeout may still be retried
-    const timeout = CONTRACT.requestTimeoutMs;
-    if (answeredAfterMs >= timing.scaled(timeout) - timing.tolerance(timeout)) return;
-    const window = end + BigInt(Math.round(timing.quietWindowMs())) * 1_000_000n;
-    if (next === undefined && ctx.endNs < window) return;
-    v.that('DELIV-10', 'onComplete is not retried after a 2xx or a 4xx answer', next === undefined, {
-      id: 'delivery.no-retry-after-2xx-4xx',
-      expected: `no attempt after ${at(e)} answered ${status}`,
-      seen: next ? at(next) : 'none',
-    });
-  });
-}
-
 /** DELIV-1: a best-effort event answered non-2xx (or reset) is never sent again with the same bytes. */
 function judgeBestEffort(entries: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
   const seen = new Map<string, JournalEntry>();
@@ -192,7 +141,7 @@ function judgeBestEffort(entries: JournalEntry[], v: Verdicts, ctx: SeriesContex
     if (!b || typeof b.event !== 'string' || b.event === 'onComplete') continue;
     const key = `${e.deliveryId ?? ''}\u0000${e.bodySha256}`;
     const before = seen.get(key);
-    if (before && (failed(before) || (before.response?.status ?? 200) >= 300)) {
+    if (before && refusedAttempt(before)) {
       v.that(
         'DELIV-1',
         'an event other than onComplete is not redelivered after a non-2xx answer or a network error',
@@ -205,7 +154,7 @@ function judgeBestEffort(entries: JournalEntry[], v: Verdicts, ctx: SeriesContex
       );
     }
     if (!before) seen.set(key, e);
-    if (failed(e) || (e.response?.status ?? 200) >= 300) {
+    if (refusedAttempt(e)) {
       const end = endOf(e);
       const quiet = BigInt(Math.round(ctx.timing.quietWindowMs())) * 1_000_000n;
       if (end !== undefined && ctx.endNs >= end + quiet) refused++;

@@ -26,8 +26,12 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function start(args: string[], ready: (out: string) => string | undefined): Promise<Child> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(), stdio: PIPES });
+function start(
+  args: string[],
+  ready: (out: string) => string | undefined,
+  env: Record<string, string> = {},
+): Promise<Child> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...cleanEnv(), ...env }, stdio: PIPES });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stdout!.on('data', (d: Buffer) => {
@@ -56,8 +60,13 @@ export function startReference(timeScale: number, faults: string[] = []): Promis
   return start(args, (out) => (out.includes('Ctrl-C') ? /listening on (http:\/\/\S+)/.exec(out)?.[1] : undefined));
 }
 
-export function startObserve(args: string[]): Promise<Child> {
-  return start(['observe', '--port', '0', '--quiet', ...args], (out) => /listening on (http:\/\/\S+)/.exec(out)?.[1]);
+/** env: variables the child gets besides the test's own (a token that --token-env names). */
+export function startObserve(args: string[], env: Record<string, string> = {}): Promise<Child> {
+  return start(
+    ['observe', '--port', '0', '--quiet', ...args],
+    (out) => /listening on (http:\/\/\S+)/.exec(out)?.[1],
+    env,
+  );
 }
 
 /** Runs `ccs-conformance observe` to its end (e.g. --from); resolves with its exit code and output. */

@@ -9,65 +9,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clauseTags } from '../../../spec/index.ts';
-import { playTeamTests } from './team-e2e.ts';
-import { runObserve, startObserve, startReference, stop, type Child } from './children.ts';
+import { runObserve } from './children.ts';
+import { RUN_DEADLINE_MS, failedOf, observeTeamRun, statusOf, type Report } from './team-run.ts';
 
 /** 0.1 keeps the shortest back-off (500 ms) well above a loaded machine's jitter (PITFALLS: Timing). */
 const TIME_SCALE = 0.1;
-const SECRET = 'test-only-observe-secret';
-/** The scaled back-offs (0.5 s, 2 s) and the 1 s quiet window after the last onComplete fit in 6 s idle. */
-const IDLE_S = 6;
-/** The team script plus the idle stop plus start-up, with room for a loaded machine. */
-const RUN_DEADLINE_MS = 90_000;
-
-interface Report {
-  verdict: string;
-  clauses: Array<{ id: string; status: string }>;
-}
-
-interface TeamRun {
-  code: number | null;
-  report: Report;
-  out: string;
-}
-
-async function observeTeamRun(dir: string, faults: string[] = []): Promise<TeamRun> {
-  const secretFile = join(dir, 'secret');
-  writeFileSync(secretFile, SECRET);
-  let ref: Child | undefined;
-  let obs: Child | undefined;
-  try {
-    ref = await startReference(TIME_SCALE, faults);
-    obs = await startObserve([
-      '--hook-path',
-      '/hooks/service',
-      '--facts-path',
-      '/user-facts',
-      '--hmac-secret-file',
-      secretFile,
-      '--time-scale',
-      String(TIME_SCALE),
-      '--inject',
-      'onComplete=503,503',
-      '--idle',
-      String(IDLE_S),
-      '--duration',
-      String(RUN_DEADLINE_MS / 1000),
-      '--report-dir',
-      join(dir, 'live'),
-    ]);
-    await playTeamTests(`${ref.url}/__driver`, obs.url, { mode: 'hmac', secret: SECRET });
-    const code = await obs.exited;
-    const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
-    return { code, report, out: obs.out() };
-  } finally {
-    stop(obs);
-    stop(ref);
-  }
-}
-
-const statusOf = (r: Report, id: string) => r.clauses.find((c) => c.id === id)?.status;
-const failedOf = (r: Report) => r.clauses.filter((c) => c.status === 'failed').map((c) => c.id);
+const RETRIES = { timeScale: TIME_SCALE, injects: ['onComplete=503,503'] };
 
 test.describe.configure({ mode: 'serial' });
 
@@ -97,7 +44,7 @@ test(
     test.setTimeout(RUN_DEADLINE_MS * 2);
     const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-'));
     try {
-      const { code, report, out } = await observeTeamRun(dir);
+      const { code, report, out } = await observeTeamRun(dir, RETRIES);
       expect(code, out).toBe(0);
       expect(report.verdict).toBe('pass');
       for (const id of DECIDED) expect(statusOf(report, id), id).toBe('passed');
@@ -128,7 +75,7 @@ test(
     test.setTimeout(RUN_DEADLINE_MS * 2);
     const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-'));
     try {
-      const { code, report, out } = await observeTeamRun(dir, ['delivery-id-other-form']);
+      const { code, report, out } = await observeTeamRun(dir, { ...RETRIES, faults: ['delivery-id-other-form'] });
       expect(code, out).toBe(1);
       expect(failedOf(report)).toEqual(['HDR-3']);
       expect(out).toContain('FAIL HDR-3');

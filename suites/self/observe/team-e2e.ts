@@ -1,7 +1,8 @@
 /**
  * A service team's own end-to-end tests, as `observe` meets them: they drive the service through
  * whatever it offers (here the reference service's driver API, called over plain HTTP as any client
- * would), never through the harness. Opens, saves, completes, deletes and bulk deletes; the callbacks
+ * would), never through the harness. Opens, saves, completes (contacts, then the profile that stays),
+ * deletes and bulk deletes; the callbacks
  * go to hostBaseUrl, where `observe` listens.
  */
 
@@ -40,9 +41,15 @@ export async function playTeamTests(driverUrl: string, hostBaseUrl: string, sign
     ],
   })) as { serviceKeys: string[] };
   await call(driverUrl, 'POST', `/conversations/${c1}/complete`, {});
+  // a record that stays: the user's profile, completed and never deleted
+  const c3 = await open('/profile');
+  await call(driverUrl, 'POST', `/conversations/${c3}/turns`, {
+    saves: [{ configEnd: '/profile', fields: { email: 'a@example.test', displayName: 'Ann' } }],
+  });
+  await call(driverUrl, 'POST', `/conversations/${c3}/complete`, {});
   const c2 = await open('/contacts');
   await call(driverUrl, 'POST', `/conversations/${c2}/delete`, { serviceKey: saved.serviceKeys[0] });
   await call(driverUrl, 'POST', `/conversations/${c2}/bulk-delete`, { configEnd: '/contacts' });
   await call(driverUrl, 'POST', `/conversations/${c2}/interrupt`, {});
-  return { conversations: [c1, c2], keys: saved.serviceKeys };
+  return { conversations: [c1, c3, c2], keys: saved.serviceKeys };
 }

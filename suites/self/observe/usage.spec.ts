@@ -13,11 +13,13 @@ test('observe --help exits 0 and lists --inject, --from, --idle and --duration',
   }
 });
 
-test('observe refuses a bad --inject, a missing or non-journal --from file, and two signing modes', async () => {
+test('observe refuses a bad --inject, a missing, non-journal or non-HAR --from file, a data API without its token, and two signing modes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-usage-'));
   try {
     const notJournal = join(dir, 'not-journal.jsonl');
     writeFileSync(notJournal, '{"hello":1}\n');
+    const notHar = join(dir, 'empty.har');
+    writeFileSync(notHar, '{"log":{"version":"1.2"}}');
     const secret = join(dir, 'secret');
     writeFileSync(secret, 'test-only');
     const cases: Array<[string[], RegExp]> = [
@@ -26,8 +28,14 @@ test('observe refuses a bad --inject, a missing or non-journal --from file, and 
       [['--inject', 'onComplete=teapot'], /"teapot" is not a status/],
       [['--from', join(dir, 'missing.jsonl')], /cannot read \(ENOENT\)/],
       [['--from', notJournal], /entry 1 is not a mock host journal entry/],
+      [['--from', notHar], /no log.entries \(a HAR 1.2 file\)/],
+      [['--inject', 'onComplete=hold:x'], /"hold:x" is not a status/],
       [['--hmac-secret-file', secret, '--jwks-url', 'http://127.0.0.1:1/jwks.json', '--idle', '1'], /exclusive/],
       [['--idle', '0'], /--idle must be a number of seconds > 0/],
+      [['--data-api', 'localhost:1', '--token-env', 'T'], /--data-api must be the service's http\(s\) base URL/],
+      [['--data-api', 'http://127.0.0.1:1'], /--data-api needs --token-env NAME/],
+      [['--data-api', 'http://127.0.0.1:1', '--token-env', 'CCS_OBSERVE_UNSET_TOKEN'], /is not set or empty/],
+      [['--token-env', 'T'], /--token-env needs --data-api URL/],
     ];
     for (const [args, words] of cases) {
       const r = await runObserve(args);

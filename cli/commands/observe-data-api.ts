@@ -1,0 +1,45 @@
+/**
+ * `observe --data-api URL --token-env NAME`: after the observation, the records the callbacks named
+ * are read back from the service's data API (suites/observe/read-back.ts). The Bearer token comes
+ * from the environment variable NAME, never from a flag, and is scrubbed from every report.
+ */
+import type { JournalEntry } from '../../mock-host/index.ts';
+import { notReadBack, readBack, type ReadBackOptions, type Verdicts } from '../../suites/observe/index.ts';
+import type { FlagSpec, Parsed } from '../args.ts';
+
+export const DATA_API_FLAGS: FlagSpec[] = [
+  { name: 'data-api', kind: 'string', value: 'URL', help: "the service's base URL: read back what callbacks name" },
+  { name: 'token-env', kind: 'string', value: 'NAME', help: 'environment variable holding the data API Bearer token' },
+];
+
+/** The read-back's options from the flags, undefined without --data-api; throws a usage error. */
+export function dataApiOptions(values: Parsed['flags']): ReadBackOptions | undefined {
+  const url = values['data-api'];
+  const name = values['token-env'];
+  if (url === undefined) {
+    if (name !== undefined) throw new Error('--token-env needs --data-api URL');
+    return undefined;
+  }
+  if (typeof url !== 'string' || !/^https?:\/\/[^/]+/.test(url)) {
+    throw new Error(`--data-api must be the service's http(s) base URL, got "${String(url)}"`);
+  }
+  if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    throw new Error('--data-api needs --token-env NAME: the environment variable holding the Bearer token');
+  }
+  const token = process.env[name];
+  if (!token) throw new Error(`--token-env ${name}: the environment variable is not set or empty`);
+  return { baseUrl: url, token };
+}
+
+export async function readBackStep(
+  entries: JournalEntry[],
+  v: Verdicts,
+  o: ReadBackOptions | undefined,
+): Promise<void> {
+  if (!o) return notReadBack(v);
+  await readBack(
+    entries.filter((e) => e.kind === 'lifecycle'),
+    v,
+    o,
+  );
+}

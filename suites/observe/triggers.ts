@@ -1,0 +1,193 @@
+/**
+ * What followed each onComplete attempt, against how the attempt ended (section 6): a 5xx or a
+ * timeout must be followed by a retry after the back-off (DELIV-4, DELIV-6, DELIV-7, DELIV-8); a 2xx
+ * or a 4xx by none (DELIV-10), except a 2xx given at or after the 10 s timeout (DELIV-12); a reset or
+ * a close by the host may be followed by a retry or not (DELIV-10 reading), and a retry keeps the
+ * back-off. An attempt the host held (`--inject onComplete=hold:MS`) decides the whole-request timeout
+ * itself (DELIV-3). Gaps and durations are on the mock host's monotonic clock, from the end of an
+ * attempt (DELIV-8 reading); tolerances are the suites' own (suites/service/target-config/timing.ts).
+ */
+import { CONTRACT } from '../../protocol/index.ts';
+import type { JournalEntry } from '../../mock-host/index.ts';
+import { HARNESS_SLACK_MS, type Timing } from '../service/target-config/timing.ts';
+import { at } from './words.ts';
+import type { Verdicts } from './verdicts.ts';
+
+/** How an attempt ended, as the mock host saw it. */
+export type AttemptEnd =
+  | { kind: 'open' }
+  | { kind: '5xx'; status: number }
+  /** held by the host (--inject hold:MS) and given up by the service before any answer */
+  | { kind: 'timeout'; heldMs: number }
+  /** reset or closed by the host: not an answer (DELIV-10 reading) */
+  | { kind: 'network'; fault: string }
+  | { kind: 'answered'; status: number; heldMs?: number };
+
+const HELD = new Set(['hold', 'never']);
+const NETWORK = new Set(['reset', 'close', 'refuse']);
+const ms = (ns: bigint): number => Number(ns / 1_000_000n);
+
+export function endOfAttempt(e: JournalEntry): AttemptEnd {
+  if (!e.finished) return { kind: 'open' };
+  const r = e.response ?? {};
+  if (r.fault !== undefined && NETWORK.has(r.fault)) return { kind: 'network', fault: r.fault };
+  const heldMs = r.fault !== undefined && HELD.has(r.fault) ? (r.delayMs ?? Number.POSITIVE_INFINITY) : undefined;
+  if (r.status === undefined) return heldMs !== undefined ? { kind: 'timeout', heldMs } : { kind: 'open' };
+  if (r.status >= 500) return { kind: '5xx', status: r.status };
+  return { kind: 'answered', status: r.status, ...(heldMs !== undefined ? { heldMs } : {}) };
+}
+
+/** The attempt's duration on the mock host: arrival to its end (answer, reset, or the service giving up). */
+function durationMs(e: JournalEntry): number {
+  return ms(BigInt(e.finished!.monoNs) - BigInt(e.arrival.monoNs));
+}
+
+interface TimeoutBand {
+  /** scaled(10 s) */
+  timeout: number;
+  tol: number;
+  /** DELIV-3 reading: "just under" the timeout is scaled(10 s) minus twice the tolerance, at least half of it. */
+  under: number;
+}
+
+function band(timing: Timing): TimeoutBand {
+  const t = CONTRACT.requestTimeoutMs;
+  const timeout = timing.scaled(t);
+  const tol = timing.tolerance(t);
+  return { timeout, tol, under: Math.max(timeout - 2 * tol, timeout / 2) };
+}
+
+const GIVE_UP = 'the service gives up an attempt held by the host at the 10 s whole-request timeout';
+const WAITED = 'an attempt answered 200 under the 10 s timeout is waited for and not retried';
+
+/** DELIV-3 from one held attempt: given up at 10 s (scaled), never before, never waited for past it. */
+export function judgeHeld(e: JournalEntry, end: AttemptEnd, v: Verdicts, timing: Timing): void {
+  if (end.kind !== 'timeout' && !(end.kind === 'answered' && end.heldMs !== undefined)) return;
+  const b = band(timing);
+  const d = durationMs(e);
+  const expected = `given up ${Math.round(b.timeout)} ± ${Math.round(b.tol)} ms after it arrived (contract 10 s × scale ${timing.timeScale})`;
+  if (end.kind === 'timeout') {
+    // held past the timeout: request-timeout-10s's rule; held less long, the early give-up is a slow success lost
+    const id = end.heldMs >= b.timeout ? 'delivery.request-timeout-10s' : 'delivery.slow-success-not-retried';
+    v.that('DELIV-3', end.heldMs >= b.timeout ? GIVE_UP : WAITED, Math.abs(d - b.timeout) <= b.tol, {
+      id,
+      expected,
+      seen: `given up after ${d} ms of a ${end.heldMs} ms hold (${at(e)})`,
+    });
+    return;
+  }
+  if (d > b.timeout + b.tol) {
+    v.that('DELIV-3', GIVE_UP, false, {
+      id: 'delivery.request-timeout-10s',
+      expected,
+      seen: `still waiting after ${d} ms: the held answer ${end.status} was sent then (${at(e)})`,
+    });
+  }
+}
+
+/** A 2xx held until just under the timeout: a retry of it is a timeout shorter than 10 s (DELIV-10 reading). */
+function slowSuccess(e: JournalEntry, end: AttemptEnd, timing: Timing): boolean {
+  if (end.kind !== 'answered' || end.heldMs === undefined || end.status >= 300) return false;
+  const b = band(timing);
+  const d = durationMs(e);
+  return d >= b.under && d < b.timeout - b.tol;
+}
+
+export interface TriggerContext {
+  timing: Timing;
+  /** The end of the observation on the mock host's monotonic clock (ns). */
+  endNs: bigint;
+}
+
+/** DELIV-3, DELIV-4, DELIV-6, DELIV-7, DELIV-8, DELIV-10: what followed each attempt of one onComplete. */
+export function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: TriggerContext): void {
+  const { timing } = ctx;
+  s.forEach((e, i) => {
+    const next = s[i + 1];
+    const end = endOfAttempt(e);
+    if (end.kind === 'open') return;
+    judgeHeld(e, end, v, timing);
+    const endNs = BigInt(e.finished!.monoNs);
+    if (end.kind === '5xx' || end.kind === 'timeout' || end.kind === 'network') {
+      if (i + 1 >= CONTRACT.maxAttempts) return;
+      const backoff = CONTRACT.backoffMs[i]!;
+      if (end.kind !== 'network') {
+        const dueMs = timing.scaled(backoff) + timing.tolerance(backoff) + HARNESS_SLACK_MS;
+        const deadline = endNs + BigInt(Math.round(dueMs)) * 1_000_000n;
+        if (next === undefined && ctx.endNs < deadline) return; // the observation ended before a retry was due
+        requireRetry(e, next, i, end.kind, v, `attempt ${i + 2} within ${ms(deadline - endNs)} ms`);
+      }
+      if (next) judgeBackoff(e, next, i, end.kind, v, timing);
+      return;
+    }
+    // DELIV-12: a 2xx given at or after the whole-request timeout may still be retried
+    const b = band(timing);
+    if (durationMs(e) >= b.timeout - b.tol) return;
+    const window = endNs + BigInt(Math.round(timing.quietWindowMs())) * 1_000_000n;
+    if (next === undefined && ctx.endNs < window) return;
+    if (slowSuccess(e, end, timing)) {
+      v.that('DELIV-3', WAITED, next === undefined, {
+        id: 'delivery.slow-success-not-retried',
+        expected: `no attempt after ${at(e)} answered ${end.status} after ${durationMs(e)} ms`,
+        seen: next ? at(next) : 'none',
+      });
+      return;
+    }
+    v.that('DELIV-10', 'onComplete is not retried after a 2xx or a 4xx answer', next === undefined, {
+      id: 'delivery.no-retry-after-2xx-4xx',
+      expected: `no attempt after ${at(e)} answered ${end.status}`,
+      seen: next ? at(next) : 'none',
+    });
+  });
+}
+
+/**
+ * A first retry missing is DELIV-4's (after a 5xx) or DELIV-6's (after a timeout); a retry made and
+ * the count stopped short of 3 is DELIV-7's "1 initial plus 2 retries" (fault model row DELIV-7/two-attempts).
+ */
+function requireRetry(
+  e: JournalEntry,
+  next: JournalEntry | undefined,
+  i: number,
+  kind: '5xx' | 'timeout',
+  v: Verdicts,
+  expected: string,
+): void {
+  const seen = next ? at(next) : `none after ${at(e)}`;
+  if (i > 0) {
+    const rule = 'onComplete makes 3 attempts when every one fails (1 initial plus 2 retries)';
+    v.that('DELIV-7', rule, next !== undefined, { id: 'delivery.three-attempts', expected, seen });
+  } else if (kind === '5xx') {
+    const rule = 'onComplete is retried after a 5xx answer';
+    v.that('DELIV-4', rule, next !== undefined, { id: 'delivery.retry-after-5xx', expected, seen });
+  } else {
+    const rule = 'onComplete is retried after a timed-out attempt';
+    v.that('DELIV-6', rule, next !== undefined, { id: 'delivery.retry-after-timeout', expected, seen });
+  }
+}
+
+/** DELIV-8: the back-off from the end of the failed attempt (its answer, reset, or the service giving it up). */
+function judgeBackoff(
+  e: JournalEntry,
+  next: JournalEntry,
+  i: number,
+  kind: AttemptEnd['kind'],
+  v: Verdicts,
+  timing: Timing,
+): void {
+  const backoff = CONTRACT.backoffMs[i]!;
+  const gap = ms(BigInt(next.arrival.monoNs) - BigInt(e.finished!.monoNs));
+  const want = timing.scaled(backoff);
+  const tol = timing.tolerance(backoff);
+  const after = kind === 'timeout' ? 'a timed-out attempt' : kind === 'network' ? `a ${e.response!.fault}` : 'a 5xx';
+  v.that(
+    'DELIV-8',
+    `the back-off before attempt ${i + 2} is about ${backoff / 1000} s from the end of the previous attempt`,
+    Math.abs(gap - want) <= tol,
+    {
+      id: kind === 'timeout' ? 'delivery.backoff-after-timeout' : 'delivery.backoff',
+      expected: `${Math.round(want)} ± ${Math.round(tol)} ms from the end of attempt ${i + 1} (${after})`,
+      seen: `${gap} ms (${at(next)})`,
+    },
+  );
+}

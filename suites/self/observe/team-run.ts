@@ -1,0 +1,92 @@
+/**
+ * One observed team run: the reference service (optionally with seeded faults) driven only by the
+ * team's own script (team-e2e.ts), `ccs-conformance observe` listening where its callbacks go with
+ * the given --inject answers, stopped by --idle; its report read back.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTRACT } from '../../../protocol/index.ts';
+import { HARNESS_SLACK_MS } from '../../service/target-config/timing.ts';
+import { playTeamTests } from './team-e2e.ts';
+import { startObserve, startReference, stop, type Child } from './children.ts';
+
+export const SECRET = 'test-only-observe-secret';
+/** The team script plus the idle stop plus start-up, with room for a loaded machine. */
+export const RUN_DEADLINE_MS = 90_000;
+
+export interface Report {
+  verdict: string;
+  clauses: Array<{ id: string; status: string; notExercisedReasons?: string[] }>;
+}
+
+export interface TeamRun {
+  code: number | null;
+  report: Report;
+  out: string;
+}
+
+export interface TeamRunOptions {
+  faults?: string[];
+  timeScale: number;
+  /** --inject values, e.g. onComplete=503,503 */
+  injects: string[];
+  /** Read back what the callbacks name from the reference service's data API (--data-api, --token-env). */
+  dataApi?: boolean;
+}
+
+/** The demo workspace's test-only Bearer token (fixtures/workspaces/default.yaml), passed as --token-env names. */
+const DATA_TOKEN = { OBSERVE_DATA_TOKEN: 'bt_test_fixture_demo_production' };
+
+/**
+ * --idle: longer than the judge's quiet window after the last callback (connect 5 s + request 10 s,
+ * scaled, plus the harness's slack), so every "no retry" window closes before observe stops, and
+ * than the 20 s back-off scaled.
+ */
+export function idleSeconds(timeScale: number): number {
+  const quiet = (CONTRACT.connectTimeoutMs + CONTRACT.requestTimeoutMs) * timeScale + HARNESS_SLACK_MS;
+  const backoff = CONTRACT.backoffMs[1]! * timeScale;
+  return Math.ceil(Math.max(quiet, backoff) / 1000) + 2;
+}
+
+export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<TeamRun> {
+  const secretFile = join(dir, 'secret');
+  writeFileSync(secretFile, SECRET);
+  let ref: Child | undefined;
+  let obs: Child | undefined;
+  try {
+    ref = await startReference(o.timeScale, o.faults ?? []);
+    obs = await startObserve(
+      [
+        '--hook-path',
+        '/hooks/service',
+        '--facts-path',
+        '/user-facts',
+        '--hmac-secret-file',
+        secretFile,
+        '--time-scale',
+        String(o.timeScale),
+        ...o.injects.flatMap((i) => ['--inject', i]),
+        '--idle',
+        String(idleSeconds(o.timeScale)),
+        '--duration',
+        String(RUN_DEADLINE_MS / 1000),
+        '--report-dir',
+        join(dir, 'live'),
+        ...(o.dataApi ? ['--data-api', ref.url, '--token-env', 'OBSERVE_DATA_TOKEN'] : []),
+      ],
+      o.dataApi ? DATA_TOKEN : {},
+    );
+    await playTeamTests(`${ref.url}/__driver`, obs.url, { mode: 'hmac', secret: SECRET });
+    const code = await obs.exited;
+    const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
+    return { code, report, out: obs.out() };
+  } finally {
+    stop(obs);
+    stop(ref);
+  }
+}
+
+export const statusOf = (r: Report, id: string) => r.clauses.find((c) => c.id === id)?.status;
+export const failedOf = (r: Report) => r.clauses.filter((c) => c.status === 'failed').map((c) => c.id);
+export const reasonsOf = (r: Report, id: string) =>
+  (r.clauses.find((c) => c.id === id)?.notExercisedReasons ?? []).join('; ');

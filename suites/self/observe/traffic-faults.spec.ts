@@ -1,0 +1,85 @@
+/**
+ * The acceptance of issue 31, row by row: for each fault-model row marked `traffic:`, observe with the
+ * row's flags passes the clean reference service driven by the team's own script and decides the row's
+ * clause, and fails the row's seeded fault on that clause. Each row costs a live run: CCS_MUTANTS
+ * limits the rows to those faults; without it, the first row of each distinct set of flags runs.
+ */
+import { test, expect } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadFaultModel, readSettings, type FaultModelRow } from '../../../spec/index.ts';
+import { RUN_DEADLINE_MS, failedOf, observeTeamRun, reasonsOf, statusOf } from './team-run.ts';
+
+/**
+ * A held attempt is judged against the 10 s timeout ± its tolerance, whose 400 ms floor at scale 0.1
+ * (1000 ± 400 ms) cannot tell a 5 s timeout from a 10 s one; at 0.2 it is 2000 ± 500 ms.
+ */
+const scaleOf = (traffic: string): number => (/hold:/.test(traffic) ? 0.2 : 0.1);
+
+/**
+ * The row's flags as observe's --inject values; --facts-path and --data-api rows run with the default
+ * retries to see (and a --data-api row reads back from the reference service's data API).
+ */
+function injectsOf(traffic: string): string[] {
+  const inject = /^--inject (\S+)$/.exec(traffic.trim());
+  return inject ? [inject[1]!] : ['onComplete=503,503'];
+}
+
+/** Clauses a clean run with these flags decides besides its rows' own (no seeded fault of theirs is marked). */
+const ALSO_DECIDED: Record<string, string[]> = {
+  // not STATE-7: whether the scope delete that follows the chat delete names that key too is the
+  // service's timing, and a key a scope delete named is the scope delete's (read-back.ts)
+  '--data-api URL --token-env NAME': ['STATE-4'],
+};
+
+const rows = loadFaultModel('service').rows.filter((r) => r.traffic !== undefined && r.fault !== undefined);
+const limit = readSettings().mutants;
+const chosen: FaultModelRow[] = limit.length
+  ? rows.filter((r) => limit.includes(r.fault!))
+  : rows.filter((r, i) => rows.findIndex((x) => x.traffic === r.traffic) === i);
+const flagSets = [...new Set(chosen.map((r) => r.traffic!))];
+
+// one run after another (each starts two processes), and a failed row never stops the others
+test.describe.configure({ mode: 'default' });
+
+for (const traffic of flagSets) {
+  const clauses = [
+    ...new Set([...chosen.filter((r) => r.traffic === traffic).map((r) => r.clause), ...(ALSO_DECIDED[traffic] ?? [])]),
+  ];
+  test(`observe ${traffic} passes the clean reference service and decides its rows' clauses (${clauses.join(' ')})`, async () => {
+    test.setTimeout(RUN_DEADLINE_MS * 2);
+    const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-rows-'));
+    try {
+      const { code, report, out } = await observeTeamRun(dir, {
+        timeScale: scaleOf(traffic),
+        injects: injectsOf(traffic),
+        dataApi: traffic.startsWith('--data-api'),
+      });
+      expect(failedOf(report), out).toEqual([]);
+      expect(code, out).toBe(0);
+      for (const c of clauses) expect(statusOf(report, c), `${c}: ${reasonsOf(report, c)}\n${out}`).toBe('passed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+for (const row of chosen) {
+  test(`observe ${row.traffic} fails the seeded fault ${row.fault} on its row ${row.row} (${row.clause})`, async () => {
+    test.setTimeout(RUN_DEADLINE_MS * 2);
+    const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-rows-'));
+    try {
+      const { code, report, out } = await observeTeamRun(dir, {
+        faults: [row.fault!],
+        timeScale: scaleOf(row.traffic!),
+        injects: injectsOf(row.traffic!),
+        dataApi: row.traffic!.startsWith('--data-api'),
+      });
+      expect(failedOf(report), out).toContain(row.clause);
+      expect(code, out).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
