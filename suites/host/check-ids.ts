@@ -49,6 +49,7 @@ export const HOST_WRITTEN_CHECK_IDS = [
   'observe.no-retry-4xx',
   'observe.read-path-well-formed',
   'observe.retry-backoff',
+  'observe.jwks-key-source',
   'facts.answered-within-10s',
   'facts.encoded-handle-answered',
   'facts.flat-object',

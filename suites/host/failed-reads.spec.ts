@@ -6,13 +6,12 @@
  * The failing key comes first in serviceKeys, so a reader that stops at its first failure reads no
  * other key. Each case has its own endUserHandle, so the reads of parallel tests never mix.
  */
-import { test, firstEndpoint } from './fixtures.ts';
+import { test, hostTags, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle, freshKey } from './harness/payloads.ts';
 import { complete, readOk, readsInWords, summary } from './harness/reads.ts';
 import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
 import { check } from '../shared/index.ts';
-import { clauseTags } from '../../spec/index.ts';
 
 const cite = ['HOST-13', ...ackClauses(true)].join(', ');
 
@@ -33,7 +32,7 @@ const TITLE =
   'after onComplete the host reads every other key of serviceKeys when the read of one key answers 404, ' +
   'answers 409 before its 200, is held past the read deadline, or answers a record whose data is null ' +
   `(${cite})`;
-test(TITLE, { tag: clauseTags('HOST-13', ...ackClauses(true)) }, async ({ host }, testInfo) => {
+test(TITLE, { tag: hostTags('HOST-13', ...ackClauses(true)) }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   // HOST-13 reading: the held read is answered only after the deadline the other keys are judged by.
   const holdMs = deadline + 1_000;

@@ -7,6 +7,8 @@ import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from
 import { attachChecks } from '../shared/index.ts';
 import { settleAnswers } from './harness/ack.ts';
 
+export { hostTags } from './harness/host-tags.ts';
+
 export const test = base.extend<{ ccsChecks: void }, { host: HostHarness }>({
   // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts);
   // first, every request the receiver made to the service side in the test is judged (observer.ts).
