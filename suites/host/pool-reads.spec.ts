@@ -1,0 +1,111 @@
+/**
+ * Reads in every state (issue 30): more reads of one onComplete fail at once than a host's pool of
+ * readers holds. 64 keys, of which 8 are held past the read deadline (they keep a bounded pool's readers
+ * busy), 24 answer 503 and 24 answer 409 before their record, and 8 answer at once. HOST-13: every key is
+ * read; HOST-21: every read answered 409 or 503 is retried until it gets the record. A receiver with a
+ * bounded pool that queues its work holds; one that drops reads or retries when its pool is full fails.
+ */
+import { test, hostTags, firstEndpoint } from './fixtures.ts';
+import { attachEvidence } from './harness/evidence.ts';
+import { freshHandle, freshKey } from './harness/payloads.ts';
+import { complete, covers, readOk, summary } from './harness/reads.ts';
+import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
+import type { DataRead } from './harness/service-side.ts';
+import { check, notExercised } from '../shared/index.ts';
+
+const HELD = 8;
+const EACH_STATUS = 24;
+const QUICK = 8;
+const KEYS = HELD + 2 * EACH_STATUS + QUICK;
+
+const cite = ['HOST-13', 'HOST-21', ...ackClauses(true)].join(', ');
+const TITLE =
+  `after an onComplete naming ${KEYS} keys, ${KEYS - QUICK} of whose first reads fail at once (${HELD} held past ` +
+  `the read deadline, ${EACH_STATUS} answered 503, ${EACH_STATUS} answered 409: more than a pool of readers ` +
+  `holds), the host reads every key and retries every 503 and 409 until it gets the record (${cite})`;
+
+/** The first few keys of a list, for a failure's words. */
+const some = (keys: readonly string[]): string =>
+  `${keys.length}: ${JSON.stringify(keys.slice(0, 4))}${keys.length > 4 ? ' ...' : ''}`;
+
+test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async ({ host }, testInfo) => {
+  const deadline = host.target.timeouts.dataReadMs;
+  // The held reads are answered 1 s past the read deadline (as in failed-reads.spec.ts); a bounded pool they
+  // fill then reads the rest: each key within the hold and two read deadlines (a first read, then a retry
+  // within dataReadMs, HOST-21's reading) of the acknowledgement.
+  const holdMs = deadline + 1_000;
+  const windowMs = holdMs + 2 * deadline;
+  test.setTimeout(host.target.timeouts.requestMs + windowMs + 20_000);
+  const ep = firstEndpoint(host);
+  const handle = freshHandle();
+  const held = Array.from({ length: HELD }, freshKey);
+  const on503 = Array.from({ length: EACH_STATUS }, freshKey);
+  const on409 = Array.from({ length: EACH_STATUS }, freshKey);
+  const quick = Array.from({ length: QUICK }, freshKey);
+  // The failing keys first in serviceKeys, the held ones first of all: a pool meets them before the rest.
+  const keys = [...held, ...on503, ...on409, ...quick];
+  await Promise.all([
+    ...held.map((k) => host.service.script(handle, k, [], { ms: holdMs, reads: 1 })),
+    ...on503.map((k) => host.service.script(handle, k, [503])),
+    ...on409.map((k) => host.service.script(handle, k, [409])),
+  ]);
+  const c = await complete(host, ep, keys, { handle });
+  const until = performance.now() + windowMs;
+  acknowledgedOrStop([{ mode: ep.mode, kind: `onComplete of ${KEYS} keys`, o: c.outcome }], {
+    deadlineMs: host.target.timeouts.requestMs,
+  });
+
+  const mine = (): DataRead[] => host.service.reads.filter((r) => r.endUserHandle === handle);
+  const unread = (): string[] => keys.filter((k) => !mine().some(covers(handle, k)));
+  /** Keys a read of which was answered 409 or 503 (HOST-21's to retry), and those of them not yet read 200. */
+  const refused = (): string[] =>
+    keys.filter((k) => mine().some((r) => r.serviceKey === k && (r.status === 409 || r.status === 503)));
+  const unretried = (): string[] => refused().filter((k) => !mine().some(readOk(handle, k)));
+  // One wait on the journal, woken by each read of this user, until every key is read and retried.
+  let after = 0;
+  while (unread().length > 0 || unretried().length > 0) {
+    const left = until - performance.now();
+    if (left <= 0) break;
+    const r = await host.service.waitForRead((x) => x.seq > after && x.endUserHandle === handle, left);
+    if (r === undefined) break;
+    after = r.seq;
+  }
+
+  const statuses = new Map<number, number>();
+  for (const r of mine()) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+  const tally = [...statuses].map(([s, n]) => `${n} answered ${s}`).join(', ') || 'no read';
+  await attachEvidence(
+    testInfo,
+    `every one of the ${KEYS} keys must be read, and every read answered 409 or 503 retried until answered 200, ` +
+      `within ${windowMs} ms of the acknowledgement`,
+    [c.outcome],
+    mine().map(summary),
+  );
+  const notRead = unread();
+  check
+    .soft(
+      'HOST-13',
+      `every one of the ${KEYS} keys of serviceKeys is read although ${KEYS - QUICK} of their first reads fail at once`,
+      { id: 'data.every-key-read-pool' },
+    )
+    .that(notRead.length === 0, {
+      expected: `a GET of each key (by key or the user's list) within ${windowMs} ms of the acknowledgement`,
+      seen: `keys never read, ${some(notRead)} (reads of this user: ${tally})`,
+    });
+  if (refused().length === 0) {
+    notExercised('HOST-21', 'no read of a key was answered 409 or 503 (the keys were read through the list GET)');
+    return;
+  }
+  const notRetried = unretried();
+  check
+    .soft(
+      'HOST-21',
+      `every key whose read was answered 409 or 503 is retried until it gets the record, with ` +
+        `${refused().length} such reads at once`,
+      { id: 'data.retry-pool' },
+    )
+    .that(notRetried.length === 0, {
+      expected: `a retry of each answered 200 within ${windowMs} ms of the acknowledgement`,
+      seen: `keys not retried to a 200, ${some(notRetried)} (reads of this user: ${tally})`,
+    });
+});
