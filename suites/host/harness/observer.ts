@@ -12,7 +12,7 @@
  */
 import { test, type TestInfo } from '@playwright/test';
 import { check, checksOf, notExercised } from '../../shared/index.ts';
-import type { ClauseId } from '../../../spec/index.ts';
+import { isClauseIdShape, type ClauseId } from '../../../spec/index.ts';
 import { JWKS_PATH, type DataRead, type JwksFetch, type ServiceSide } from './service-side.ts';
 import { titleClauses } from './host-tags.ts';
 
@@ -208,6 +208,8 @@ export function observe(service: ServiceSide): Observer {
     collect: async (testId) => (await seen(testId)).violations,
     async judge(info) {
       const tagged = new Set(info.tags.map((t) => t.replace(/^@/, '')));
+      // Whether the test ran to its end with every check held: then a failure found here stopped nothing.
+      const held = info.status === 'passed' && !checksOf(info).some((c) => c.outcome === 'failed');
       const all = await seen(info.testId);
       const found = all.violations.filter((v) => tagged.has(v.clause));
       const byCheck = new Map<string, Violation[]>();
@@ -222,8 +224,26 @@ export function observe(service: ServiceSide): Observer {
         check.soft(first.clause, first.rule, { id }).that(false, { expected: first.expected, seen: words + more });
       }
       noteSilence(info, tagged, all);
+      if (held && found.length > 0) noteRanToEnd(info, tagged, found);
     },
   };
+}
+
+/**
+ * The observer's failures come after the test body, which ran to its end with every check held: a tagged
+ * clause it made no check of was not exercised there, not blocked by them (reports/attribution.ts blocks
+ * the unchecked clauses of a failed test, as a failure usually stops it).
+ */
+function noteRanToEnd(info: TestInfo, tagged: ReadonlySet<string>, found: readonly Violation[]): void {
+  const decided = new Set(checksOf(info).flatMap((c) => c.clauses));
+  const failed = [...new Set(found.map((v) => v.clause))].join(', ');
+  for (const clause of tagged) {
+    if (decided.has(clause) || !isClauseIdShape(clause)) continue;
+    notExercised(
+      clause as ClauseId,
+      `the test ran to its end without a check of ${clause} (the observer failed ${failed} after it)`,
+    );
+  }
 }
 
 /** The clauses the observer decides, and what it judges of each. */
