@@ -1,9 +1,10 @@
 /**
  * Reads in every state (issue 30): more reads of one onComplete fail at once than a host's pool of
- * readers holds. 64 keys, of which 8 are held past the read deadline (they keep a bounded pool's readers
- * busy), 24 answer 503 and 24 answer 409 before their record, and 8 answer at once. HOST-13: every key is
+ * readers holds. 64 keys, of which 4 are held past the read deadline (they keep a bounded pool's readers
+ * busy), 26 answer 503 and 26 answer 409 before their record, and 8 answer at once. HOST-13: every key is
  * read; HOST-21: every read answered 409 or 503 is retried until it gets the record. A receiver with a
- * bounded pool that queues its work holds; one that drops reads or retries when its pool is full fails.
+ * bounded pool that queues its work holds, down to one that reads one key at a time (HOST-13's reading:
+ * awaiting a held read is no fault); one that drops reads or retries when its pool is full fails.
  */
 import { test, hostTags, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
@@ -13,8 +14,8 @@ import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
 import type { DataRead } from './harness/service-side.ts';
 import { check, notExercised } from '../shared/index.ts';
 
-const HELD = 8;
-const EACH_STATUS = 24;
+const HELD = 4;
+const EACH_STATUS = 26;
 const QUICK = 8;
 const KEYS = HELD + 2 * EACH_STATUS + QUICK;
 
@@ -30,12 +31,15 @@ const some = (keys: readonly string[]): string =>
 
 test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
-  // The held reads are answered 1 s past the read deadline (as in failed-reads.spec.ts); a bounded pool they
-  // fill then reads the rest: each key within the hold and two read deadlines (a first read, then a retry
-  // within dataReadMs, HOST-21's reading) of the acknowledgement.
+  // The held reads are answered 1 s past the read deadline (as in failed-reads.spec.ts). The contract sets no
+  // time limit on a read, and a pool of any size (one reader included) takes its time: the keys are waited for
+  // while the receiver makes progress. It has stopped when no read of the user came for a held read and a read
+  // deadline (HOST-21's reading: a retry within dataReadMs); at most what one reader of one key at a time
+  // takes: every held read, a second of back-off a key, and two read deadlines.
   const holdMs = deadline + 1_000;
-  const windowMs = holdMs + 2 * deadline;
-  test.setTimeout(host.target.timeouts.requestMs + windowMs + 20_000);
+  const quietMs = holdMs + deadline;
+  const capMs = HELD * holdMs + KEYS * 1_000 + 2 * deadline;
+  test.setTimeout(host.target.timeouts.requestMs + capMs + 20_000);
   const ep = firstEndpoint(host);
   const handle = freshHandle();
   const held = Array.from({ length: HELD }, freshKey);
@@ -50,7 +54,7 @@ test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async 
     ...on409.map((k) => host.service.script(handle, k, [409])),
   ]);
   const c = await complete(host, ep, keys, { handle });
-  const until = performance.now() + windowMs;
+  const until = performance.now() + capMs;
   acknowledgedOrStop([{ mode: ep.mode, kind: `onComplete of ${KEYS} keys`, o: c.outcome }], {
     deadlineMs: host.target.timeouts.requestMs,
   });
@@ -61,15 +65,19 @@ test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async 
   const refused = (): string[] =>
     keys.filter((k) => mine().some((r) => r.serviceKey === k && (r.status === 409 || r.status === 503)));
   const unretried = (): string[] => refused().filter((k) => !mine().some(readOk(handle, k)));
-  // One wait on the journal, woken by each read of this user, until every key is read and retried.
+  // One wait on the journal, woken by each read of this user, until every key is read and retried, the
+  // receiver stops (no read for quietMs) or the cap.
   let after = 0;
+  let last = performance.now();
   while (unread().length > 0 || unretried().length > 0) {
-    const left = until - performance.now();
+    const left = Math.min(until, last + quietMs) - performance.now();
     if (left <= 0) break;
     const r = await host.service.waitForRead((x) => x.seq > after && x.endUserHandle === handle, left);
     if (r === undefined) break;
     after = r.seq;
+    last = performance.now();
   }
+  const within = `while reads keep coming (none for ${quietMs} ms ends the wait), within ${capMs} ms`;
 
   const statuses = new Map<number, number>();
   for (const r of mine()) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
@@ -77,7 +85,7 @@ test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async 
   await attachEvidence(
     testInfo,
     `every one of the ${KEYS} keys must be read, and every read answered 409 or 503 retried until answered 200, ` +
-      `within ${windowMs} ms of the acknowledgement`,
+      within,
     [c.outcome],
     mine().map(summary),
   );
@@ -89,7 +97,7 @@ test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async 
       { id: 'data.every-key-read-pool' },
     )
     .that(notRead.length === 0, {
-      expected: `a GET of each key (by key or the user's list) within ${windowMs} ms of the acknowledgement`,
+      expected: `a GET of each key (by key or the user's list), ${within}`,
       seen: `keys never read, ${some(notRead)} (reads of this user: ${tally})`,
     });
   if (refused().length === 0) {
@@ -105,7 +113,7 @@ test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async 
       { id: 'data.retry-pool' },
     )
     .that(notRetried.length === 0, {
-      expected: `a retry of each answered 200 within ${windowMs} ms of the acknowledgement`,
+      expected: `a retry of each answered 200, ${within}`,
       seen: `keys not retried to a 200, ${some(notRetried)} (reads of this user: ${tally})`,
     });
 });
