@@ -8,7 +8,8 @@
  *                  this one ran ("blocked: SIGN-12 failed first"), or it was stopped by an error
  *                  that no check names (a thrown error, a timeout), which leaves every clause it
  *                  cites undecided
- *   not-exercised  the test did not run, or ran without checking the clause (with the reason)
+ *   not-exercised  the test did not run, or ran without checking the clause (with the reason): a clause
+ *                  whose only checks are not-exercised notes stays so even when the test failed
  *
  * Pure; shared by the clause reporter and the mutation matrix.
  */
@@ -95,6 +96,10 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
       );
     } else if (!ran) {
       o.reasons = t.skipReasons.length > 0 ? [...t.skipReasons] : ['the test did not run'];
+    } else if (mine.length > 0 && mine.every((c) => c.outcome === 'not-exercised')) {
+      // The test said why it could not check the clause (signing off; the host observer that saw no request
+      // breaking a rule): not exercised, whether or not the test then failed on another clause.
+      o.reasons = mine.map((c) => c.reason ?? 'no reason given');
     } else if (!t.ok && failedClauses.length === 0) {
       // Stopped by something no check names (a thrown error, a timeout): nothing it cites is decided,
       // not even a clause whose checks so far held (more of them may have followed).

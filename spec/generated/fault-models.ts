@@ -872,7 +872,10 @@ export type HostCheckId =
   | 'observe.retry-with-token'
   | 'observe.no-retry-4xx'
   | 'observe.read-path-well-formed'
-  | 'observe.retry-backoff';
+  | 'observe.retry-backoff'
+  | 'data.every-key-read-pool'
+  | 'data.retry-pool'
+  | 'observe.jwks-key-source';
 
 /** The same ids as values, in row order. */
 export const HOST_CHECK_IDS: readonly HostCheckId[] = [
@@ -993,6 +996,9 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'observe.no-retry-4xx',
   'observe.read-path-well-formed',
   'observe.retry-backoff',
+  'data.every-key-read-pool',
+  'data.retry-pool',
+  'observe.jwks-key-source',
 ];
 
 /** Every fault spec/faults/host.yaml declares. */
@@ -1042,6 +1048,9 @@ export type HostFaultName =
   | 'reads-first-key-only'
   | 'read-path-unencoded'
   | 'crashes-on-null-data'
+  | 'pool-drops-reads'
+  | 'pool-drops-retries'
+  | 'jwks-derived-url'
   | 'rebuilds-query-from-parsed'
   | 'read-path-form-encoded'
   | 'crashes-on-null-field'
@@ -1129,6 +1138,9 @@ export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'reads-first-key-only', clause: 'HOST-13', sentence: "reads only the first key of serviceKeys" },
   { name: 'read-path-unencoded', clause: 'HOST-13', sentence: "builds the read path from the raw endUserHandle and serviceKey, without percent-encoding" },
   { name: 'crashes-on-null-data', clause: 'HOST-13', sentence: "reads serviceKeys one by one and reads data.label of each record, so a record whose data is null throws and no further key is read" },
+  { name: 'pool-drops-reads', clause: 'HOST-13', sentence: "reads serviceKeys with a pool of 8 readers and a queue of 16, and drops a key that finds both full (a bulkhead that rejects work), so most keys of a 64-key onComplete are never read" },
+  { name: 'pool-drops-retries', clause: 'HOST-21', sentence: "lets at most 8 retries of 409 and 503 wait at a time and gives up a read that finds the retry queue full, so when most reads of an onComplete fail at once most are never retried" },
+  { name: 'jwks-derived-url', clause: 'HOST-8', sentence: "looks for the JWKS document at the service origin's /.well-known/jwks.json before the configured key source (a discovery habit), then fetches the key source" },
   { name: 'rebuilds-query-from-parsed', clause: 'HOST-16', sentence: "verifies the facts GET over a query written again from its parsed values (a form encoder's), so a query sent with %20 or with ~ ( ) ! as they are is refused" },
   { name: 'read-path-form-encoded', clause: 'HOST-13', sentence: "form-encodes the read path (a space as +), so a key or handle with a space is read as another one" },
   { name: 'crashes-on-null-field', clause: 'HOST-13', sentence: "reads serviceKeys one by one and trims data.label of each record that has data, so a field that could not be populated (null, 2.3) throws and no further key is read" },

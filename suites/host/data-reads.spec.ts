@@ -3,7 +3,7 @@
  * client (HOST-21, HOST-22, section 7 "Client behaviour"), observed on the harness's data API:
  * which reads the receiver makes, on which paths, which answers it retries and how they are spaced.
  */
-import { test, firstEndpoint } from './fixtures.ts';
+import { test, hostTags, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle, freshKey } from './harness/payloads.ts';
 import {
@@ -19,10 +19,10 @@ import {
 import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { check } from '../shared/index.ts';
-import { clauseTags, type ClauseId } from '../../spec/index.ts';
+import type { ClauseId } from '../../spec/index.ts';
 
 /** The tags of a test: its clause, and the acknowledgement duties every onComplete it sends is judged on. */
-const tags = (clause: ClauseId): string[] => clauseTags(clause, ...ackClauses(true));
+const tags = (clause: ClauseId): string[] => hostTags(clause, ...ackClauses(true));
 const cite = (clause: ClauseId): string => [clause, ...ackClauses(true)].join(', ');
 
 /** HOST-1 and HOST-2 on the onCompletes a test then watches the reads of (harness/ack.ts). */

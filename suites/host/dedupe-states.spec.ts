@@ -5,7 +5,7 @@
  * the onComplete must be handled: its keys read. A control onComplete of a fresh conversation shows
  * that the receiver reads at all (HOST-13 decides that), so a missing read here is the dedupe's.
  */
-import { test, allEndpoints, firstEndpoint } from './fixtures.ts';
+import { test, hostTags, allEndpoints, firstEndpoint } from './fixtures.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type Payload } from './harness/payloads.ts';
@@ -14,10 +14,10 @@ import { complete, readOk, readsInWords, type Completion } from './harness/reads
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { ackClauses, answeredOrStop, judgeAcks, acknowledgedOrStop } from './harness/ack.ts';
 import { check, precondition } from '../shared/index.ts';
-import { clauseTags, type HostCheckId } from '../../spec/index.ts';
+import type { HostCheckId } from '../../spec/index.ts';
 
 const cite = ['HOST-11', ...ackClauses(true)].join(', ');
-const tags = clauseTags('HOST-11', ...ackClauses(true));
+const tags = hostTags('HOST-11', ...ackClauses(true));
 
 /** An onComplete of a fresh conversation whose keys the data API serves, not yet sent. */
 async function announced(h: HostHarness, ep: ModeEndpoint): Promise<Payload> {

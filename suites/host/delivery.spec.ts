@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { bulkPages, unixNow } from '../../protocol/index.ts';
-import { test, allEndpoints, firstEndpoint } from './fixtures.ts';
+import { test, hostTags, allEndpoints, firstEndpoint } from './fixtures.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from './harness/payloads.ts';
@@ -23,14 +23,14 @@ import {
   type SentCallback,
 } from './harness/ack.ts';
 import { check, precondition } from '../shared/index.ts';
-import { clauseTags, type ClauseId } from '../../spec/index.ts';
+import type { ClauseId } from '../../spec/index.ts';
 
 /**
  * Every callback of these tests is judged on the acknowledgement duties (harness/ack.ts): HOST-1,
  * HOST-2, and the verifier's clause where HOST-1 decides the 2xx. A test's own clause decides the
  * 2xx of its redeliveries, retries and pages (its own condition); HOST-1 that an answer came.
  */
-const tags = (clause: ClauseId, allModes = false): string[] => clauseTags(clause, ...ackClauses(!allModes));
+const tags = (clause: ClauseId, allModes = false): string[] => hostTags(clause, ...ackClauses(!allModes));
 const cite = (clause: ClauseId, allModes = false): string => [clause, ...ackClauses(!allModes)].join(', ');
 const callbacks = (mode: string, kind: string, os: readonly SendOutcome[]): SentCallback[] =>
   os.map((o) => ({ mode, kind, o }));

@@ -6,7 +6,7 @@
  * at once. Each check names the clause its own condition decides (harness/judge-signatures.ts).
  */
 import { LIFECYCLE_EVENTS, unixNow, type LifecycleEvent } from '../../protocol/index.ts';
-import { test, allEndpoints } from './fixtures.ts';
+import { test, hostTags, allEndpoints } from './fixtures.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { casesFor, type SignatureCase } from './harness/signature-cases.ts';
 import { signedModeClauses, signingModesUnderTest } from './harness/modes.ts';
@@ -102,7 +102,7 @@ async function sendAll<T extends SentCase>(
   const clauses = callbackClauses(['HOST-1', 'HOST-3', 'HOST-25', ...signedModeClauses()]);
   test(
     `every event with each bad signature of the fault model is refused with 401, and the window's edges are accepted, in every signing mode (${clauses.join(', ')})`,
-    { tag: clauses.map((c) => `@${c}`) },
+    { tag: hostTags(...clauses) },
     async ({ host }, testInfo) => {
       test.setTimeout(3 * host.target.timeouts.requestMs + 30_000);
       const plan = signedEndpoints(host).flatMap((ep) =>
@@ -128,7 +128,7 @@ async function sendAll<T extends SentCase>(
   const clauses: ClauseId[] = MODES.length > 0 ? ['HOST-18', 'HOST-16'] : ['HOST-18'];
   test(
     "the facts GET with each bad signature of the fault model is refused with a 4xx, and the window's edges are answered, in every signing mode (HOST-18, HOST-16)",
-    { tag: clauses.map((c) => `@${c}`) },
+    { tag: hostTags(...clauses) },
     async ({ host }, testInfo) => {
       const eps = signedEndpoints(host).filter((e) => e.factsUrl !== undefined);
       test.skip(eps.length === 0, 'capability facts endpoint not offered by the target (factsPath not set)');

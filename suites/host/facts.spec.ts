@@ -6,7 +6,7 @@
  * every-signed-request.spec.ts.
  */
 import { Ajv } from 'ajv';
-import { test, allEndpoints } from './fixtures.ts';
+import { test, hostTags, allEndpoints } from './fixtures.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { fetchFacts } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
@@ -15,7 +15,6 @@ import { encodedHandle } from './harness/reads.ts';
 import { judgeLanguageName } from './harness/languages.ts';
 import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './harness/send.ts';
 import { check, precondition, show, warnCheck } from '../shared/index.ts';
-import { clauseTags } from '../../spec/index.ts';
 
 /** HOST-15: members that would make the answer an envelope rather than the facts themselves. */
 const WRAPPERS = ['data', 'facts', 'result', 'results', 'items', 'payload'];
@@ -40,7 +39,7 @@ function parseBody(o: SendOutcome): unknown {
 
 test(
   'the facts endpoint answers the signed GET with a 2xx within the 10 s fetch timeout, for a handle that needs percent-encoding too (HOST-16)',
-  { tag: clauseTags('HOST-16') },
+  { tag: hostTags('HOST-16') },
   async ({ host }, testInfo) => {
     test.setTimeout(host.target.timeouts.requestMs + 20_000);
     const eps = factsEndpoints(host);
@@ -77,7 +76,7 @@ test(
 
 test(
   'the facts endpoint answers a flat JSON object that matches the FACTS class, no list and no envelope (HOST-15)',
-  { tag: clauseTags('HOST-15') },
+  { tag: hostTags('HOST-15') },
   async ({ host }, testInfo) => {
     test.setTimeout(host.target.timeouts.requestMs + 20_000);
     const schema = host.target.factsSchema;
@@ -145,7 +144,7 @@ function notEnglish(langs: unknown): string[] {
 const LANGUAGES_TITLE =
   'preferredLanguages, when present, is an array of language names in English, for every user' +
   ' asked about (HOST-17)';
-test(LANGUAGES_TITLE, { tag: clauseTags('HOST-17') }, async ({ host }, testInfo) => {
+test(LANGUAGES_TITLE, { tag: hostTags('HOST-17') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 20_000);
   // A target names the one user it knows; the reference answers any handle, so many users are asked about.
   const handles =

@@ -4,17 +4,18 @@
  * record at section 2.3's edges (data null), and every other key of the same onComplete must still be
  * read (PITFALLS: "read every key" shows only when one read fails).
  * The failing key comes first in serviceKeys, so a reader that stops at its first failure reads no
- * other key. Each case has its own endUserHandle, so the reads of parallel tests never mix.
+ * other key. Then more reads of one onComplete fail at once than a pool of readers holds
+ * (harness/pool-reads.ts). Each case has its own endUserHandle, so the reads of parallel tests never mix.
  */
-import { test, firstEndpoint } from './fixtures.ts';
+import { test, hostTags, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle, freshKey } from './harness/payloads.ts';
 import { complete, readOk, readsInWords, summary } from './harness/reads.ts';
 import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
+import { POOL_KEYS, POOL_WORDS, poolCapMs, sendPoolCase } from './harness/pool-reads.ts';
 import { check } from '../shared/index.ts';
-import { clauseTags } from '../../spec/index.ts';
 
-const cite = ['HOST-13', ...ackClauses(true)].join(', ');
+const cite = ['HOST-13', 'HOST-21', ...ackClauses(true)].join(', ');
 
 /** The ways the first key's read fails, each with the check id that judges the other keys' reads. */
 const FAILURES = [
@@ -31,13 +32,14 @@ const FAILURES = [
 
 const TITLE =
   'after onComplete the host reads every other key of serviceKeys when the read of one key answers 404, ' +
-  'answers 409 before its 200, is held past the read deadline, or answers a record whose data is null ' +
-  `(${cite})`;
-test(TITLE, { tag: clauseTags('HOST-13', ...ackClauses(true)) }, async ({ host }, testInfo) => {
+  'answers 409 before its 200, is held past the read deadline, or answers a record whose data is null; and after ' +
+  `${POOL_WORDS}, it reads every key and retries every 503 and 409 until it gets the record (${cite})`;
+test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async ({ host }, testInfo) => {
   const deadline = host.target.timeouts.dataReadMs;
   // HOST-13 reading: the held read is answered only after the deadline the other keys are judged by.
   const holdMs = deadline + 1_000;
-  test.setTimeout(host.target.timeouts.requestMs + holdMs + deadline + 20_000);
+  const { requestMs } = host.target.timeouts;
+  test.setTimeout(2 * requestMs + holdMs + deadline + poolCapMs(host) + 20_000);
   const ep = firstEndpoint(host);
   const cases = await Promise.all(
     FAILURES.map(async (f) => {
@@ -49,7 +51,7 @@ test(TITLE, { tag: clauseTags('HOST-13', ...ackClauses(true)) }, async ({ host }
     }),
   );
   const sent = cases.map(({ c }) => ({ mode: ep.mode, kind: 'onComplete', o: c.outcome }));
-  acknowledgedOrStop(sent, { deadlineMs: host.target.timeouts.requestMs });
+  acknowledgedOrStop(sent, { deadlineMs: requestMs });
   // HOST-13 reading: the other keys within the deadline from the held read's answer (the contract sets no
   // time limit on a read, so awaiting it is no fault, nor is a receiver that handles one onComplete at a
   // time and so reads the other cases' keys after it).
@@ -85,4 +87,11 @@ test(TITLE, { tag: clauseTags('HOST-13', ...ackClauses(true)) }, async ({ host }
         seen: readsInWords(host, c.handle),
       });
   }
+  // Then the 64-key case, once the keys above are read (a receiver that handles one onComplete at a time
+  // reads them first, as the deadline above allows); a receiver that answers nothing stopped the test above.
+  const pool = await sendPoolCase(host, ep);
+  acknowledgedOrStop([{ mode: ep.mode, kind: `onComplete of ${POOL_KEYS} keys`, o: pool.c.outcome }], {
+    deadlineMs: requestMs,
+  });
+  await pool.judge(testInfo);
 });

@@ -7,14 +7,17 @@ import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from
 import { attachChecks } from '../shared/index.ts';
 import { settleAnswers } from './harness/ack.ts';
 
+export { hostTags } from './harness/host-tags.ts';
+
 export const test = base.extend<{ ccsChecks: void }, { host: HostHarness }>({
   // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts);
-  // first, every request the receiver made to the service side in the test is judged (observer.ts).
+  // first the held-back passes (ack.ts), then every request the receiver made to the service side in the test
+  // is judged (observer.ts).
   ccsChecks: [
     async ({ host }, use, testInfo) => {
       await use();
-      await host.observer.judge(testInfo);
       settleAnswers(testInfo);
+      await host.observer.judge(testInfo);
       await attachChecks(testInfo);
     },
     { auto: true },

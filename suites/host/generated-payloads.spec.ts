@@ -8,7 +8,7 @@
  * hangs costs one 10 s wait per test. The seed is printed; `ccs-conformance host --seed N` replays it.
  */
 import type { TestInfo } from '@playwright/test';
-import { test, allEndpoints } from './fixtures.ts';
+import { test, hostTags, allEndpoints } from './fixtures.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { deliver } from './harness/deliver.ts';
 import { edgePayloads } from './harness/edges.ts';
@@ -115,7 +115,7 @@ const SIGNED = signingModesUnderTest();
  * clause of their tags only when the tag is there (reports/check-clause-ids.ts).
  */
 const cited = (c: ClauseId): ClauseId[] => [c, 'HOST-4', 'HOST-1', 'HOST-2'];
-const withHost4 = (c: ClauseId): string[] => cited(c).map((x) => `@${x}`);
+const withHost4 = (c: ClauseId): string[] => hostTags(...cited(c));
 
 const GENERATED_TITLE =
   'generated valid payloads of every event and the edges (bulk pages of 1, 499 and 500 keys, ' +

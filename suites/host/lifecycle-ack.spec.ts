@@ -8,7 +8,7 @@
  * once, so a slow or hanging receiver costs one 10 s wait, not one per event.
  */
 import { LIFECYCLE_EVENTS, type LifecycleEvent } from '../../protocol/index.ts';
-import { test, allEndpoints } from './fixtures.ts';
+import { test, hostTags, allEndpoints } from './fixtures.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
@@ -16,6 +16,7 @@ import { judgeAcks, QUICK_MS } from './harness/ack.ts';
 import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
 import type { SendOutcome } from './harness/send.ts';
 import { signedModeClauses } from './harness/modes.ts';
+import type { ClauseId } from '../../spec/index.ts';
 
 interface Sent {
   ep: ModeEndpoint;
@@ -43,11 +44,11 @@ function sendEvery(host: HostHarness): Promise<Sent[]> {
 }
 
 {
-  const clauses = ['HOST-1', 'HOST-2', ...signedModeClauses()];
+  const clauses: ClauseId[] = ['HOST-1', 'HOST-2', ...signedModeClauses()];
   const title =
     'every lifecycle event, correctly signed, is acknowledged with a 2xx within 10 s, and within 1 s: ' +
     `acknowledge first, work afterwards (${clauses.join(', ')})`;
-  test(title, { tag: clauses.map((c) => `@${c}`) }, async ({ host }, testInfo) => {
+  test(title, { tag: hostTags(...clauses) }, async ({ host }, testInfo) => {
     test.setTimeout(host.target.timeouts.requestMs + 20_000);
     const deadlineMs = host.target.timeouts.requestMs;
     const sent = await sendEvery(host);

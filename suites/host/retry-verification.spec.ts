@@ -6,7 +6,7 @@
  * clause that fails, on every-signed-request.spec.ts's cases) and acknowledges a correctly signed
  * attempt 2. Each callback has its own conversation, so no dedupe joins them.
  */
-import { test, allEndpoints } from './fixtures.ts';
+import { test, hostTags, allEndpoints } from './fixtures.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from './harness/payloads.ts';
@@ -14,7 +14,6 @@ import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { AnswerJudge, ackClauses, failNoAnswer, judgeAcks } from './harness/ack.ts';
 import { answered, describe, type SendOutcome } from './harness/send.ts';
 import { precondition } from '../shared/index.ts';
-import { clauseTags } from '../../spec/index.ts';
 
 const cite = ['HOST-12', ...ackClauses()].join(', ');
 
@@ -37,7 +36,7 @@ function forged(h: HostHarness, ep: ModeEndpoint, attempt: number): Promise<Send
 const TITLE =
   'an onComplete at attempt 2 or 3 whose signature fails verification is refused like one at attempt 1,' +
   ` in every signing mode (${cite})`;
-test(TITLE, { tag: clauseTags('HOST-12', ...ackClauses()) }, async ({ host }, testInfo) => {
+test(TITLE, { tag: hostTags('HOST-12', ...ackClauses()) }, async ({ host }, testInfo) => {
   const { requestMs } = host.target.timeouts;
   test.setTimeout(2 * requestMs + 20_000);
   const eps = allEndpoints(host).filter((e) => e.mode !== 'none');

@@ -5,7 +5,7 @@
  * of signed request in every-signed-request.spec.ts, whitespace in generated-payloads.spec.ts.
  * onStart is used here: it carries no keys, so no data API reads follow.
  */
-import { test, modeEndpoint } from './fixtures.ts';
+import { test, hostTags, modeEndpoint } from './fixtures.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { deliver, type DeliverOptions } from './harness/deliver.ts';
 import { probeCache, rotate, type Rotation } from './harness/jwks-document.ts';
@@ -14,7 +14,6 @@ import { acknowledgedOrStop, judgeAcks } from './harness/ack.ts';
 import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from './harness/payloads.ts';
 import { answered, type SendOutcome } from './harness/send.ts';
 import { check } from '../shared/index.ts';
-import { clauseTags } from '../../spec/index.ts';
 
 /**
  * HOST-8 reading of "Cache it": of callbacks under a known kid sent one at a time, not every one may
@@ -40,7 +39,7 @@ function onStart(h: HostHarness, ep: ModeEndpoint): Payload {
 }
 
 /** The acknowledgement duties of the JWKS tests' callbacks (harness/ack.ts): a 401 is JWKS verification's. */
-const JWKS_ACK_TAGS = clauseTags('HOST-8', 'HOST-1', 'HOST-2', 'HOST-7');
+const JWKS_ACK_TAGS = hostTags('HOST-8', 'HOST-1', 'HOST-2', 'HOST-7');
 
 /**
  * A first callback under the current key, so the host has cached the document before what follows.
@@ -58,7 +57,7 @@ test.describe('hmac rotation', () => {
   test(
     'hmac: a callback signed with the previous secret is acknowledged during the overlap (HOST-9, HOST-1, HOST-2)',
     {
-      tag: clauseTags('HOST-9', 'HOST-1', 'HOST-2'),
+      tag: hostTags('HOST-9', 'HOST-1', 'HOST-2'),
     },
     async ({ host }, testInfo) => {
       test.setTimeout(30_000);

@@ -5,13 +5,16 @@
  * endUserHandle is one the test announced (each test announces fresh handles), so a correct receiver
  * never fails on another test's traffic. A request no test of this worker announced (a late read,
  * another worker's, a mangled handle) is judged only on what needs no attribution: its Bearer token.
- * A check goes only to a test tagged with its clause (reports/check-clause-ids.ts); failures only:
- * a request that broke nothing is no evidence that the test's own rule held.
+ * JWKS fetches (HOST-8) are judged on what needs no attribution either: the key source fetched as
+ * served. A check goes only to a test tagged with its clause (reports/check-clause-ids.ts; every host
+ * test is, host-tags.ts); failures only: a request that broke nothing is no evidence that the test's
+ * own rule held, so a clause only the observer adds to a test is noted not exercised there.
  */
 import { test, type TestInfo } from '@playwright/test';
-import { check } from '../../shared/index.ts';
-import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
-import type { DataRead, ServiceSide } from './service-side.ts';
+import { check, checksOf, notExercised } from '../../shared/index.ts';
+import { isClauseIdShape, type ClauseId, type HostCheckId } from '../../../spec/index.ts';
+import { JWKS_PATH, type DataRead, type JwksFetch, type ServiceSide } from './service-side.ts';
+import { titleClauses } from './host-tags.ts';
 
 /** The statuses section 7 says to retry (HOST-21) and never to retry (HOST-22). */
 const RETRIED = new Set([409, 503]);
@@ -31,8 +34,16 @@ export interface Violation {
   id: HostCheckId;
   rule: string;
   expected: string;
-  read: DataRead;
+  /** The request in words (requestInWords, fetchInWords): never its token. */
+  request: string;
   note?: string;
+}
+
+/** What a test's requests to the service side were, and the rules they broke. */
+interface Seen {
+  violations: Violation[];
+  reads: number;
+  fetches: number;
 }
 
 export interface Observer {
@@ -59,6 +70,32 @@ export function requestInWords(r: DataRead): string {
         ? 'without an Authorization header'
         : 'with another Authorization header';
   return `GET ${r.path} ${auth}, answered ${r.status} (journal #${r.seq})`;
+}
+
+/** A request to the key source's folder, in words. */
+export function fetchInWords(f: JwksFetch): string {
+  return `${f.method} ${f.path}, answered ${f.served ? 200 : f.path === JWKS_PATH ? 405 : 404} (journal #${f.seq})`;
+}
+
+const UNATTRIBUTED = 'not attributable to a test: judged in the test running when it was seen';
+
+/**
+ * HOST-8 reading: the document is fetched from the key source of section 5.2, the one URL the dashboard
+ * shows, with a GET; a receiver that looks for keys elsewhere (a derived /.well-known/jwks.json, a
+ * discovery document) reads a source the contract does not name. Needs no attribution.
+ */
+function fetchViolations(f: JwksFetch): Violation[] {
+  if (f.served) return [];
+  return [
+    {
+      clause: 'HOST-8',
+      id: 'observe.jwks-key-source',
+      rule: `the JWKS document is fetched from the key source, GET {service_api_url}${JWKS_PATH} (section 5.2)`,
+      expected: `GET ${JWKS_PATH}`,
+      request: fetchInWords(f),
+      note: UNATTRIBUTED,
+    },
+  ];
 }
 
 /** Wraps the service side's announce: each announced handle names the test that announced it. */
@@ -102,8 +139,8 @@ export function observe(service: ServiceSide): Observer {
           ? 'a retry of a data API read answered 409 or 503 carries the Bearer token'
           : 'every data API read carries the Bearer token (section 7: a read without it is answered 401)',
         expected: "Authorization: Bearer <the run's token>",
-        read: r,
-        ...(mine ? {} : { note: 'not attributable to a test: judged in the test running when it was seen' }),
+        request: requestInWords(r),
+        ...(mine ? {} : { note: UNATTRIBUTED }),
       });
     }
     if (!r.wellFormed) {
@@ -112,12 +149,12 @@ export function observe(service: ServiceSide): Observer {
       out.push({
         clause: 'HOST-13',
         id: 'observe.read-path-well-formed',
-        read: r,
+        request: requestInWords(r),
         rule:
           'every data API read path is /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}' +
           '/{serviceKey}, each segment percent-encoded',
         expected: 'a read path of the data API whose segments decode',
-        ...(mine ? {} : { note: 'not attributable to a test: judged in the test running when it was seen' }),
+        ...(mine ? {} : { note: UNATTRIBUTED }),
       });
     }
     if (!mine) return out;
@@ -125,7 +162,7 @@ export function observe(service: ServiceSide): Observer {
       out.push({
         clause: 'HOST-13',
         id: 'observe.read-announced-key',
-        read: r,
+        request: requestInWords(r),
         rule: 'the host reads the keys of serviceKeys: every key it reads is one a callback named',
         expected: `a key of ${JSON.stringify([...new Set(owners.flatMap((a) => [...a.keys]))])}`,
       });
@@ -138,7 +175,7 @@ export function observe(service: ServiceSide): Observer {
       out.push({
         clause: 'HOST-21',
         id: 'observe.retry-backoff',
-        read: r,
+        request: requestInWords(r),
         rule:
           `a read answered 409 or 503 is retried with a back-off: fewer than ${LOOP_RETRIES} retries ` +
           `within ${LOOP_MS} ms of the first read`,
@@ -150,7 +187,7 @@ export function observe(service: ServiceSide): Observer {
       out.push({
         clause: 'HOST-22',
         id: 'observe.no-retry-4xx',
-        read: r,
+        request: requestInWords(r),
         rule: 'a data API read answered 400 or 401 is never retried',
         expected: `no read of this record after journal #${before.seq} (answered ${before.status})`,
       });
@@ -158,29 +195,81 @@ export function observe(service: ServiceSide): Observer {
     return out;
   };
 
-  const collect = async (testId: string): Promise<Violation[]> => {
+  const seen = async (testId: string): Promise<Seen> => {
     await service.sync();
-    const fresh = service.reads.filter((r) => r.seq > judgedUpTo);
-    judgedUpTo = Math.max(judgedUpTo, ...fresh.map((r) => r.seq));
-    return fresh.flatMap((r) => violations(r, testId));
+    const reads = service.reads.filter((r) => r.seq > judgedUpTo);
+    const fetches = service.jwksFetches.filter((f) => f.seq > judgedUpTo);
+    judgedUpTo = Math.max(judgedUpTo, ...reads.map((r) => r.seq), ...fetches.map((f) => f.seq));
+    const found = [...reads.flatMap((r) => violations(r, testId)), ...fetches.flatMap(fetchViolations)];
+    return { violations: found, reads: reads.length, fetches: fetches.length };
   };
 
   return {
-    collect,
+    collect: async (testId) => (await seen(testId)).violations,
     async judge(info) {
       const tagged = new Set(info.tags.map((t) => t.replace(/^@/, '')));
-      const found = (await collect(info.testId)).filter((v) => tagged.has(v.clause));
+      // Whether the test ran to its end with every check held: then a failure found here stopped nothing.
+      const held = info.status === 'passed' && !checksOf(info).some((c) => c.outcome === 'failed');
+      const all = await seen(info.testId);
+      const found = all.violations.filter((v) => tagged.has(v.clause));
       const byCheck = new Map<HostCheckId, Violation[]>();
       for (const v of found) byCheck.set(v.id, [...(byCheck.get(v.id) ?? []), v]);
       for (const [id, vs] of byCheck) {
         const first = vs[0]!;
-        const seen = vs
+        const words = vs
           .slice(0, 5)
-          .map((v) => requestInWords(v.read) + (v.note ? ` (${v.note})` : ''))
+          .map((v) => v.request + (v.note ? ` (${v.note})` : ''))
           .join('; ');
         const more = vs.length > 5 ? ` and ${vs.length - 5} more` : '';
-        check.soft(first.clause, first.rule, { id }).that(false, { expected: first.expected, seen: seen + more });
+        check.soft(first.clause, first.rule, { id }).that(false, { expected: first.expected, seen: words + more });
       }
+      noteSilence(info, tagged, all);
+      if (held && found.length > 0) noteRanToEnd(info, tagged, found);
     },
   };
+}
+
+/**
+ * The observer's failures come after the test body, which ran to its end with every check held: a tagged
+ * clause it made no check of was not exercised there, not blocked by them (reports/attribution.ts blocks
+ * the unchecked clauses of a failed test, as a failure usually stops it).
+ */
+function noteRanToEnd(info: TestInfo, tagged: ReadonlySet<string>, found: readonly Violation[]): void {
+  const decided = new Set(checksOf(info).flatMap((c) => c.clauses));
+  const failed = [...new Set(found.map((v) => v.clause))].join(', ');
+  for (const clause of tagged) {
+    if (decided.has(clause) || !isClauseIdShape(clause)) continue;
+    notExercised(
+      clause as ClauseId,
+      `the test ran to its end without a check of ${clause} (the observer failed ${failed} after it)`,
+    );
+  }
+}
+
+/** The clauses the observer decides, and what it judges of each. */
+const OBSERVED: ReadonlyArray<{ clause: ClauseId; what: 'reads' | 'fetches' }> = [
+  { clause: 'HOST-13', what: 'reads' },
+  { clause: 'HOST-21', what: 'reads' },
+  { clause: 'HOST-22', what: 'reads' },
+  { clause: 'HOST-8', what: 'fetches' },
+];
+
+/**
+ * A clause only the observer adds to a test (host-tags.ts: not cited by its title) that no check decided
+ * is not exercised there, with what was seen: the observer reports failures only, so silence neither
+ * passes it nor, when the test failed on another clause, leaves it blocked (reports/attribution.ts).
+ */
+function noteSilence(info: TestInfo, tagged: ReadonlySet<string>, all: Seen): void {
+  const own = titleClauses(info.title);
+  const decided = new Set(checksOf(info).flatMap((c) => c.clauses));
+  for (const { clause, what } of OBSERVED) {
+    if (!tagged.has(clause) || own.has(clause) || decided.has(clause)) continue;
+    const n = what === 'reads' ? all.reads : all.fetches;
+    const kind = what === 'reads' ? 'data API request' : 'request to the JWKS key source';
+    const words =
+      n === 0
+        ? `the receiver made no ${kind} while this test ran`
+        : `the ${n} ${kind}${n === 1 ? '' : 's'} seen while this test ran broke no rule the observer judges`;
+    notExercised(clause, `${words} (the observer reports failures only; ${clause}'s own tests decide it)`);
+  }
 }

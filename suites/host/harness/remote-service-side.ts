@@ -8,7 +8,7 @@
 import { ccsError } from '../../../spec/index.ts';
 import { MAX_POLL_MS, type Journal } from './service-control.ts';
 import { runKeysFromJson, type RunKeysJson } from './run-keys.ts';
-import type { DataRead, JwksFetch, ServiceSide } from './service-side.ts';
+import { JWKS_PATH, type DataRead, type JwksFetch, type ServiceSide } from './service-side.ts';
 
 /** A control call that takes longer than a long poll plus this is a broken service side. */
 const SLACK_MS = 5_000;
@@ -69,7 +69,7 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
   await pull(0); // fails fast when the shared service side is not there
   return {
     url,
-    jwksUrl: `${url}/.well-known/service/jwks.json`,
+    jwksUrl: url + JWKS_PATH,
     controlUrl,
     reads,
     jwksFetches,
@@ -94,7 +94,7 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     },
     runKeys: async () => runKeysFromJson((await call('/keys')) as RunKeysJson),
     waitForRead: (pred, deadlineMs) => waitFor(reads, pred, deadlineMs),
-    waitForJwksFetch: (afterSeq, deadlineMs) => waitFor(jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
+    waitForJwksFetch: (afterSeq, deadlineMs) => waitFor(jwksFetches, (f) => f.served && f.seq > afterSeq, deadlineMs),
     sync: () => pull(0),
     close: async () => undefined,
   };

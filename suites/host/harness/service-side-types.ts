@@ -1,4 +1,7 @@
 /** The harness's service side in the host direction, as its users see it (service-side.ts serves it). */
+import type { JWK } from 'jose';
+import type { RunKeys } from './run-keys.ts';
+
 export interface DataRead {
   seq: number;
   /** Monotonic arrival time in ms (performance.now() of the process serving the data API). */
@@ -25,4 +28,56 @@ export interface ReadHold {
 export interface JwksFetch {
   seq: number;
   atMs: number;
+  /** The request as sent (method and path, no query): the observer judges it (observer.ts, HOST-8). */
+  method: string;
+  path: string;
+  /** A GET of the document's own path, answered with the document: the only fetch that can see a new key. */
+  served: boolean;
+}
+
+export interface ServiceSideOptions {
+  port?: number;
+  host?: string;
+  workspaceKey: string;
+  bearerToken: string;
+  /** Serves the control routes under a path holding this token (a service side shared by workers). */
+  controlToken?: string;
+}
+
+export interface ServiceSide {
+  url: string;
+  jwksUrl: string;
+  readonly reads: readonly DataRead[];
+  readonly jwksFetches: readonly JwksFetch[];
+  /** The control address when shared by workers (holds its token: never printed). */
+  controlUrl?: string;
+  /**
+   * Records the receiver may read: the keys announced in an onComplete for this user. Resolves
+   * once the data API serves them (at once in-process, after a round trip when shared), with the
+   * journal position at the announcement: a read journalled later may follow this callback.
+   */
+  announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<number>;
+  /**
+   * Answers the next reads of one key with these statuses, in order, before the envelope; with a
+   * hold, the next `reads` reads of the key (every one by default) are answered only `ms` after they
+   * arrived (a slow data API).
+   */
+  script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): Promise<void>;
+  setJwks(keys: readonly JWK[]): Promise<void>;
+  /**
+   * Publishes a key (a rotation) and resolves with the journal position at publication: every
+   * JWKS fetch journalled after it (seq greater) was served a document holding the key (HOST-8).
+   */
+  addJwk(key: JWK): Promise<number>;
+  /**
+   * A service side shared by workers: the keys every worker signs with, published from the start
+   * (run-keys.ts). undefined: a worker's own service side, whose worker makes and publishes its keys.
+   */
+  runKeys(): Promise<RunKeys | undefined>;
+  /** Resolves with the first entry (existing or future) matching, or undefined at the deadline. */
+  waitForRead(pred: (r: DataRead) => boolean, deadlineMs: number): Promise<DataRead | undefined>;
+  waitForJwksFetch(afterSeq: number, deadlineMs: number): Promise<JwksFetch | undefined>;
+  /** Brings `reads` and `jwksFetches` up to what the server journalled so far (a round trip when shared). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
 }

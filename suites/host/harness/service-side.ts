@@ -6,62 +6,17 @@
  * unknown kid (HOST-8). Every request is journalled on arrival.
  */
 import { EventEmitter } from 'node:events';
+import type { DataRead, JwksFetch, ReadHold, ServiceSide, ServiceSideOptions } from './service-side-types.ts';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
-import type { RecordEnvelope } from '../../../spec/index.ts';
+import { edgeEnvelope, envelope } from './record-envelopes.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
 import { newRunKeys, runKeysToJson, type RunKeys } from './run-keys.ts';
-import { edgeEnvelope, envelope } from './value-classes.ts';
 
-import type { DataRead, JwksFetch, ReadHold } from './service-side-types.ts';
-export type { DataRead, JwksFetch, ReadHold } from './service-side-types.ts';
+export type { DataRead, JwksFetch, ReadHold, ServiceSide, ServiceSideOptions } from './service-side-types.ts';
 
-export interface ServiceSideOptions {
-  port?: number;
-  host?: string;
-  workspaceKey: string;
-  bearerToken: string;
-  /** Serves the control routes under a path holding this token (a service side shared by workers). */
-  controlToken?: string;
-}
-
-export interface ServiceSide {
-  url: string;
-  jwksUrl: string;
-  readonly reads: readonly DataRead[];
-  readonly jwksFetches: readonly JwksFetch[];
-  /** The control address when shared by workers (holds its token: never printed). */
-  controlUrl?: string;
-  /**
-   * Records the receiver may read: the keys announced in an onComplete for this user. Resolves
-   * once the data API serves them (at once in-process, after a round trip when shared), with the
-   * journal position at the announcement: a read journalled later may follow this callback.
-   */
-  announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<number>;
-  /**
-   * Answers the next reads of one key with these statuses, in order, before the envelope; with a
-   * hold, the next `reads` reads of the key (every one by default) are answered only `ms` after they
-   * arrived (a slow data API).
-   */
-  script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): Promise<void>;
-  setJwks(keys: readonly JWK[]): Promise<void>;
-  /**
-   * Publishes a key (a rotation) and resolves with the journal position at publication: every
-   * JWKS fetch journalled after it (seq greater) was served a document holding the key (HOST-8).
-   */
-  addJwk(key: JWK): Promise<number>;
-  /**
-   * A service side shared by workers: the keys every worker signs with, published from the start
-   * (run-keys.ts). undefined: a worker's own service side, whose worker makes and publishes its keys.
-   */
-  runKeys(): Promise<RunKeys | undefined>;
-  /** Resolves with the first entry (existing or future) matching, or undefined at the deadline. */
-  waitForRead(pred: (r: DataRead) => boolean, deadlineMs: number): Promise<DataRead | undefined>;
-  waitForJwksFetch(afterSeq: number, deadlineMs: number): Promise<JwksFetch | undefined>;
-  /** Brings `reads` and `jwksFetches` up to what the server journalled so far (a round trip when shared). */
-  sync(): Promise<void>;
-  close(): Promise<void>;
-}
+/** The key source of section 5.2, on the service's base URL. */
+export const JWKS_PATH = '/.well-known/service/jwks.json';
 
 const DATA_ROUTE = /^\/api\/([^/]+)\/endpoints\/(.+)\/data\/([^/]+)(?:\/([^/]+))?\/?$/;
 
@@ -101,12 +56,20 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       return void r.code(400).send(errorBody(400, 'Bad Request', req.url.split('?')[0] ?? ''));
     },
   });
-  app.get('/.well-known/service/jwks.json', async () => {
-    const entry = { seq: ++seq, atMs: performance.now() };
+  // Every request under /.well-known/ is journalled as a fetch of the key source (HOST-8 names one URL): a
+  // fetch of another path or with another method is answered 404 or 405 and judged by the observer.
+  const jwksFetch = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const path = req.url.split('?')[0] ?? '';
+    const own = path === JWKS_PATH;
+    const served = own && req.method === 'GET';
+    const entry: JwksFetch = { seq: ++seq, atMs: performance.now(), method: req.method, path, served };
     jwksFetches.push(entry);
     events.emit('jwks', entry);
-    return { keys: jwks };
-  });
+    if (served) return reply.send({ keys: jwks });
+    const status = own ? 405 : 404;
+    return reply.code(status).send(errorBody(status, own ? 'Method Not Allowed' : 'Not Found', path));
+  };
+  app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/.well-known/*', handler: jwksFetch });
 
   const dataRead = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const path = req.url.split('?')[0] ?? '';
@@ -228,7 +191,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
 
   return {
     url,
-    jwksUrl: `${url}/.well-known/service/jwks.json`,
+    jwksUrl: url + JWKS_PATH,
     reads,
     jwksFetches,
     ...(o.controlToken !== undefined ? { controlUrl: url + controlPrefix(o.controlToken) } : {}),
@@ -240,7 +203,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     addJwk: async (key) => state.addJwk(key),
     runKeys: async () => runKeys,
     waitForRead: (pred, deadlineMs) => waitFor('read', reads, pred, deadlineMs),
-    waitForJwksFetch: (afterSeq, deadlineMs) => waitFor('jwks', jwksFetches, (f) => f.seq > afterSeq, deadlineMs),
+    waitForJwksFetch: (afterSeq, deadlineMs) =>
+      waitFor('jwks', jwksFetches, (f) => f.served && f.seq > afterSeq, deadlineMs),
     sync: async () => undefined,
     close: () => {
       closing.abort();

@@ -132,3 +132,27 @@ test(LOOP, async () => {
     await s.close();
   }
 });
+
+const KEY_SOURCE =
+  'the observer fails HOST-8 on a request under /.well-known/ other than a GET of the key source, and a rotation ' +
+  'waits only for a fetch of the key source';
+test(KEY_SOURCE, async () => {
+  const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });
+  try {
+    const observer = observe(s);
+    expect((await fetch(s.jwksUrl)).status).toBe(200);
+    expect(await observer.collect('a-test')).toEqual([]);
+    const before = s.jwksFetches.at(-1)!.seq;
+    expect((await fetch(`${s.url}/.well-known/jwks.json`)).status).toBe(404);
+    expect((await fetch(s.jwksUrl, { method: 'POST' })).status).toBe(405);
+    const seen = await observer.collect('a-test');
+    expect(seen.map((v) => `${v.clause} ${v.id}`)).toEqual([
+      'HOST-8 observe.jwks-key-source',
+      'HOST-8 observe.jwks-key-source',
+    ]);
+    expect(seen[0]!.request).toContain('GET /.well-known/jwks.json, answered 404');
+    expect(await s.waitForJwksFetch(before, 0)).toBeUndefined();
+  } finally {
+    await s.close();
+  }
+});

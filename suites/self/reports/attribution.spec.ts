@@ -56,6 +56,22 @@ test('a test stopped by an error no check names leaves every clause it cites blo
   expect(v.get('FOO-2')?.reasons[0]).toContain('Test timeout of 60000ms exceeded.');
 });
 
+test('a clause whose only checks are not-exercised notes stays not exercised when the test fails on another', () => {
+  const note: CheckRecord = { clauses: ['FOO-3'], rule: 'n', outcome: 'not-exercised', reason: 'no request seen' };
+  const v = attributeTest(
+    t({
+      title: 'x',
+      clauses: ['FOO-1', 'FOO-2', 'FOO-3'],
+      status: 'failed',
+      ok: false,
+      errors: ['FOO-1 broke'],
+      checks: [broke('FOO-1'), note],
+    }),
+  );
+  expect(v.get('FOO-2')?.status).toBe('blocked');
+  expect(v.get('FOO-3')).toMatchObject({ status: 'not-exercised', reasons: ['no request seen'] });
+});
+
 test('a passing test that made no check of a clause leaves it not exercised, with its own note when it gave one', () => {
   const v = attributeTest(
     t({
