@@ -14,12 +14,13 @@ import { classToSchema, DEFAULT_TIMEOUTS, defaultNoRetryWindowMs, loadHostTarget
 import { startServiceSide, type ServiceSide } from './service-side.ts';
 import { connectServiceSide } from './remote-service-side.ts';
 import { observe, type Observer } from './observer.ts';
+import type { Mode } from './modes.ts';
 import { readSettings } from '../../../spec/index.ts';
 import { newRunKeys, newSigningKey, type RunKeys, type SigningKey } from './run-keys.ts';
 
 export { newSigningKey, type SigningKey };
 
-export type Mode = 'hmac' | 'jwks' | 'none';
+export type { Mode };
 
 export interface ModeEndpoint {
   mode: Mode;

@@ -5,7 +5,9 @@
  */
 import type { ClauseId } from '../../../spec/index.ts';
 import { loadHostTarget } from '../target.ts';
-import type { Mode } from './harness.ts';
+
+/** The signing modes a host test runs in (the receiver's, from the host target; none: signing off). */
+export type Mode = 'hmac' | 'jwks' | 'none';
 
 export function modesUnderTest(env: NodeJS.ProcessEnv = process.env): Mode[] {
   const file = env.CCS_HOST_TARGET;
