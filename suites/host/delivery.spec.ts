@@ -99,7 +99,8 @@ test(TITLE_1, { tag: tags('HOST-11') }, async ({ host }, testInfo) => {
       rule: 'a redelivery (same delivery id, same body, fresh signature) is acknowledged like the first',
     },
   });
-  if (first === undefined) return; // whether it reads at all is HOST-13's: the dedupe is decided only by a receiver that read the first time
+  // whether it reads at all is HOST-13's: the dedupe is decided only by a receiver that read the first time
+  if (first === undefined) return;
   const windowMs = dedupeWindowMs(first.atMs - sentAt, dataReadMs);
   const again = await readAfter(host, readOk(done.handle, key), seq, windowMs);
   // No second read proves a dedupe only when the redelivery was answered (a refused one is never handled).

@@ -66,7 +66,9 @@ async function prepareCallback(
 /** A prepared case: sends it, t from `now` when given. */
 type Send<T> = (now?: number) => Promise<T>;
 
-/** How long the other cases wait for the edges to be answered before they go out anyway (a receiver that never answers). */
+/**
+ * How long the other cases wait for the edges to be answered before they go out anyway (a receiver that never answers).
+ */
 const EDGES_HEAD_START_MS = 1_000;
 
 /**
