@@ -122,17 +122,40 @@ export interface CheckOptions {
  * a 2xx"). A reset keeps the fault model's hint: a server's header limit can close the connection early.
  */
 const NO_ANSWER = /\b(?:ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
-export const NO_ANSWER_HINT =
-  'No HTTP answer: nothing accepted the connection. ' +
-  'Check that the implementation is running and listens at the URL shown (the target file or flags give it).';
 /**
  * A callback held open past its deadline (suites/host/harness/send.ts describe): no answer either, whatever
  * status the fault model's rows of the check speak of.
  */
 const TIMED_OUT = /\bPOST \S+: no answer within the deadline\b/;
-export const TIMED_OUT_HINT =
-  'No HTTP answer within the deadline: the connection was accepted and held open. ' +
-  'Acknowledge a callback first and do its work afterwards (section 4.1).';
+
+/** Where a request got no answer, when the check knows: the origin, the transport error, the target field. */
+export interface NoAnswerAt {
+  origin: string;
+  error?: string;
+  /** The field of the target file (or flag) that names where it listens, e.g. `hostBaseUrl + hookPath`. */
+  field: string;
+}
+
+/**
+ * The one hint of a request that got no HTTP answer: refused (nothing listens) or held past its
+ * deadline (acknowledge first, 4.1). With `at`, it names the origin, the error and the field to check.
+ */
+export function noAnswerHint(failure: 'refused' | 'timeout', at?: NoAnswerAt): string {
+  const from = at === undefined ? '' : ` from ${at.origin}`;
+  if (failure === 'timeout')
+    return (
+      `No HTTP answer${from} within the deadline: the connection was accepted and held open. ` +
+      'Acknowledge a callback first (a 2xx) and do its work afterwards: a data API read can take seconds (section 4.1).'
+    );
+  const why = at === undefined ? '' : ` (${at.error ?? 'connection failed'})`;
+  const where = at === undefined ? 'the URL shown (the target file or flags give it)' : `the URL ${at.field} names`;
+  return (
+    `No HTTP answer${from}: nothing accepted the connection${why}. ` +
+    `Check that the implementation is running and listens at ${where}.`
+  );
+}
+export const NO_ANSWER_HINT = noAnswerHint('refused');
+export const TIMED_OUT_HINT = noAnswerHint('timeout');
 
 /** The hint of a failed check: its own, else the no-answer one, else its fault-model row's (hintOfCheck). */
 export function hintOfFailure(o: CheckOptions, words: Words): { hint: string } | ReturnType<typeof hintOfCheck> {

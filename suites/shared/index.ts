@@ -2,5 +2,5 @@
 export { curlLine, shellQuote, MAX_INLINE_BODY_BYTES } from './curl.ts';
 export type { CurlRequest } from './curl.ts';
 export { check, notExercised, precondition, warnCheck, attachChecks, checksOf, show } from './checks.ts';
-export { hintOfFailure, NO_ANSWER_HINT, TIMED_OUT_HINT } from './checks.ts';
+export { hintOfFailure, noAnswerHint, NO_ANSWER_HINT, TIMED_OUT_HINT, type NoAnswerAt } from './checks.ts';
 export type { Checker, CheckId, CheckOptions, ClauseRef, Words } from './checks.ts';

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { curlLine } from '../../shared/curl.ts';
+import { noAnswerHint as sharedNoAnswerHint } from '../../shared/index.ts';
 
 export interface SendRequest {
   method: 'GET' | 'POST';
@@ -131,17 +132,8 @@ export function answered(o: SendOutcome): boolean {
  * of the fault models is shown (the check's own hint replaces its row's).
  */
 export function noAnswerHint(o: SendOutcome, field: string): string {
-  const origin = new URL(o.url).origin;
-  if (o.failure === 'timeout') {
-    return (
-      `${origin} accepted the connection but sent no answer within the deadline: answer first (a 2xx), ` +
-      'then do the work (a data API read can take seconds).'
-    );
-  }
-  return (
-    `No HTTP answer from ${origin} (${o.error ?? 'connection failed'}): check that the receiver is running and ` +
-    `that ${field} of the host target names where it listens.`
-  );
+  const at = { origin: new URL(o.url).origin, field, ...(o.error !== undefined ? { error: o.error } : {}) };
+  return sharedNoAnswerHint(o.failure === 'timeout' ? 'timeout' : 'refused', at);
 }
 
 /**

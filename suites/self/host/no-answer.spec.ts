@@ -86,7 +86,7 @@ function expectNoVerdictWithoutAnswer(report: Report): void {
   expect(host1?.failures?.[0]?.error).toMatch(/no answer|connection failed/);
   // Every hint shown is the transport's, never a library's or a mistake's (a redirect, stripe, a header limit).
   const hints = [...report.clauses.flatMap((c) => c.hints ?? []), ...(report.hints ?? [])].map((h) => h.hint);
-  for (const h of hints) expect(h).toMatch(/No HTTP answer|accepted the connection but sent no answer/);
+  for (const h of hints) expect(h).toMatch(/^No HTTP answer/);
 }
 
 test('against a hook where nothing listens, no host clause passes; HOST-1 fails on the refusal', async () => {
