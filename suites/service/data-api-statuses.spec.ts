@@ -14,6 +14,7 @@ import { asList } from './areas/envelope.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { check } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
+import { checkConflictBody, writeIdentityConflict } from './areas/identity-conflict.ts';
 
 test.describe('statuses', () => {
   test('PUT on any data route answers 405 (DATA-5)', { tag: clauseTags('DATA-5') }, async ({ ws, svc, driver }) => {
@@ -210,28 +211,11 @@ test.describe('statuses', () => {
     'a second List record with the same identity-field value answers 409 IDENTITY_CONFLICT naming the existing key (DATA-12)',
     { tag: clauseTags('DATA-12') },
     async ({ ws, svc, driver }) => {
-      driver.requireCapability('seed-records');
-      const h = uniqueHandle();
-      const label = uniqueId('home');
-      const {
-        serviceKeys: [existing],
-      } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label } });
-      const r = await svc.writeRecord(ws, '/addresses', h, { data: { label, city: 'Lyon' } });
+      const c = await writeIdentityConflict(ws, svc, driver, { city: 'Lyon' });
       check('DATA-12', 'a write giving a second record the same identity-field value answers 409', {
         id: 'data.identity-conflict',
-      }).that(r.status === 409, { expected: '409', seen: answered(r), ...hintOf(r) });
-      const body = (r.json ?? {}) as Record<string, unknown>;
-      check
-        .soft('DATA-12', 'the 409 body has code IDENTITY_CONFLICT', { id: 'data.identity-conflict' })
-        .equals(body.code, 'IDENTITY_CONFLICT');
-      check
-        .soft('DATA-12', 'the 409 body names the identity field', { id: 'data.identity-conflict' })
-        .equals(body.identityField, 'label');
-      check
-        .soft('DATA-12', 'the 409 body names the key of the record holding the value (existingKey)', {
-          id: 'data.identity-conflict',
-        })
-        .equals(body.existingKey, existing);
+      }).that(c.r.status === 409, { expected: '409', seen: answered(c.r), ...hintOf(c.r) });
+      checkConflictBody('DATA-12', 'data.identity-conflict', 'the 409 body', c);
     },
   );
 });

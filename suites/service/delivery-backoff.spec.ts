@@ -6,8 +6,6 @@
  * so registered with realTime(): every interval comes from timing, never a literal.
  */
 import { test } from './fixtures.ts';
-import type { DriverClient, TestWorkspace } from './fixtures.ts';
-import { CONTRACT } from '../../protocol/index.ts';
 import { describe, header } from './areas/journal.ts';
 import { uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { gapMs, monoMs, retryTimeline, withinWords } from './areas/times.ts';
@@ -15,14 +13,7 @@ import { refuseFor } from './areas/refusal.ts';
 import { realTime } from './areas/waiting.ts';
 import { check, precondition } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
-
-const [BACKOFF_1, BACKOFF_2] = CONTRACT.backoffMs as readonly [number, number];
-
-async function completeOne(ws: TestWorkspace, driver: DriverClient, endUserHandle: string): Promise<void> {
-  const c = await driver.open(ws, { endUserHandle, configEnd: '/addresses' });
-  await driver.turn(c.conversationId, [{ fields: { label: 'home', city: 'Paris' } }]);
-  await driver.complete(c.conversationId);
-}
+import { BACKOFF_1, BACKOFF_2, completeOne } from './areas/deliveries.ts';
 
 const TIMED_OUT = 'after a timed-out onComplete attempt the retry follows about 5 s after the 10 s timeout ended it';
 

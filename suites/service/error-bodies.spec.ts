@@ -12,6 +12,7 @@ import { check, precondition, show } from '../shared/index.ts';
 import { uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { sourcePart, manifestPart } from './areas/upload-parts.ts';
 import { clauseTags } from '../../spec/index.ts';
+import { checkConflictBody, writeIdentityConflict } from './areas/identity-conflict.ts';
 
 interface ErrorCase {
   status: number;
@@ -147,29 +148,12 @@ test(
   'a 409 for an identity conflict has code IDENTITY_CONFLICT, identityField and existingKey (ERR-3)',
   { tag: clauseTags('ERR-3') },
   async ({ ws, svc, driver }) => {
-    driver.requireCapability('seed-records');
-    const h = uniqueHandle();
-    const label = uniqueId('home');
-    const {
-      serviceKeys: [existing],
-    } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label } });
-    const r = await svc.writeRecord(ws, '/addresses', h, { data: { label } });
+    const c = await writeIdentityConflict(ws, svc, driver);
     // The 409 itself is the data API's identity rule; its body is ERR-3's.
-    precondition(r.status === 409, "a write repeating another record's identity-field value is answered 409", {
+    precondition(c.r.status === 409, "a write repeating another record's identity-field value is answered 409", {
       expected: '409',
-      seen: answered(r),
+      seen: answered(c.r),
     });
-    const body = (r.json ?? {}) as Record<string, unknown>;
-    check
-      .soft('ERR-3', 'the identity-conflict 409 body has code IDENTITY_CONFLICT', { id: 'error.identity-body' })
-      .equals(body.code, 'IDENTITY_CONFLICT');
-    check
-      .soft('ERR-3', 'the identity-conflict 409 body names the identityField', { id: 'error.identity-body' })
-      .equals(body.identityField, 'label');
-    check
-      .soft('ERR-3', 'the identity-conflict 409 body names the existingKey holding the value', {
-        id: 'error.identity-body',
-      })
-      .equals(body.existingKey, existing);
+    checkConflictBody('ERR-3', 'error.identity-body', 'the identity-conflict 409 body', c);
   },
 );
