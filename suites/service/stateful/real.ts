@@ -46,11 +46,19 @@ export function strayJudge(m: Model): StrayJudge {
       const writes = typeof key === 'string' ? (m.byKey(key) ?? m.goneByKey(key))?.writes : undefined;
       return writes ? writeBefore(writes, e.arrival.wallMs)?.by : undefined;
     };
+    const restAfterChat = (key: unknown) => {
+      const writes = typeof key === 'string' ? (m.byKey(key) ?? m.goneByKey(key))?.writes : undefined;
+      const before = (writes ?? []).filter((w) => w.atMs <= e.arrival.wallMs);
+      const firstChat = before.findIndex((w) => w.by === 'chat');
+      return firstChat >= 0 && before.slice(firstChat + 1).some((w) => w.by === 'rest');
+    };
     switch (eventOf(e)) {
       case 'onStart':
         return { clause: 'EVT-16', rule: 'onStart fires once, when a conversation opens' };
       case 'config.saved':
-        if (lastWrite(p.serviceKey) === 'rest')
+        // A REST write to a record a chat turn touched also explains a surplus config.saved that arrives after a
+        // later chat write: the two callbacks name the same conversation and key, so either may be the stray.
+        if (lastWrite(p.serviceKey) === 'rest' || restAfterChat(p.serviceKey))
           return {
             clause: 'STATE-3',
             rule: 'a host REST write fires no event (neither onComplete nor config.saved)',
