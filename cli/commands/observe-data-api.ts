@@ -1,10 +1,17 @@
 /**
  * `observe --data-api URL --token-env NAME`: after the observation, the records the callbacks named
- * are read back from the service's data API (suites/observe/read-back.ts). The Bearer token comes
+ * are read back from the service's data API (suites/observe/read-back.ts); live, the key each
+ * config.deleted names is read as it arrives (read-at-arrival.ts, STATE-7). The Bearer token comes
  * from the environment variable NAME, never from a flag, and is scrubbed from every report.
  */
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { notReadBack, readBack, type ReadBackOptions, type Verdicts } from '../../suites/observe/index.ts';
+import {
+  notReadBack,
+  readBack,
+  type ArrivalReads,
+  type ReadBackOptions,
+  type Verdicts,
+} from '../../suites/observe/index.ts';
 import type { FlagSpec, Parsed } from '../args.ts';
 
 export const DATA_API_FLAGS: FlagSpec[] = [
@@ -35,11 +42,13 @@ export async function readBackStep(
   entries: JournalEntry[],
   v: Verdicts,
   o: ReadBackOptions | undefined,
+  arrival: ArrivalReads | undefined,
 ): Promise<void> {
   if (!o) return notReadBack(v);
   await readBack(
     entries.filter((e) => e.kind === 'lifecycle'),
     v,
     o,
+    arrival,
   );
 }

@@ -10,9 +10,11 @@ import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
 import {
+  ArrivalReader,
   judgeJournal,
   observeReport,
   type DeclaredSigning,
+  type ArrivalReads,
   type Gaps,
   type ReadBackOptions,
 } from '../../suites/observe/index.ts';
@@ -48,7 +50,8 @@ Options:
   --from FILE              judge a journal saved earlier (journal.jsonl) or a HAR 1.2 file of callbacks
                            (FILE.har; give its routes and signing flags) instead of listening
   --data-api URL           the service's base URL: once observing ends, read back the records the callbacks
-                           named (envelope, DELIVERED after onComplete, 404 after a delete)
+                           named (envelope, DELIVERED after onComplete, 404 after a scope delete); live, the
+                           key a config.deleted names is read as it arrives (404 after a chat delete)
   --token-env NAME         with --data-api: the environment variable holding the data API Bearer token
   --report-dir D           where the reports go (default reports/out)
   --quiet                  no line per request
@@ -142,6 +145,7 @@ export async function run(argv: string[]): Promise<number> {
   let endNs: bigint | undefined;
   let where: string;
   let gaps: Gaps = {};
+  let arrival: ArrivalReads | undefined; // none from a saved journal: nothing can be read as it arrived
   if (typeof values.from === 'string') {
     try {
       ({ entries, endNs, gaps } = await readSaved(values.from, options));
@@ -151,9 +155,9 @@ export async function run(argv: string[]): Promise<number> {
     where = values.from;
     if (!entries.some((e) => e.kind === 'lifecycle')) return fail(`no lifecycle callback in ${values.from}`);
   } else {
-    const live = await observeLive(options, { duration, idle, quiet: values.quiet === true });
+    const live = await observeLive(options, { duration, idle, quiet: values.quiet === true, dataApi });
     if (typeof live === 'number') return live;
-    ({ entries, endNs } = live);
+    ({ entries, endNs, arrival } = live);
     where = `${live.url}${hookPaths.join(', ')}`;
     const seconds = Math.round(live.elapsedMs / 1000);
     if (!entries.some((e) => e.kind === 'lifecycle')) {
@@ -168,7 +172,7 @@ export async function run(argv: string[]): Promise<number> {
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
   const timeScale = options.timeScale ?? 1;
   const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps });
-  await readBackStep(entries, judgement.verdicts, dataApi);
+  await readBackStep(entries, judgement.verdicts, dataApi, arrival);
   const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
   // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
@@ -212,12 +216,15 @@ interface Live {
   endNs: bigint;
   url: string;
   elapsedMs: number;
+  arrival?: ArrivalReads;
 }
 
 interface Stops {
   duration?: number;
   idle?: number;
   quiet: boolean;
+  /** With the data API, each config.deleted's key is read as it arrives (STATE-7). */
+  dataApi?: ReadBackOptions;
 }
 
 async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | number> {
@@ -236,6 +243,8 @@ async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | n
   process.stdout.write(`observe: listening on ${host.url} (routes: ${routes}; signing: ${mode})\n`);
   const { printRequestLines } = await import('../../mock-host/index.ts');
   const stopLines = o.quiet ? () => undefined : printRequestLines(host.journal, process.stdout);
+  const reader = o.dataApi ? new ArrivalReader(o.dataApi) : undefined;
+  const stopReads = reader ? host.journal.subscribe((c) => reader.see(c.entry)) : () => undefined;
   const why = await new Promise<string>((done) => {
     const timers: NodeJS.Timeout[] = [];
     let idleTimer: NodeJS.Timeout | undefined;
@@ -266,6 +275,8 @@ async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | n
   const entries = host.journal.entries().filter((e) => e.kind !== 'admin');
   await host.close();
   stopLines();
+  stopReads();
+  const arrival = await reader?.settled();
   process.stdout.write(`observe: stopped (${why}) after ${entries.length} request(s)\n`);
-  return { entries, endNs, url: host.url, elapsedMs: performance.now() - start };
+  return { entries, endNs, url: host.url, elapsedMs: performance.now() - start, arrival };
 }

@@ -5,3 +5,4 @@ export { Verdicts } from './verdicts.ts';
 export type { DeclaredSigning } from './words.ts';
 export { TRAFFIC_CHECK_IDS } from './check-ids.ts';
 export { readBack, notReadBack, type ReadBackOptions } from './read-back.ts';
+export { ArrivalReader, type ArrivalReads } from './read-at-arrival.ts';

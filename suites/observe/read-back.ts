@@ -2,36 +2,28 @@
  * With the data API and a Bearer token (`observe --data-api URL --token-env NAME`), the records the
  * callbacks named are read back once the observation ended (sections 2.3, 3): each key an onComplete
  * named is read in the envelope (ENV-1) and DELIVERED (STATE-4, DELIV-14 when every attempt failed);
- * each key a config.deleted or config.bulk_deleted named is gone, a GET by key answering 404 (STATE-7,
- * STATE-8). A later event about the same key decides what it should be, except that a key a scope delete
- * named stays the scope delete's (STATE-8) whatever config.deleted names it too. The records are read
- * when the observation has ended: a chat delete that kept its record is seen only if no later scope
- * delete removed it. The token is sent, never shown.
+ * each key a config.bulk_deleted named is gone, a GET by key answering 404 (STATE-8). A later event about
+ * the same key decides what it should be. A chat delete (STATE-7) is judged on the read made as its
+ * config.deleted arrived (read-at-arrival.ts, chat-deletes.ts): by the end a later scope delete may have
+ * removed a record the chat delete kept. The token is sent, never shown.
  *
  * Readings of the judge: the configEnd form of the path (UNSPEC-9) is the first that reads a completed
  * record back 200, and a 404 proves a deletion only under a form so proven. A completed record read back
  * PENDING is a warning, not a failure: a host REST write over it, which no callback shows, may leave it
  * PENDING (STATE-2 reading).
  */
-import { CONFIG_END_FORMS, dataApiPath, type ConfigEndForm } from '../../spec/index.ts';
+import { CONFIG_END_FORMS, type ConfigEndForm } from '../../spec/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { envelopeProblems } from '../service/areas/envelope.ts';
 import { at, bodyOf } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
+import { read, type Read, type ReadBackOptions, type Where } from './data-api-read.ts';
+import { judgeChatDeletes } from './chat-deletes.ts';
+import type { ArrivalReads } from './read-at-arrival.ts';
 
-export interface ReadBackOptions {
-  /** The service's base_url: the data API is {base_url}/api/{workspaceKey}/endpoints/{configEnd}/data/... */
-  baseUrl: string;
-  token: string;
-  /** Each read's deadline (ms). */
-  timeoutMs?: number;
-}
+export type { ReadBackOptions } from './data-api-read.ts';
 
-interface Named {
-  workspaceKey: string;
-  configEnd: string;
-  endUserHandle: string;
-  serviceKey: string;
+interface Named extends Where {
   expect: 'delivered' | 'gone';
   clause: 'STATE-4' | 'DELIV-14' | 'STATE-7' | 'STATE-8';
   entry: JournalEntry;
@@ -81,34 +73,6 @@ function namedKeys(callbacks: JournalEntry[]): Named[] {
   return [...byKey.values()];
 }
 
-interface Read {
-  status: number;
-  json?: unknown;
-}
-
-/** One read, asked again once when the connection fails (a loaded machine, a restarted keep-alive socket). */
-async function read(o: ReadBackOptions, n: Named, form: ConfigEndForm): Promise<Read> {
-  try {
-    return await readOnce(o, n, form);
-  } catch {
-    return readOnce(o, n, form);
-  }
-}
-
-async function readOnce(o: ReadBackOptions, n: Named, form: ConfigEndForm): Promise<Read> {
-  const path = dataApiPath(n.workspaceKey, n.configEnd, n.endUserHandle, form, n.serviceKey);
-  const res = await fetch(o.baseUrl.replace(/\/+$/, '') + path, {
-    headers: { authorization: `Bearer ${o.token}`, accept: 'application/json' },
-    signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
-  });
-  const text = await res.text();
-  try {
-    return { status: res.status, json: text ? JSON.parse(text) : undefined };
-  } catch {
-    return { status: res.status };
-  }
-}
-
 const IDS: Record<Named['clause'], string> = {
   'STATE-4': 'state.complete-delivered',
   'DELIV-14': 'delivery.status-not-delivery',
@@ -116,7 +80,13 @@ const IDS: Record<Named['clause'], string> = {
   'STATE-8': 'state.scope-delete-removes',
 };
 
-export async function readBack(callbacks: JournalEntry[], v: Verdicts, o: ReadBackOptions): Promise<void> {
+/** `arrival`: the reads made as each config.deleted arrived (live), undefined when none could be (--from). */
+export async function readBack(
+  callbacks: JournalEntry[],
+  v: Verdicts,
+  o: ReadBackOptions,
+  arrival?: ArrivalReads,
+): Promise<void> {
   const named = namedKeys(callbacks);
   const forms = new Map<string, ConfigEndForm>();
   const untried = (why: string) => {
@@ -138,28 +108,25 @@ export async function readBack(callbacks: JournalEntry[], v: Verdicts, o: ReadBa
       }
       judgeDelivered(n, got!, v, forms.has(n.workspaceKey));
     }
-    for (const n of named.filter((x) => x.expect === 'gone')) {
+    // a chat delete's key was read as its config.deleted arrived (chat-deletes.ts)
+    for (const n of named.filter((x) => x.expect === 'gone' && x.clause === 'STATE-8')) {
       const form = forms.get(n.workspaceKey);
       if (!form) continue;
       const got = await read(o, n, form);
       if (got.status === 409) continue; // held mid-migration (section 3): neither here nor gone
-      v.that(
-        n.clause,
-        `a record ${n.clause === 'STATE-7' ? 'a chat delete' : 'a scope delete'} removed reads 404`,
-        got.status === 404,
-        {
-          id: IDS[n.clause],
-          expected: `GET by key ${n.serviceKey} answers 404 (named by ${at(n.entry)})`,
-          seen: `${got.status}`,
-        },
-      );
+      v.that(n.clause, 'a record a scope delete removed reads 404', got.status === 404, {
+        id: IDS[n.clause],
+        expected: `GET by key ${n.serviceKey} answers 404 (named by ${at(n.entry)})`,
+        seen: `${got.status}`,
+      });
     }
   } catch (error) {
     return untried(`the data API at ${o.baseUrl} could not be read: ${(error as Error).message}`);
   }
+  const spoke = judgeChatDeletes(callbacks, arrival, forms, v);
   const unproven = 'no completed record was read back 200 under any configEnd path form, so no 404 proves a deletion';
   for (const [clause, why] of Object.entries(NOT_NAMED)) {
-    if (v.decided(clause)) continue;
+    if (v.decided(clause) || (clause === 'STATE-7' && spoke)) continue;
     const gone = clause === 'STATE-7' || clause === 'STATE-8';
     v.notExercised(clause, gone && forms.size === 0 && named.some((n) => n.clause === clause) ? unproven : why);
   }

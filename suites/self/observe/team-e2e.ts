@@ -2,8 +2,8 @@
  * A service team's own end-to-end tests, as `observe` meets them: they drive the service through
  * whatever it offers (here the reference service's driver API, called over plain HTTP as any client
  * would), never through the harness. Opens, saves, completes (contacts, then the profile that stays),
- * deletes and bulk deletes; the callbacks
- * go to hostBaseUrl, where `observe` listens.
+ * deletes and bulk deletes, then a second user deletes a contact; the callbacks go to hostBaseUrl, where
+ * `observe` listens.
  */
 
 export interface TeamRun {
@@ -51,5 +51,18 @@ export async function playTeamTests(driverUrl: string, hostBaseUrl: string, sign
   await call(driverUrl, 'POST', `/conversations/${c2}/delete`, { serviceKey: saved.serviceKeys[0] });
   await call(driverUrl, 'POST', `/conversations/${c2}/bulk-delete`, { configEnd: '/contacts' });
   await call(driverUrl, 'POST', `/conversations/${c2}/interrupt`, {});
-  return { conversations: [c1, c3, c2], keys: saved.serviceKeys };
+  // a second user deletes a contact through the chat, and no scope delete follows it: what reads the record
+  // back as config.deleted arrives races no later removal of it (STATE-7)
+  const other = `${endUserHandle}-b`;
+  const opened = await call(driverUrl, 'POST', '/workspaces/demo/conversations', {
+    endUserHandle: other,
+    configEnd: '/contacts',
+  });
+  const c4 = (opened as { conversationId: number }).conversationId;
+  const kept = (await call(driverUrl, 'POST', `/conversations/${c4}/turns`, {
+    saves: [{ configEnd: '/contacts', fields: { email: 'c@example.test', name: 'Cy' } }],
+  })) as { serviceKeys: string[] };
+  await call(driverUrl, 'POST', `/conversations/${c4}/delete`, { serviceKey: kept.serviceKeys[0] });
+  await call(driverUrl, 'POST', `/conversations/${c4}/interrupt`, {});
+  return { conversations: [c1, c3, c2, c4], keys: saved.serviceKeys };
 }

@@ -28,8 +28,6 @@ function injectsOf(traffic: string): string[] {
 
 /** Clauses a clean run with these flags decides besides its rows' own (no seeded fault of theirs is marked). */
 const ALSO_DECIDED: Record<string, string[]> = {
-  // not STATE-7: whether the scope delete that follows the chat delete names that key too is the
-  // service's timing, and a key a scope delete named is the scope delete's (read-back.ts)
   '--data-api URL --token-env NAME': ['STATE-4'],
 };
 
@@ -76,7 +74,7 @@ for (const row of chosen) {
         injects: injectsOf(row.traffic!),
         dataApi: row.traffic!.startsWith('--data-api'),
       });
-      expect(failedOf(report), out).toContain(row.clause);
+      expect(failedOf(report), `${row.clause}: ${reasonsOf(report, row.clause)}\n${out}`).toContain(row.clause);
       expect(code, out).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
