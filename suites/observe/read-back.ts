@@ -34,7 +34,7 @@ const HOW = '`--data-api URL --token-env NAME` reads back the records the callba
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** The last word of the traffic on each key: completed (to read DELIVERED) or deleted (to read 404). */
+/** The last word of the service on each key: completed (to read DELIVERED) or deleted (to read 404). */
 function namedKeys(callbacks: JournalEntry[]): Named[] {
   const answered = new Set<string>();
   for (const e of callbacks) {
@@ -43,7 +43,15 @@ function namedKeys(callbacks: JournalEntry[]): Named[] {
   }
   const byKey = new Map<string, Named>();
   const seen = new Set<string>();
-  for (const e of [...callbacks].sort((a, b) => a.seq - b.seq)) {
+  // In the order the service emitted them (payload timestamps, 2.1), not the order they arrived: another
+  // conversation's callback may overtake a slow or retried onComplete, and the later event decides the key.
+  const emitted = (e: JournalEntry): string | undefined => str(bodyOf(e)?.timestamp);
+  const order = (a: JournalEntry, b: JournalEntry): number => {
+    const ta = emitted(a);
+    const tb = emitted(b);
+    return ta !== undefined && tb !== undefined && ta !== tb ? (ta < tb ? -1 : 1) : a.seq - b.seq;
+  };
+  for (const e of [...callbacks].sort(order)) {
     const p = bodyOf(e);
     const where = {
       workspaceKey: str(p?.workspaceKey),
