@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import type { DataRead, JwksFetch, ReadHold, ServiceSide, ServiceSideOptions } from './service-side-types.ts';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
-import { edgeEnvelope, envelope } from './record-envelopes.ts';
+import { edgeEnvelope, envelope } from './value-classes.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
 import { newRunKeys, runKeysToJson, type RunKeys } from './run-keys.ts';
 

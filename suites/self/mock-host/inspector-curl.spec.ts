@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
 import type { JournalEntry } from '../../../mock-host/index.ts';
+import type { CcsErrorCode } from '../../../spec/index.ts';
 import { lcBody, send } from './helpers.ts';
 import { WAIT, inspectorHooks, openPage, postSigned, row, shot, startHost } from './inspector-page.ts';
 
@@ -139,5 +140,5 @@ test('replay without a forward target is refused with the reason', async () => {
   const [e] = await h.journal.waitFor({ completed: true }, { timeoutMs: 5000 });
   const r = await send(h.url, { method: 'POST', path: `/__admin/replay/${e!.id}` });
   expect(r.status).toBe(409);
-  expect(JSON.parse(r.body!)).toMatchObject({ error: 'MOCKHOST_REPLAY_NO_TARGET' });
+  expect(JSON.parse(r.body!)).toMatchObject({ error: 'MOCKHOST_REPLAY_NO_TARGET' satisfies CcsErrorCode });
 });
