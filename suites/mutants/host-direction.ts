@@ -3,6 +3,7 @@
  * (project `host`) against each faulty variant of the reference host receiver (CCS_HOST_FAULT).
  */
 import { HOST_FAULTS } from '../../fixtures/host-receiver/index.ts';
+import { observedClauses } from '../host/harness/host-tags.ts';
 import type { MatrixDirection } from './runner.ts';
 
 export const hostDirection: MatrixDirection = {
@@ -10,6 +11,8 @@ export const hostDirection: MatrixDirection = {
   project: 'host',
   faultEnv: 'CCS_HOST_FAULT',
   testDir: 'suites/host',
+  // every mode's: the child runs the reference receiver in both (no host target)
+  observedClauses: observedClauses({}),
   faults: HOST_FAULTS.filter((f) => f.matrix !== false).map((f) => ({
     name: f.name,
     clause: f.clause,

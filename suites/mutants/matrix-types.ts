@@ -33,6 +33,11 @@ export interface MatrixDirection {
   faults: readonly MatrixFault[];
   /** Folder of the spec files (relative to the repo root), for choosing a fault's files. */
   testDir: string;
+  /**
+   * Clauses an observer adds to every test's tags (the host direction's: suites/host/harness/host-tags.ts). A
+   * fault of one runs on the tests whose titles cite it, its own tests, not on every test of the direction.
+   */
+  observedClauses?: readonly string[];
 }
 
 /**

@@ -91,8 +91,7 @@ export function planProjects(
     for (const f of d.faults) {
       if (o.faults && o.faults.length > 0 && !o.faults.includes(f.name)) continue;
       const declared = [f.clause, ...(f.also ?? [])];
-      // \b keeps @HOST-1 from selecting @HOST-12.
-      const grep = o.scope === 'area' ? `@${f.area}-\\d+\\b` : `@(?:${declared.join('|')})\\b`;
+      const grep = o.scope === 'area' ? `@${f.area}-\\d+\\b` : clauseGrep(declared, d.observedClauses ?? []);
       projects.push({
         name: `${d.name}:${f.name}`,
         direction: d.name,
@@ -108,6 +107,22 @@ export function planProjects(
   }
   return projects;
 }
+
+/**
+ * The tests a fault runs on: those tagged with one of its clauses; for a clause an observer adds to every test's
+ * tags, those whose titles cite it (the title path, before the tags, is what `(?<!@)` admits). \b keeps HOST-1 from
+ * selecting HOST-12.
+ */
+export function clauseGrep(declared: readonly string[], observed: readonly string[]): string {
+  const tagged = declared.filter((c) => !observed.includes(c));
+  const cited = declared.filter((c) => observed.includes(c));
+  return [
+    ...(tagged.length ? [`@(?:${tagged.join('|')})\\b`] : []),
+    ...(cited.length ? [`(?<![@\\w-])(?:${cited.join('|')})\\b`] : []),
+  ].join('|');
+}
+
+const waitsFirst = (p: MatrixProject): number => (p.direction === 'host' ? 0 : 1);
 
 /**
  * Runs the planned projects in one child `playwright test --config suites/mutants/matrix.config.ts`
@@ -128,7 +143,9 @@ export async function runMatrixChild(
   const env = childEnv(
     process.env,
     {
-      CCS_MATRIX_PLAN: JSON.stringify(projects),
+      // The host direction's tests wait longest (answer and read deadlines): dispatched first, they do not make
+      // the run's tail while the other workers sit idle. The verdicts below keep the plan's order.
+      CCS_MATRIX_PLAN: JSON.stringify([...projects].sort((a, b) => waitsFirst(a) - waitsFirst(b))),
       CCS_MATRIX_RESULTS: resultsPath,
       CCS_WORKERS: String(o.workers ?? MATRIX_WORKERS),
       CCS_REPORT_DIR: dir,

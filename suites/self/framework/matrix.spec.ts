@@ -131,6 +131,26 @@ test('the matrix plans one project per fault, selecting the tests that cite its 
   expect(new RegExp(planProjects([d], { scope: 'area' })[1]!.grep!).test('x @HOST-7')).toBe(true);
 });
 
+test('a fault of a clause the observer adds to every test runs on the tests whose titles cite it, not on every test', () => {
+  const d: MatrixDirection = {
+    name: 'host',
+    project: 'host',
+    faultEnv: 'CCS_HOST_FAULT',
+    testDir: 'suites/host',
+    observedClauses: ['HOST-13', 'HOST-21'],
+    faults: [{ name: 'retry-without-token', clause: 'HOST-21', also: ['HOST-11'], area: 'HOST' }],
+  };
+  const grep = new RegExp(planProjects([d], { clean: false })[0]!.grep!);
+  // every host test carries @HOST-21 (the observer's); only a title citing it selects the test
+  expect(grep.test('data reads a read answered 503 is retried (HOST-21, HOST-1) @HOST-21 @HOST-1 @HOST-13')).toBe(true);
+  expect(grep.test('delivery a callback is acknowledged (HOST-1, HOST-2) @HOST-1 @HOST-2 @HOST-13 @HOST-21')).toBe(
+    false,
+  );
+  expect(grep.test('facts (HOST-210) @HOST-210')).toBe(false);
+  // a clause the observer does not add is still selected by its tag
+  expect(grep.test('dedupe a delivery sent again is deduped @HOST-11')).toBe(true);
+});
+
 test('the table names each fault, its clause, the verdict and the tests that decided it', () => {
   const t = renderTable(
     [
