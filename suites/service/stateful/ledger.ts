@@ -7,7 +7,7 @@
  */
 import type { JournalEntry, MockHost } from '../../../mock-host/index.ts';
 import type { ClauseId, ServiceCheckId } from '../../../spec/index.ts';
-import { describe, payload, rawBody } from '../areas/journal.ts';
+import { describe, header, payload, rawBody } from '../areas/journal.ts';
 import { eventOf } from '../areas/scenario.ts';
 import { must, type Judge } from './violation.ts';
 import type { Status } from './model.ts';
@@ -33,6 +33,8 @@ export class Ledger {
   private readonly expectations: Expected[] = [];
   private readonly pending = new Map<number, JournalEntry>();
   private readonly judged = new Set<number>();
+  /** Delivery ids of the callbacks matched so far: a later attempt of one is a retry, not a new event. */
+  private readonly delivered = new Set<string>();
   private wake: (() => void) | undefined;
   private readonly off: () => void;
 
@@ -155,6 +157,10 @@ export class Ledger {
       { expected: 'a JSON object', seen: describe(e) },
       { id: 'model.json-object' },
     );
+    // "A slow-but-successful attempt can still be followed by a retry" (DELIV-12): a later attempt of a delivery
+    // already matched re-sends that callback (DELIV-11); whether a retry was due is DELIV-10's and DELIV-12's to judge.
+    const id = header(e, 'x-service-delivery-id');
+    if (id !== undefined && this.delivered.has(id) && Number(header(e, 'x-service-delivery-attempt')) > 1) return;
     const x = this.match(e);
     if (x === undefined) {
       const s = this.stray(e);
@@ -169,6 +175,7 @@ export class Ledger {
       return;
     }
     x.matched.push(e);
+    if (id !== undefined) this.delivered.add(id);
     if (!x.optional) this.j.tally.add(x.arrival);
     x.onMatch?.(e);
     judgeContent(this.j, this.users, x, e);
