@@ -11,7 +11,7 @@ import { test } from './fixtures.ts';
 import type { ServiceResponse } from './fixtures.ts';
 import { expectSuccess } from './areas/errors.ts';
 import { asEnvelope, asList, envelopeProblems } from './areas/envelope.ts';
-import { uniqueHandle, uniqueId } from './areas/scenario.ts';
+import { seedAddress, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 import { expectRead, readOk } from './areas/reads.ts';
@@ -99,10 +99,8 @@ test.describe('reads', () => {
       expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'the REST write');
       const reads: Array<[string, ServiceResponse]> = [['a Setting read', await svc.listRecords(ws, '/profile', h)]];
       if (driver.has('seed-records')) {
-        const {
-          serviceKeys: [k],
-        } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
-        reads.push(['a read by key', await svc.getRecord(ws, '/addresses', h, k!)]);
+        const k = await seedAddress(driver, ws, h);
+        reads.push(['a read by key', await svc.getRecord(ws, '/addresses', h, k)]);
         const list = await svc.listRecords(ws, '/addresses', h);
         readOk(list, 'the List read');
         for (const e of asList(list.json))

@@ -11,7 +11,7 @@
 import { test } from './fixtures.ts';
 import { answered, expectError, hintOf } from './areas/errors.ts';
 import { asList } from './areas/envelope.ts';
-import { uniqueHandle, uniqueId } from './areas/scenario.ts';
+import { seedAddress, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { check } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 import { checkConflictBody, writeIdentityConflict } from './areas/identity-conflict.ts';
@@ -28,12 +28,10 @@ test.describe('statuses', () => {
       { id: 'data.put-405' },
     );
     if (driver.has('seed-records')) {
-      const {
-        serviceKeys: [k],
-      } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
+      const k = await seedAddress(driver, ws, h);
       expectError(
         'DATA-5',
-        await svc.putRecord(ws, '/addresses', h, { data: { label: 'x' } }, { serviceKey: k! }),
+        await svc.putRecord(ws, '/addresses', h, { data: { label: 'x' } }, { serviceKey: k }),
         405,
         'PUT /{endUserHandle}/{serviceKey}',
         true,

@@ -11,7 +11,7 @@
 import { test } from './fixtures.ts';
 import { answered, hintOf } from './areas/errors.ts';
 import { asEnvelope, asList } from './areas/envelope.ts';
-import { uniqueHandle } from './areas/scenario.ts';
+import { seedAddress, uniqueHandle } from './areas/scenario.ts';
 import { check, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 import { readOk } from './areas/reads.ts';
@@ -23,16 +23,9 @@ test.describe('records that do not bind', () => {
     async ({ ws, svc, driver }) => {
       driver.requireCapability('seed-records');
       const h = uniqueHandle();
-      const {
-        serviceKeys: [k],
-      } = await driver.seed(ws, {
-        configEnd: '/addresses',
-        endUserHandle: h,
-        count: 1,
-        fields: { label: 'odd', city: 42 },
-      });
+      const k = await seedAddress(driver, ws, h, { label: 'odd', city: 42 });
       const env = readOk(
-        await svc.getRecord(ws, '/addresses', h, k!),
+        await svc.getRecord(ws, '/addresses', h, k),
         'the read by key of the record that does not bind',
       );
       check('ENV-2', 'data of a record with one unpopulated field is an object', { id: 'env.unbound-null' }).that(
@@ -59,15 +52,8 @@ test.describe('records that do not bind', () => {
     async ({ ws, svc, driver }) => {
       driver.requireCapability('seed-records');
       const h = uniqueHandle();
-      const {
-        serviceKeys: [k],
-      } = await driver.seed(ws, {
-        configEnd: '/addresses',
-        endUserHandle: h,
-        count: 1,
-        fields: { label: 'odd', city: 42, unknownField: 'x' },
-      });
-      const r = await svc.getRecord(ws, '/addresses', h, k!);
+      const k = await seedAddress(driver, ws, h, { label: 'odd', city: 42, unknownField: 'x' });
+      const r = await svc.getRecord(ws, '/addresses', h, k);
       check('ENV-4', 'a read of a record with field problems answers 200: field problems are not HTTP errors', {
         id: 'env.problems-not-errors',
       }).that(r.status === 200, { expected: '200', seen: answered(r), ...hintOf(r) });
@@ -94,18 +80,8 @@ test.describe('records that do not bind', () => {
     async ({ ws, svc, driver }) => {
       driver.requireCapability('seed-records');
       const h = uniqueHandle();
-      await driver.seed(ws, {
-        configEnd: '/addresses',
-        endUserHandle: h,
-        count: 1,
-        fields: { label: 'fine', city: 'Paris' },
-      });
-      await driver.seed(ws, {
-        configEnd: '/addresses',
-        endUserHandle: h,
-        count: 1,
-        fields: { label: 'odd', city: 42 },
-      });
+      await seedAddress(driver, ws, h, { label: 'fine', city: 'Paris' });
+      await seedAddress(driver, ws, h, { label: 'odd', city: 42 });
       const r = await svc.listRecords(ws, '/addresses', h);
       readOk(r, 'the List read');
       const list = asList(r.json).map(asEnvelope);

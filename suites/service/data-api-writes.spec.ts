@@ -12,7 +12,7 @@ import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
 import { expectSuccess } from './areas/errors.ts';
 import { asList } from './areas/envelope.ts';
-import { uniqueHandle, uniqueId } from './areas/scenario.ts';
+import { seedAddress, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { payload } from './areas/journal.ts';
 import { check, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
@@ -25,21 +25,14 @@ test.describe('writes', () => {
     async ({ ws, svc, driver }) => {
       driver.requireCapability('seed-records');
       const h = uniqueHandle();
-      const {
-        serviceKeys: [k],
-      } = await driver.seed(ws, {
-        configEnd: '/addresses',
-        endUserHandle: h,
-        count: 1,
-        fields: { label: 'home', city: 'Paris' },
-      });
+      const k = await seedAddress(driver, ws, h, { label: 'home', city: 'Paris' });
       expectSuccess(
-        await svc.writeRecord(ws, '/addresses', h, { data: { label: 'home', city: 'Lyon' } }, { serviceKey: k! }),
+        await svc.writeRecord(ws, '/addresses', h, { data: { label: 'home', city: 'Lyon' } }, { serviceKey: k }),
         'the keyed write',
         'DATA-4',
         { id: 'data.keyed-write' },
       );
-      const byKey = await svc.getRecord(ws, '/addresses', h, k!);
+      const byKey = await svc.getRecord(ws, '/addresses', h, k);
       const env = readOk(byKey, 'the read by key after the keyed write');
       check
         .soft('DATA-4', 'the keyed write updated the record of that key', { id: 'data.keyed-write' })
@@ -133,11 +126,9 @@ test.describe('writes', () => {
         expectSuccess(await svc.writeRecord(ws, '/profile', h, { data: { name: 'Ada' } }), 'a Setting write');
         expectSuccess(await svc.writeRecord(ws, '/addresses', h, { data: { label: 'home' } }), 'a List write');
         if (driver.has('seed-records')) {
-          const {
-            serviceKeys: [k],
-          } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
+          const k = await seedAddress(driver, ws, h);
           expectSuccess(
-            await svc.writeRecord(ws, '/addresses', h, { data: { label: 'work' } }, { serviceKey: k! }),
+            await svc.writeRecord(ws, '/addresses', h, { data: { label: 'work' } }, { serviceKey: k }),
             'a keyed write',
           );
         }

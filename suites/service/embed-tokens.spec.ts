@@ -7,7 +7,7 @@ import { test } from './fixtures.ts';
 import type { ServiceResponse } from './fixtures.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import { answered, expectError } from './areas/errors.ts';
-import { uniqueHandle, uniqueId } from './areas/scenario.ts';
+import { seedAddress, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { check, precondition, type CheckOptions, type ClauseRef } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 
@@ -153,13 +153,9 @@ test(
   async ({ ws, makeWorkspace, svc, driver }) => {
     driver.requireCapability('seed-records');
     const h = uniqueHandle();
-    const {
-      serviceKeys: [own],
-    } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'home' } });
+    const own = await seedAddress(driver, ws, h, { label: 'home' });
     const other = await makeWorkspace({ facts: false });
-    const {
-      serviceKeys: [foreign],
-    } = await driver.seed(other, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label: 'home' } });
+    const foreign = await seedAddress(driver, other, h, { label: 'home' });
     expectAccepted(
       'EMBED-5',
       await svc.embedTokens(ws, { endUserHandle: h, openingContext: { referentKeys: [own] } }),

@@ -9,7 +9,7 @@ import { CONTRACT } from '../../protocol/index.ts';
 import type { ServiceClient, ServiceResponse, TestWorkspace, DriverClient } from './fixtures.ts';
 import { answered, expectFrameworkErrorBody } from './areas/errors.ts';
 import { check, precondition, show } from '../shared/index.ts';
-import { uniqueHandle, uniqueId } from './areas/scenario.ts';
+import { seedAddress, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { sourcePart, manifestPart } from './areas/upload-parts.ts';
 import { clauseTags } from '../../spec/index.ts';
 import { checkConflictBody, writeIdentityConflict } from './areas/identity-conflict.ts';
@@ -117,12 +117,10 @@ test(
   async ({ ws, svc, driver }) => {
     driver.requireCapability('migration-hold', 'seed-records');
     const h = uniqueHandle();
-    const {
-      serviceKeys: [k],
-    } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1 });
-    await driver.migrationHold(ws, k!, true);
+    const k = await seedAddress(driver, ws, h);
+    await driver.migrationHold(ws, k, true);
     try {
-      const r = await svc.getRecord(ws, '/addresses', h, k!);
+      const r = await svc.getRecord(ws, '/addresses', h, k);
       // The 409 itself is the data API's rule (DATA-11); its body is ERR-2's.
       precondition(r.status === 409, 'a read by key of a record held mid-migration is answered 409', {
         expected: '409',
@@ -139,7 +137,7 @@ test(
           seen: show(body.message),
         });
     } finally {
-      await driver.migrationHold(ws, k!, false);
+      await driver.migrationHold(ws, k, false);
     }
   },
 );

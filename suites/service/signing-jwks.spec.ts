@@ -5,24 +5,36 @@
  * service's own JWKS document.
  */
 import type { JWK } from 'jose';
-import { test } from './fixtures.ts';
+import { test, type ServiceFixtures } from './fixtures.ts';
+import type { JournalEntry } from '../../mock-host/index.ts';
 import { header } from './areas/journal.ts';
 import { JWS_PATTERN, checkJws, jwsPayloadProblem } from './areas/signatures.ts';
 import { threeEvents } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';
-import { clauseTags } from '../../spec/index.ts';
+import { clauseTags, type ClauseId } from '../../spec/index.ts';
 import { callbackName as what } from './areas/event-names.ts';
 import { serviceJwks, verifiedWords } from './areas/service-jwks.ts';
+
+/**
+ * The three events of one conversation of a workspace in JWKS mode, and the service's JWKS document; `clause`
+ * judges the document's serving (serviceJwks), else it is a precondition.
+ */
+async function eventsInJwksMode(
+  { makeWorkspace, driver, svc }: Pick<ServiceFixtures, 'makeWorkspace' | 'driver' | 'svc'>,
+  clause?: ClauseId,
+): Promise<{ events: JournalEntry[]; jwks: { keys: JWK[] } }> {
+  driver.requireCapability('signing-jwks');
+  const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
+  const events = await threeEvents(ws, driver, 'sig');
+  return { events, jwks: await serviceJwks(svc, clause) };
+}
 
 test.describe('JWKS mode', () => {
   test(
     'the service serves a standard JWKS document with a keys array holding every kid it signs with (SIGN-9)',
     { tag: clauseTags('SIGN-9') },
     async ({ makeWorkspace, driver, svc }) => {
-      driver.requireCapability('signing-jwks');
-      const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
-      const events = await threeEvents(ws, driver, 'sig');
-      const jwks = await serviceJwks(svc, 'SIGN-9');
+      const { events, jwks } = await eventsInJwksMode({ makeWorkspace, driver, svc }, 'SIGN-9');
       for (const k of jwks.keys) {
         check
           .soft('SIGN-9', `key ${show(k.kid)} of the document is a standard JWK with a kty`, {
@@ -60,10 +72,7 @@ test.describe('JWKS mode', () => {
     'the JWKS header is a compact JWS with alg ES256 and a kid (SIGN-7)',
     { tag: clauseTags('SIGN-7') },
     async ({ makeWorkspace, driver, svc }) => {
-      driver.requireCapability('signing-jwks');
-      const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
-      const events = await threeEvents(ws, driver, 'sig');
-      const jwks = await serviceJwks(svc);
+      const { events, jwks } = await eventsInJwksMode({ makeWorkspace, driver, svc });
       for (const e of events) {
         const compact = check
           .soft('SIGN-7', `${what(e)}: X-Service-Signature is a compact JWS (three base64url parts)`, {
@@ -86,10 +95,7 @@ test.describe('JWKS mode', () => {
     'the JWS payload is "<unix_seconds>." followed by the raw request body (SIGN-8)',
     { tag: clauseTags('SIGN-8') },
     async ({ makeWorkspace, driver, svc }) => {
-      driver.requireCapability('signing-jwks');
-      const ws = await makeWorkspace({ signing: { mode: 'jwks' }, facts: false });
-      const events = await threeEvents(ws, driver, 'sig');
-      const jwks = await serviceJwks(svc);
+      const { events, jwks } = await eventsInJwksMode({ makeWorkspace, driver, svc });
       for (const e of events) {
         const v = await checkJws(e, jwks);
         // What the payload holds is SIGN-8's; that it is an ES256 JWS verifying with a key of the document is SIGN-7's

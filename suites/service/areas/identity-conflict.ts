@@ -5,7 +5,7 @@
 import type { DriverClient, ServiceClient, ServiceResponse, TestWorkspace } from '../fixtures.ts';
 import { check, type ClauseRef } from '../../shared/index.ts';
 import type { ServiceCheckId } from '../../../spec/index.ts';
-import { uniqueHandle, uniqueId } from './scenario.ts';
+import { seedAddress, uniqueHandle, uniqueId } from './scenario.ts';
 
 export interface IdentityConflict {
   /** The serviceKey of the seeded record that holds the value. */
@@ -24,11 +24,9 @@ export async function writeIdentityConflict(
   driver.requireCapability('seed-records');
   const h = uniqueHandle();
   const label = uniqueId('home');
-  const {
-    serviceKeys: [existing],
-  } = await driver.seed(ws, { configEnd: '/addresses', endUserHandle: h, count: 1, fields: { label } });
+  const existing = await seedAddress(driver, ws, h, { label });
   const r = await svc.writeRecord(ws, '/addresses', h, { data: { label, ...fields } });
-  return { existing: existing!, r, body: (r.json ?? {}) as Record<string, unknown> };
+  return { existing, r, body: (r.json ?? {}) as Record<string, unknown> };
 }
 
 /** The three members of an IDENTITY_CONFLICT body, each a soft check of `clause`: "the <what> has code ...". */

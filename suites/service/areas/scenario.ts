@@ -18,6 +18,25 @@ export function uniqueId(prefix: string): string {
 }
 
 /**
+ * One address of `endUserHandle` created through the driver's seed (a REST write's answer body is not shown, so a
+ * record whose serviceKey a test needs is seeded); resolves with its serviceKey.
+ */
+export async function seedAddress(
+  driver: DriverClient,
+  ws: TestWorkspace,
+  endUserHandle: string,
+  fields?: Record<string, unknown>,
+): Promise<string> {
+  const { serviceKeys } = await driver.seed(ws, {
+    configEnd: '/addresses',
+    endUserHandle,
+    count: 1,
+    ...(fields ? { fields } : {}),
+  });
+  return serviceKeys[0]!;
+}
+
+/**
  * The event an entry is about, read leniently (body event, header, or a misnamed eventType) so a
  * fault in one of them fails only the test of that clause, not every wait (EVT-3, HDR-2).
  */
