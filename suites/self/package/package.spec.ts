@@ -46,6 +46,7 @@ test('the tarball holds the compiled rooms and docs, no sources of our own tests
     'package.json',
     'README.md',
     'LICENSE',
+    'CHANGELOG.md',
     'dist/cli/bin.mjs',
     'dist/cli/main.js',
     'dist/playwright.config.js',
