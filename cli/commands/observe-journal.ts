@@ -5,12 +5,12 @@
  * journal exported from a mock host (no end line) ends at its last entry. /__admin/journal's JSON
  * ({ entries: [...] }) is read too.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { JournalEntry } from '../../mock-host/index.ts';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
-export function endLine(endNs: bigint): string {
+function endLine(endNs: bigint): string {
   return JSON.stringify({ observeEnd: { monoNs: endNs.toString() } }) + '\n';
 }
 
@@ -25,6 +25,27 @@ function isEntry(v: unknown): v is JournalEntry {
     typeof e.signature === 'object' &&
     Array.isArray(e.checks)
   );
+}
+
+/** The bytes written at a time: the journal of 100,000 callbacks is never one string of hundreds of MB. */
+const CHUNK_CHARS = 1 << 20;
+
+/** Saves entries, one a line, then the end line. */
+export function writeJournal(file: string, entries: JournalEntry[], endNs: bigint): void {
+  const fd = openSync(file, 'w');
+  try {
+    let chunk = '';
+    for (const e of entries) {
+      chunk += JSON.stringify(e) + '\n';
+      if (chunk.length >= CHUNK_CHARS) {
+        writeSync(fd, chunk);
+        chunk = '';
+      }
+    }
+    writeSync(fd, chunk + endLine(endNs));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** text: the file's content when the caller has read it already. */
