@@ -101,7 +101,8 @@ function ingestLine(label: string, r: LoadResult, n: number): string {
   const said = busy >= SATURATED ? 'saturated' : `NOT saturated (under ${pct(SATURATED)})`;
   return (
     `${label.padEnd(30)}${r.rps.toFixed(0).padStart(8)}${((r.cpu * 1e6) / n).toFixed(1).padStart(12)}` +
-    `${pct(busy).padStart(7)}${pct(gen).padStart(11)}${String(r.errors + r.timeouts + r.non2xx).padStart(8)}  ${said}`
+    `${pct(busy).padStart(7)}${pct(gen).padStart(11)}${pct(r.machineIdle).padStart(14)}` +
+    `${String(r.errors + r.timeouts + r.non2xx).padStart(8)}  ${said}`
   );
 }
 
@@ -138,7 +139,9 @@ export async function observeFigure(n: number, connections: number): Promise<num
       check.unanswered === 0 &&
       counted === n &&
       o.errors + o.timeouts + o.non2xx === 0;
-    console.log(`${'ingest at the same load'.padEnd(30)}   req/s  CPU us/req   busy  generator  errors`);
+    // a server and a generator both well under their core while the machine has no idle time: other
+    // processes took the cores, and neither rate says what the servers can do
+    console.log(`${'ingest at the same load'.padEnd(30)}   req/s  CPU us/req   busy  generator  machine idle  errors`);
     console.log(`${ingestLine('bare fastify (information)', b, n)}`);
     console.log(`${ingestLine('mock-host --quiet (baseline)', m, n)}`);
     console.log(`${ingestLine('observe (live)', o, n)}`);
