@@ -5,13 +5,13 @@
  * journal exported from a mock host (no end line) ends at its last entry. /__admin/journal's JSON
  * ({ entries: [...] }) is read too.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { JournalEntry } from '../../mock-host/index.ts';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
-export function endLine(endNs: bigint): string {
-  return JSON.stringify({ observeEnd: { monoNs: endNs.toString() } }) + '\n';
+function endRecord(endNs: bigint): string {
+  return JSON.stringify({ observeEnd: { monoNs: endNs.toString() } });
 }
 
 function isEntry(v: unknown): v is JournalEntry {
@@ -25,6 +25,38 @@ function isEntry(v: unknown): v is JournalEntry {
     typeof e.signature === 'object' &&
     Array.isArray(e.checks)
   );
+}
+
+/**
+ * The bytes written at a time: the journal of 100,000 callbacks is never one string of hundreds of MB.
+ * Each line is encoded straight into one reused buffer (a string of n characters takes at most 3n bytes).
+ */
+const CHUNK_BYTES = 1 << 21;
+
+/** Saves entries, one a line, then the end line. */
+export function writeJournal(file: string, entries: JournalEntry[], endNs: bigint): void {
+  const fd = openSync(file, 'w');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let used = 0;
+    const line = (text: string) => {
+      if (used + 3 * text.length + 1 > CHUNK_BYTES) {
+        writeSync(fd, chunk, 0, used);
+        used = 0;
+      }
+      // a line longer than the buffer (a callback of megabytes) is written by itself
+      if (3 * text.length + 1 > CHUNK_BYTES) writeSync(fd, text + '\n');
+      else {
+        used += chunk.write(text, used);
+        chunk[used++] = 0x0a;
+      }
+    };
+    for (const e of entries) line(JSON.stringify(e));
+    line(endRecord(endNs));
+    writeSync(fd, chunk, 0, used);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** text: the file's content when the caller has read it already. */

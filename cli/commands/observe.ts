@@ -21,7 +21,7 @@ import {
 import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
 import { isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
-import { JOURNAL_FILE, endLine } from './observe-journal.ts';
+import { JOURNAL_FILE, writeJournal } from './observe-journal.ts';
 import { readSaved } from './observe-har.ts';
 import { DATA_API_FLAGS, dataApiOptions, readBackStep } from './observe-data-api.ts';
 
@@ -166,8 +166,7 @@ export async function run(argv: string[]): Promise<number> {
       return noVerdict(line, reportDir);
     }
     mkdirSync(reportDir, { recursive: true });
-    const lines = entries.map((e) => JSON.stringify(e) + '\n').join('');
-    writeFileSync(join(reportDir, JOURNAL_FILE), lines + endLine(endNs));
+    writeJournal(join(reportDir, JOURNAL_FILE), entries, endNs);
   }
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
   const timeScale = options.timeScale ?? 1;
@@ -247,10 +246,8 @@ async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | n
   const stopReads = reader ? host.journal.subscribe((c) => reader.see(c.entry)) : () => undefined;
   const why = await new Promise<string>((done) => {
     const timers: NodeJS.Timeout[] = [];
-    let idleTimer: NodeJS.Timeout | undefined;
     const finish = (reason: string) => {
       for (const t of timers) clearTimeout(t);
-      if (idleTimer) clearTimeout(idleTimer);
       off();
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
@@ -260,23 +257,28 @@ async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | n
     const onTerm = () => finish('SIGTERM');
     process.once('SIGINT', onInt);
     process.once('SIGTERM', onTerm);
-    const { duration } = o;
+    const { duration, idle } = o;
     if (duration !== undefined) timers.push(setTimeout(() => finish(`--duration ${duration} s`), duration * 1000));
-    const armIdle = () => {
-      if (o.idle === undefined) return;
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => finish(`--idle ${o.idle} s without a request`), o.idle * 1000);
+    // every change (arrival or completion) is traffic: a held attempt is not idle time. Noted lazily (the
+    // entry is not worked out on the request path for it) and as a time only: one timer, re-armed for
+    // what is left of the window when it fires, rather than a timer per change.
+    let lastChange = performance.now();
+    const off = host.journal.subscribeLazy(() => (lastChange = performance.now()));
+    const checkIdle = () => {
+      const left = idle! * 1000 - (performance.now() - lastChange);
+      if (left <= 0) finish(`--idle ${idle} s without a request`);
+      else timers.push(setTimeout(checkIdle, left));
     };
-    // every change (arrival or completion) is traffic: a held attempt is not idle time
-    const off = host.journal.subscribe(() => armIdle());
-    armIdle();
+    if (idle !== undefined) timers.push(setTimeout(checkIdle, idle * 1000));
   });
   const endNs = process.hrtime.bigint();
+  // said before the journal is read: reading it works out each entry (mock-host/entry.ts), which is the
+  // judge's work, not the observation's
+  process.stdout.write(`observe: stopped (${why}) after ${host.journal.size} request(s)\n`);
   const entries = host.journal.entries().filter((e) => e.kind !== 'admin');
   await host.close();
   stopLines();
   stopReads();
   const arrival = await reader?.settled();
-  process.stdout.write(`observe: stopped (${why}) after ${entries.length} request(s)\n`);
   return { entries, endNs, url: host.url, elapsedMs: performance.now() - start, arrival };
 }

@@ -39,6 +39,12 @@ interface Judge {
   warn(clause: string, rule: string, reason: string): void;
 }
 
+/** A value worked out only when the signature is not the contract's at first sight (a valid lowercase v1). */
+type Lazy<T> = T | (() => T);
+function value<T>(x: Lazy<T>): T {
+  return typeof x === 'function' ? (x as () => T)() : x;
+}
+
 /**
  * An HMAC signature of the declared form, judged on the clause each condition is: SIGN-12 for the hex
  * case and the dot, `bytes` for the secret and the signed bytes (SIGN-12 reading).
@@ -48,10 +54,10 @@ export function judgeHmac(
   o: {
     secrets: string[];
     header: string;
-    payload: Uint8Array | string;
+    payload: Lazy<Uint8Array | string>;
     valid: boolean;
     bytes: BytesRule;
-    where: string;
+    where: Lazy<string>;
   },
 ): void {
   const lowerHex = /^t=[0-9]+,v1=[0-9a-f]{64}$/.test(o.header.trim());
@@ -60,26 +66,27 @@ export function judgeHmac(
     v.that('SIGN-12', V1_RULE, true, { id: SIGN_12.id });
     return;
   }
+  const where = value(o.where);
   if (o.secrets.length === 0) {
     v.warn(
       o.bytes.clause,
       o.bytes.rule,
-      `the signature does not verify${o.where}; without --hmac-secret-file the ` +
+      `the signature does not verify${where}; without --hmac-secret-file the ` +
         'judge cannot tell the secret or the bytes (this clause) from the hex case or the dot (SIGN-12)',
     );
     return;
   }
-  const over = hmacMadeOver(o.secrets, o.header, o.payload);
+  const over = hmacMadeOver(o.secrets, o.header, value(o.payload));
   if (over === undefined) {
     v.that(o.bytes.clause, o.bytes.rule, false, {
       id: o.bytes.id,
       expected: 'v1 made with the workspace secret over t and these bytes',
-      seen: `no secret given makes it${o.where}`,
+      seen: `no secret given makes it${where}`,
     });
-    if (!lowerHex) v.that('SIGN-12', V1_RULE, false, { ...SIGN_12, seen: `v1 is not 64 lowercase hex${o.where}` });
+    if (!lowerHex) v.that('SIGN-12', V1_RULE, false, { ...SIGN_12, seen: `v1 is not 64 lowercase hex${where}` });
     return;
   }
   v.that(o.bytes.clause, o.bytes.rule, true, { id: o.bytes.id });
   const seen = over === 'no-dot' ? 'v1 made over t and the bytes with no dot between' : 'v1 in another hex case';
-  v.that('SIGN-12', V1_RULE, false, { ...SIGN_12, seen: `${seen}${o.where}` });
+  v.that('SIGN-12', V1_RULE, false, { ...SIGN_12, seen: `${seen}${where}` });
 }

@@ -49,11 +49,13 @@ export function judgeCallback(
   timed = true,
 ): void {
   const body = bodyOf(e);
-  v.that('EVT-1', 'a lifecycle callback body is a JSON object', body !== undefined, {
-    id: 'model.json-object',
-    expected: 'a JSON object',
-    seen: `${e.parseError ?? show(e.json)} (${at(e)})`,
-  });
+  v.that(
+    'EVT-1',
+    'a lifecycle callback body is a JSON object',
+    body !== undefined,
+    { id: 'model.json-object' },
+    () => ({ expected: 'a JSON object', seen: `${e.parseError ?? show(e.json)} (${at(e)})` }),
+  );
   const event = typeof body?.event === 'string' ? body.event : undefined;
   for (const c of e.checks) {
     // the header rules read body.event and conversationId: without them the payload clauses decide
@@ -62,11 +64,9 @@ export function judgeCallback(
     if (c.clause === 'HDR-4' && (e.attempt ?? 0) > CONTRACT.maxAttempts) continue;
     if (c.clause === 'HDR-3' && body?.conversationId === undefined) continue;
     // the mock host's detail reads "<what was seen>; expected <what the rule wants>" (mock-host/checks.ts)
-    const [seen, expected] = c.detail.split('; expected ') as [string, string | undefined];
-    v.that(c.clause, ruleOf(c.name), c.ok, {
-      id: ENTRY_CHECK_IDS[c.name],
-      expected: expected ?? ruleOf(c.name),
-      seen: `${seen} (${at(e)})`,
+    v.that(c.clause, ruleOf(c.name), c.ok, { id: ENTRY_CHECK_IDS[c.name] }, () => {
+      const [seen, expected] = c.detail.split('; expected ') as [string, string | undefined];
+      return { expected: expected ?? ruleOf(c.name), seen: `${seen} (${at(e)})` };
     });
   }
   if (body) judgePayload(e, body, v);
@@ -95,67 +95,75 @@ function ruleOf(name: string): string {
 }
 
 function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts): void {
-  const where = ` (${at(e)})`;
   const inline = ['data', 'values'].filter((k) => k in p);
-  v.that('EVT-2', 'the payload carries no data or values object', inline.length === 0, {
-    id: 'payload.no-inline-values',
-    expected: 'no data and no values member',
-    seen: inline.join(', ') + where,
-  });
+  v.that(
+    'EVT-2',
+    'the payload carries no data or values object',
+    inline.length === 0,
+    { id: 'payload.no-inline-values' },
+    () => ({ expected: 'no data and no values member', seen: inline.join(', ') + ` (${at(e)})` }),
+  );
   v.that(
     'EVT-3',
     'the discriminating field is event, never eventType',
     p.eventType === undefined && typeof p.event === 'string',
-    {
-      id: 'payload.event-member',
+    { id: 'payload.event-member' },
+    () => ({
       expected: 'event: a string, no eventType',
-      seen: `event ${show(p.event)}, eventType ${show(p.eventType)}${where}`,
-    },
+      seen: `event ${show(p.event)}, eventType ${show(p.eventType)} (${at(e)})`,
+    }),
   );
   const event = typeof p.event === 'string' ? p.event : undefined;
   if (event === undefined) return;
-  const known = v.that('EVT-15', 'event is one of the exact strings of section 6', EVENTS.has(event), {
-    id: 'model.unknown-event',
-    expected: [...EVENTS].join(', '),
-    seen: show(event) + where,
-  });
+  const known = v.that(
+    'EVT-15',
+    'event is one of the exact strings of section 6',
+    EVENTS.has(event),
+    { id: 'model.unknown-event' },
+    () => ({ expected: [...EVENTS].join(', '), seen: show(event) + ` (${at(e)})` }),
+  );
   if (known) {
     const allowed = new Set<string>([...COMMON_FIELDS, ...(EVENT_FIELDS[event] ?? [])]);
     // eventType, data and values, and serviceKeys on config.deleted, are the rules of EVT-3, EVT-2's
     // first check and EVT-9: left to them so this check names only the unlisted members
     const own = event === 'config.deleted' ? OWN_RULE_MEMBERS_DELETED : OWN_RULE_MEMBERS;
     const extra = Object.keys(p).filter((k) => !allowed.has(k) && !own.has(k));
-    v.that('EVT-2', `${event} carries only the members section 2.2 lists for it`, extra.length === 0, {
-      id: 'payload.closed-members',
-      expected: `members among ${[...allowed].join(', ')}`,
-      seen: `also ${extra.join(', ')}${where}`,
-    });
+    v.that(
+      'EVT-2',
+      `${event} carries only the members section 2.2 lists for it`,
+      extra.length === 0,
+      { id: 'payload.closed-members' },
+      () => ({ expected: `members among ${[...allowed].join(', ')}`, seen: `also ${extra.join(', ')} (${at(e)})` }),
+    );
   }
   const missing = COMMON_FIELDS.filter((f) => f !== 'event' && !(f in p));
   v.that(
     'EVT-4',
     'every payload carries workspaceKey, configEnd, endUserHandle, conversationId and timestamp',
     missing.length === 0,
-    { id: 'payload.common-fields', expected: 'every common field', seen: `no ${missing.join(', ')}${where}` },
+    { id: 'payload.common-fields' },
+    () => ({ expected: 'every common field', seen: `no ${missing.join(', ')} (${at(e)})` }),
   );
   if (SESSION_EVENTS.has(event)) {
     const keys = p.serviceKeys;
-    v.that('EVT-5', `${event} carries serviceKeys as an empty array`, Array.isArray(keys) && keys.length === 0, {
-      id: 'payload.session-servicekeys-empty',
-      expected: 'serviceKeys: []',
-      seen: `serviceKeys ${show(keys)}${where}`,
-    });
+    v.that(
+      'EVT-5',
+      `${event} carries serviceKeys as an empty array`,
+      Array.isArray(keys) && keys.length === 0,
+      { id: 'payload.session-servicekeys-empty' },
+      () => ({ expected: 'serviceKeys: []', seen: `serviceKeys ${show(keys)} (${at(e)})` }),
+    );
   }
   if (event === 'config.deleted') {
     v.that(
       'EVT-9',
       'config.deleted carries serviceKey (a string) and no serviceKeys',
       typeof p.serviceKey === 'string' && !('serviceKeys' in p),
-      {
-        id: 'payload.deleted-singular',
+      { id: 'payload.deleted-singular' },
+      () => ({
         expected: 'serviceKey: a string, no serviceKeys',
-        seen: `serviceKey ${show(p.serviceKey)}, serviceKeys ${show(p.serviceKeys)}${where}`,
-      },
+        seen: `serviceKey ${show(p.serviceKey)}, serviceKeys ${show(p.serviceKeys)} (${at(e)})`,
+      }),
     );
   }
   if (event === 'config.bulk_deleted') {
@@ -165,11 +173,11 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
       'EVT-10',
       'config.bulk_deleted carries count, page, totalPages as integers and keys as strings',
       ints.length === 0 && keysOk,
-      {
-        id: 'payload.bulk-members',
+      { id: 'payload.bulk-members' },
+      () => ({
         expected: 'integers count, page, totalPages; keys an array of strings',
-        seen: `${ints.map((k) => `${k} ${show(p[k])}`).join(', ')}${keysOk ? '' : ` keys ${show(p.keys)}`}${where}`,
-      },
+        seen: `${ints.map((k) => `${k} ${show(p[k])}`).join(', ')}${keysOk ? '' : ` keys ${show(p.keys)}`} (${at(e)})`,
+      }),
     );
   }
   if ('configEnd' in p) {
@@ -177,26 +185,26 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
       'EVT-12',
       'configEnd carries a leading slash',
       typeof p.configEnd === 'string' && p.configEnd.startsWith('/'),
-      { id: 'payload.configend-slash', expected: '"/<configEnd>"', seen: `configEnd ${show(p.configEnd)}${where}` },
+      { id: 'payload.configend-slash' },
+      () => ({ expected: '"/<configEnd>"', seen: `configEnd ${show(p.configEnd)} (${at(e)})` }),
     );
   }
   if ('conversationId' in p) {
-    v.that('EVT-13', 'conversationId is an integer', Number.isInteger(p.conversationId), {
-      id: 'payload.conversation-id-integer',
-      expected: 'an integer',
-      seen: `conversationId ${show(p.conversationId)}${where}`,
-    });
+    v.that(
+      'EVT-13',
+      'conversationId is an integer',
+      Number.isInteger(p.conversationId),
+      { id: 'payload.conversation-id-integer' },
+      () => ({ expected: 'an integer', seen: `conversationId ${show(p.conversationId)} (${at(e)})` }),
+    );
   }
   if ('timestamp' in p) {
     v.that(
       'EVT-14',
       'timestamp is YYYY-MM-DDTHH:MM:SS.mmm with no zone offset',
       typeof p.timestamp === 'string' && TIMESTAMP_PATTERN.test(p.timestamp),
-      {
-        id: 'payload.timestamp-form',
-        expected: 'YYYY-MM-DDTHH:MM:SS.mmm',
-        seen: `timestamp ${show(p.timestamp)}${where}`,
-      },
+      { id: 'payload.timestamp-form' },
+      () => ({ expected: 'YYYY-MM-DDTHH:MM:SS.mmm', seen: `timestamp ${show(p.timestamp)} (${at(e)})` }),
     );
   }
 }

@@ -69,26 +69,31 @@ export function judgeSeries(entries: JournalEntry[], v: Verdicts, ctx: SeriesCon
 
 function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
   const first = s[0]!;
-  const words = s.map(at).join(', ');
-  v.that('DELIV-7', 'onComplete makes at most 3 attempts', s.length <= CONTRACT.maxAttempts, {
-    id: 'delivery.three-attempts',
-    expected: `at most ${CONTRACT.maxAttempts} attempts`,
-    seen: `${s.length}: ${words}`,
-  });
+  v.that(
+    'DELIV-7',
+    'onComplete makes at most 3 attempts',
+    s.length <= CONTRACT.maxAttempts,
+    { id: 'delivery.three-attempts' },
+    () => ({ expected: `at most ${CONTRACT.maxAttempts} attempts`, seen: `${s.length}: ${s.map(at).join(', ')}` }),
+  );
   s.forEach((e, i) => {
     const a = e.headers['x-service-delivery-attempt'];
     if (i === 0) {
-      v.that('HDR-4', 'the first attempt of onComplete carries X-Service-Delivery-Attempt 1', a === '1', {
-        id: 'header.first-attempt-1',
-        expected: '1',
-        seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})`,
-      });
+      v.that(
+        'HDR-4',
+        'the first attempt of onComplete carries X-Service-Delivery-Attempt 1',
+        a === '1',
+        { id: 'header.first-attempt-1' },
+        () => ({ expected: '1', seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})` }),
+      );
     } else if (i < CONTRACT.maxAttempts) {
-      v.that('HDR-4', 'X-Service-Delivery-Attempt counts the attempts of the delivery', a === String(i + 1), {
-        id: 'delivery.attempt-numbering',
-        expected: String(i + 1),
-        seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})`,
-      });
+      v.that(
+        'HDR-4',
+        'X-Service-Delivery-Attempt counts the attempts of the delivery',
+        a === String(i + 1),
+        { id: 'delivery.attempt-numbering' },
+        () => ({ expected: String(i + 1), seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})` }),
+      );
     }
   });
   for (const e of s.slice(1)) {
@@ -96,11 +101,11 @@ function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
       'DELIV-11',
       'every attempt carries the same X-Service-Delivery-Id and the same body bytes',
       e.deliveryId === first.deliveryId && e.bodySha256 === first.bodySha256,
-      {
-        id: 'delivery.same-id-same-body',
+      { id: 'delivery.same-id-same-body' },
+      () => ({
         expected: `${first.deliveryId ?? '(none)'}, body sha256 ${first.bodySha256.slice(0, 12)}`,
         seen: `${e.deliveryId ?? '(none)'}, body sha256 ${e.bodySha256.slice(0, 12)} (${at(e)})`,
-      },
+      }),
     );
   }
   judgeResigned(s, v, ctx);
@@ -124,11 +129,16 @@ function judgeResigned(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void
     const moved = (e.arrival.wallMs - first.arrival.wallMs) / 1000;
     // t is whole seconds: 1 s of rounding on each side, and the loaded machine's jitter
     const fresh = e.signature.verdict === 'valid' && t !== undefined && Math.abs(t - first.signature.t - moved) <= 2;
-    v.that('SIGN-5', 'each retry re-signs the unchanged body with a fresh t', fresh, {
-      id: 'sign.resigned-each-attempt',
-      expected: `a valid signature with t about ${first.signature.t} + ${moved.toFixed(1)} s`,
-      seen: `${e.signature.verdict}, t ${t ?? 'unread'} (${at(e)})`,
-    });
+    v.that(
+      'SIGN-5',
+      'each retry re-signs the unchanged body with a fresh t',
+      fresh,
+      { id: 'sign.resigned-each-attempt' },
+      () => ({
+        expected: `a valid signature with t about ${first.signature.t} + ${moved.toFixed(1)} s`,
+        seen: `${e.signature.verdict}, t ${t ?? 'unread'} (${at(e)})`,
+      }),
+    );
   }
 }
 

@@ -17,6 +17,11 @@ const T_NEAR_ARRIVAL_S = 5;
 const HMAC_FORM = /^t=[0-9]+,v1=[0-9a-fA-F]+$/;
 const SIGN_3_BYTES = "v1 is made with the workspace secret over the callback's bytes";
 
+/** The signature's verdict in a failure's words. */
+function seen(e: JournalEntry): string {
+  return `${e.signature.verdict}: ${e.signature.reason} (${at(e)})`;
+}
+
 /** SIGN-3, SIGN-4, SIGN-7..9, SIGN-11, SIGN-12 from the entry's verdict in the declared mode. */
 export function judgeSignature(
   e: JournalEntry,
@@ -27,35 +32,32 @@ export function judgeSignature(
 ): void {
   if (signing !== 'hmac' && signing !== 'jwks') return;
   const sig = header(e, SIGNATURE_HEADER);
-  const where = ` (${at(e)})`;
+  // the words of a failure are worked out only for a failure (verdicts.ts)
   const present = v.that(
     'SIGN-3',
     'every lifecycle callback carries X-Service-Signature',
     sig !== undefined && sig !== '',
-    { id: 'sign.every-event', expected: 'an X-Service-Signature header', seen: `none${where}` },
+    { id: 'sign.every-event' },
+    () => ({ expected: 'an X-Service-Signature header', seen: `none (${at(e)})` }),
   );
   if (!present) return;
   const s = e.signature;
-  const seen = `${s.verdict}: ${s.reason}${where}`;
   if (signing === 'hmac') {
     // SIGN-11 reading: the form is t first, v1 second; that v1 is 64 lowercase hex digits is SIGN-12's
     const form = v.that(
       'SIGN-11',
       'in HMAC mode the header is t=<unix_seconds>,v1=<hex>',
       HMAC_FORM.test(sig!.trim()),
-      {
-        id: 'sign.hmac-header-form',
-        expected: 't=<unix_seconds>,v1=<hex>',
-        seen: `${show(sig!.slice(0, 40))}${where}`,
-      },
+      { id: 'sign.hmac-header-form' },
+      () => ({ expected: 't=<unix_seconds>,v1=<hex>', seen: `${show(sig!.slice(0, 40))} (${at(e)})` }),
     );
     if (!form) return;
     judgeHmac(v, {
       secrets,
       header: sig!,
-      payload: rawBody(e),
+      payload: () => rawBody(e),
       valid: s.verdict === 'valid',
-      where,
+      where: () => ` (${at(e)})`,
       bytes: { clause: 'SIGN-3', id: 'sign.every-event', rule: SIGN_3_BYTES },
     });
   } else {
@@ -63,15 +65,18 @@ export function judgeSignature(
       'SIGN-7',
       'in JWKS mode the header is a compact JWS with alg ES256 and a kid',
       s.verdict !== 'malformed',
-      { id: 'sign.jws-form', expected: 'a compact ES256 JWS with a kid', seen },
+      { id: 'sign.jws-form' },
+      () => ({ expected: 'a compact ES256 JWS with a kid', seen: seen(e) }),
     );
     if (!form) return;
     if (s.verdict === 'unknown-kid') {
-      v.that('SIGN-9', 'the kid a callback is signed with is in the JWKS document', false, {
-        id: 'sign.jwks-document',
-        expected: 'a kid of the document',
-        seen,
-      });
+      v.that(
+        'SIGN-9',
+        'the kid a callback is signed with is in the JWKS document',
+        false,
+        { id: 'sign.jwks-document' },
+        () => ({ expected: 'a kid of the document', seen: seen(e) }),
+      );
       return;
     }
     // a valid JWS verified with the document's key under its kid: the document holds that kid's key
@@ -82,30 +87,35 @@ export function judgeSignature(
         'SIGN-8',
         'the JWS payload is "<unix_seconds>." followed by the raw body and verifies',
         s.verdict === 'valid',
-        { id: 'sign.jws-payload', expected: '"<t>." + the raw body bytes received, verified', seen },
+        { id: 'sign.jws-payload' },
+        () => ({ expected: '"<t>." + the raw body bytes received, verified', seen: seen(e) }),
       );
     }
   }
-  if (timed) judgeT(e, v, seen);
+  if (timed) judgeT(e, v);
 }
 
-function judgeT(e: JournalEntry, v: Verdicts, seen: string): void {
+function judgeT(e: JournalEntry, v: Verdicts): void {
   const s = e.signature;
   if (s.verdict === 'stale' || s.verdict === 'future') {
-    v.that('SIGN-4', "the signature's t is the unix time at sending, inside the 300 s window", false, {
-      id: 'sign.t-now',
-      expected: 'abs(arrival - t) <= 300 s',
-      seen,
-    });
+    v.that(
+      'SIGN-4',
+      "the signature's t is the unix time at sending, inside the 300 s window",
+      false,
+      { id: 'sign.t-now' },
+      () => ({ expected: 'abs(arrival - t) <= 300 s', seen: seen(e) }),
+    );
     return;
   }
   if (s.t === undefined) return;
   const skew = e.arrival.wallMs / 1000 - s.t;
-  v.that('SIGN-4', "the signature's t is the unix time at sending, inside the 300 s window", Math.abs(skew) <= 300, {
-    id: 'sign.t-now',
-    expected: 'abs(arrival - t) <= 300 s',
-    seen: `t ${s.t}, ${skew.toFixed(1)} s before arrival (${at(e)})`,
-  });
+  v.that(
+    'SIGN-4',
+    "the signature's t is the unix time at sending, inside the 300 s window",
+    Math.abs(skew) <= 300,
+    { id: 'sign.t-now' },
+    () => ({ expected: 'abs(arrival - t) <= 300 s', seen: `t ${s.t}, ${skew.toFixed(1)} s before arrival (${at(e)})` }),
+  );
   // Between 5 s and 300 s the judge cannot tell a stale t from the clocks of two machines apart.
   if (Math.abs(skew) > T_NEAR_ARRIVAL_S && Math.abs(skew) <= 300) {
     v.warn(

@@ -15,16 +15,29 @@ export interface CheckWords {
   seen?: string;
 }
 
+/**
+ * The words of a failure (`that`'s last argument), worked out only when the condition failed, so the judge
+ * of 100,000 passing callbacks builds no sentence it throws away. Given as a call's argument, never stored
+ * in a named binding first: the TypeScript loader names every named function it compiles, a cost per
+ * closure.
+ */
+export type FailureWords = () => Pick<CheckWords, 'expected' | 'seen'>;
+
 export class Verdicts {
   private readonly byClause = new Map<string, CheckRecord[]>();
-  private readonly passes = new Map<string, CheckRecord>();
+  /** the passing record of each rule, by clause, rule and check id ('' for none): no key is built per check */
+  private readonly passes = new Map<string, Map<string, Map<string, CheckRecord>>>();
   private readonly failures = new Map<string, number>();
 
   /** One condition of a rule of `clause`, held or not. */
-  that(clause: string, rule: string, ok: boolean, words: CheckWords = {}): boolean {
-    const key = `${clause}\u0000${words.id ?? ''}\u0000${rule}`;
+  that(clause: string, rule: string, ok: boolean, words: CheckWords = {}, failure?: FailureWords): boolean {
     if (ok) {
-      const known = this.passes.get(key);
+      const id = words.id ?? '';
+      let byRule = this.passes.get(clause);
+      if (byRule === undefined) this.passes.set(clause, (byRule = new Map()));
+      let byId = byRule.get(rule);
+      if (byId === undefined) byRule.set(rule, (byId = new Map()));
+      const known = byId.get(id);
       if (known) known.count = (known.count ?? 1) + 1;
       else {
         const record: CheckRecord = {
@@ -34,21 +47,23 @@ export class Verdicts {
           count: 1,
           ...(words.id ? { id: words.id } : {}),
         };
-        this.passes.set(key, record);
+        byId.set(id, record);
         this.list(clause).push(record);
       }
       return true;
     }
+    const key = `${clause}\u0000${words.id ?? ''}\u0000${rule}`;
     const n = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, n);
     if (n <= MAX_FAILURES_PER_RULE) {
+      const { expected, seen } = failure ? { ...words, ...failure() } : words;
       this.list(clause).push({
         clauses: [clause],
         rule,
         outcome: 'failed',
         ...(words.id ? { id: words.id } : {}),
-        ...(words.expected !== undefined ? { expected: words.expected } : {}),
-        ...(words.seen !== undefined ? { seen: words.seen } : {}),
+        ...(expected !== undefined ? { expected } : {}),
+        ...(seen !== undefined ? { seen } : {}),
       });
     }
     return false;

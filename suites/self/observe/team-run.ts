@@ -38,14 +38,15 @@ export interface TeamRunOptions {
 const DATA_TOKEN = { OBSERVE_DATA_TOKEN: 'bt_test_fixture_demo_production' };
 
 /**
- * --idle: longer than the judge's quiet window after the last callback (connect 5 s + request 10 s,
- * scaled, plus the harness's slack), so every "no retry" window closes before observe stops, and
- * than the 20 s back-off scaled.
+ * --idle: as long as the judge's quiet window after the last callback (connect 5 s + request 10 s,
+ * scaled, plus the harness's slack), so every "no retry" window closes before observe stops (the idle
+ * timer never fires early), and longer than the 20 s back-off scaled, so no retry comes after the stop.
+ * No more: each second of it is waited by every row.
  */
 export function idleSeconds(timeScale: number): number {
   const quiet = (CONTRACT.connectTimeoutMs + CONTRACT.requestTimeoutMs) * timeScale + HARNESS_SLACK_MS;
-  const backoff = CONTRACT.backoffMs[1]! * timeScale;
-  return Math.ceil(Math.max(quiet, backoff) / 1000) + 2;
+  const backoff = CONTRACT.backoffMs[1]! * timeScale + HARNESS_SLACK_MS;
+  return Math.ceil(Math.max(quiet, backoff) / 1000);
 }
 
 export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<TeamRun> {
@@ -54,32 +55,40 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
   let ref: Child | undefined;
   let obs: Child | undefined;
   try {
-    ref = await startReference(o.timeScale, o.faults ?? []);
-    obs = await startObserve(
-      [
-        '--hook-path',
-        '/hooks/service',
-        '--facts-path',
-        '/user-facts',
-        '--hmac-secret-file',
-        secretFile,
-        '--time-scale',
-        String(o.timeScale),
-        ...o.injects.flatMap((i) => ['--inject', i]),
-        '--idle',
-        String(idleSeconds(o.timeScale)),
-        '--duration',
-        String(RUN_DEADLINE_MS / 1000),
-        '--report-dir',
-        join(dir, 'live'),
-        ...(o.dataApi ? ['--data-api', ref.url, '--token-env', 'OBSERVE_DATA_TOKEN'] : []),
-      ],
-      o.dataApi ? DATA_TOKEN : {},
-    );
-    await playTeamTests(`${ref.url}/__driver`, obs.url, { mode: 'hmac', secret: SECRET });
-    const code = await obs.exited;
+    const args = [
+      '--hook-path',
+      '/hooks/service',
+      '--facts-path',
+      '/user-facts',
+      '--hmac-secret-file',
+      secretFile,
+      '--time-scale',
+      String(o.timeScale),
+      ...o.injects.flatMap((i) => ['--inject', i]),
+      '--idle',
+      String(idleSeconds(o.timeScale)),
+      '--duration',
+      String(RUN_DEADLINE_MS / 1000),
+      '--report-dir',
+      join(dir, 'live'),
+    ];
+    if (o.dataApi) {
+      // observe reads back from the reference service: it starts once that one has its URL
+      ref = await startReference(o.timeScale, o.faults ?? []);
+      obs = await startObserve([...args, '--data-api', ref.url, '--token-env', 'OBSERVE_DATA_TOKEN'], DATA_TOKEN);
+    } else {
+      // the two start side by side; one that started is stopped below even when the other did not
+      const [r, b] = await Promise.allSettled([startReference(o.timeScale, o.faults ?? []), startObserve(args)]);
+      ref = r.status === 'fulfilled' ? r.value : undefined;
+      obs = b.status === 'fulfilled' ? b.value : undefined;
+      if (r.status === 'rejected') throw r.reason;
+      if (b.status === 'rejected') throw b.reason;
+    }
+    const [service, observer] = [ref!, obs!];
+    await playTeamTests(`${service.url}/__driver`, observer.url, { mode: 'hmac', secret: SECRET });
+    const code = await observer.exited;
     const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
-    return { code, report, out: obs.out() };
+    return { code, report, out: observer.out() };
   } finally {
     stop(obs);
     stop(ref);
