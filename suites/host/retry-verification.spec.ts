@@ -11,7 +11,7 @@ import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from './harness/payloads.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
-import { AnswerJudge, ackClauses, failNoAnswer, judgeAcks } from './harness/ack.ts';
+import { AnswerJudge, ackClauses, failNoAnswers, judgeAcks } from './harness/ack.ts';
 import { answered, describe, type SendOutcome } from './harness/send.ts';
 import { precondition } from '../shared/index.ts';
 
@@ -71,9 +71,13 @@ test(TITLE, { tag: hostTags('HOST-12', ...ackClauses()) }, async ({ host }, test
     },
   );
   const forgeries = sent.flatMap((s) => [s.first, ...s.retries].map((o, i) => ({ mode: s.ep.mode, i, o })));
-  for (const f of forgeries.filter((x) => !answered(x.o))) {
-    failNoAnswer({ mode: f.mode, kind: `forged onComplete at attempt ${f.i + 1}`, o: f.o }, requestMs, 'ack.answered');
-  }
+  failNoAnswers(
+    forgeries
+      .filter((x) => !answered(x.o))
+      .map((f) => ({ mode: f.mode, kind: `forged onComplete at attempt ${f.i + 1}`, o: f.o })),
+    requestMs,
+    'ack.answered',
+  );
   const judge = new AnswerJudge(forgeries.map((f) => f.o));
   const is4xx = (o: SendOutcome) => answered(o) && o.status! >= 400 && o.status! < 500;
   const isAck = (o: SendOutcome) => answered(o) && o.status! >= 200 && o.status! < 300;

@@ -125,6 +125,38 @@ export function failNoAnswer(s: SentCallback, deadlineMs: number, id: HostCheckI
 }
 
 /**
+ * HOST-1 on the requests of a batch that got no answer: one failed check per signing mode, naming how
+ * many and the first, the test's evidence listing each. Every one is the same duty broken the same
+ * way; a failed check apiece costs a receiver that never answers hundreds of stack traces, and the
+ * run seconds of both cores.
+ */
+export function failNoAnswers(sent: readonly SentCallback[], deadlineMs: number, id: HostCheckId): void {
+  const modes = new Map<string, SentCallback[]>();
+  for (const s of sent) modes.set(s.mode, [...(modes.get(s.mode) ?? []), s]);
+  for (const [mode, list] of modes) {
+    const first = list[0]!;
+    if (list.length === 1) {
+      failNoAnswer(first, deadlineMs, id);
+      continue;
+    }
+    pendingOf(test.info()).noAnswer = true;
+    check
+      .soft('HOST-1', `${mode}: each of ${list.length} callbacks is answered within ${deadlineMs} ms`, { id })
+      .that(false, {
+        expected: `an HTTP answer to each within ${deadlineMs} ms`,
+        seen: `none of ${list.length} answered (${someOf(list.map((s) => s.kind))}), e.g. ${first.kind}: ${describe(first.o)}`,
+        hint: noAnswerHint(first.o, 'hostBaseUrl + hookPath'),
+      });
+  }
+}
+
+/** The first few of a list, and how many more: the test's evidence holds every one. */
+export function someOf(items: readonly string[], shown = 4): string {
+  const more = items.length - shown;
+  return items.slice(0, shown).join(', ') + (more > 0 ? ` and ${more} more` : '');
+}
+
+/**
  * Correctly signed callbacks: HOST-1 and HOST-2 on each; the verifier's clause on a 401 when HOST-1
  * decides the 2xx. A 404 is a hook not served at hookPath: HOST-1's whoever decides the 2xx, and,
  * like no answer, it leaves every other clause of the test undecided. HOST-2 times acknowledgements
@@ -134,13 +166,12 @@ export function failNoAnswer(s: SentCallback, deadlineMs: number, id: HostCheckI
 export function judgeAcks(sent: readonly SentCallback[], o: AckOptions): boolean {
   const judge = new AnswerJudge(sent.map((s) => s.o));
   const quick = QUICK_MS + QUICK_TOLERANCE_MS;
+  const own = o.twoXx === undefined || o.twoXx === 'HOST-1' ? undefined : o.twoXx;
+  const unanswered = sent.filter((s) => !answered(s.o));
+  failNoAnswers(unanswered, o.deadlineMs, own === undefined ? 'ack.2xx-within-10s' : 'ack.answered');
   for (const s of sent) {
     const where = `${s.mode} ${s.kind}`;
-    const own = o.twoXx === undefined || o.twoXx === 'HOST-1' ? undefined : o.twoXx;
-    if (!answered(s.o)) {
-      failNoAnswer(s, o.deadlineMs, own === undefined ? 'ack.2xx-within-10s' : 'ack.answered');
-      continue;
-    }
+    if (!answered(s.o)) continue;
     if (s.o.status === 404) {
       pendingOf(test.info()).noAnswer = true;
       check

@@ -13,7 +13,7 @@
 import { check, warnCheck } from '../../shared/index.ts';
 import { callbackCheckId, factsCheckId, type SignatureCase } from './signature-cases.ts';
 import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './send.ts';
-import { AnswerJudge, failNoAnswer, judgeAcks } from './ack.ts';
+import { AnswerJudge, failNoAnswers, judgeAcks, someOf } from './ack.ts';
 
 export interface SentCase {
   mode: string;
@@ -70,9 +70,12 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
   // Sent amid every other case at once: HOST-1 and the verifier here; HOST-2 where callbacks go out a few at a time.
   const controlled = sent.filter((s) => s.c.control).map((s) => ({ mode: s.mode, kind: s.kind, o: s.o }));
   judgeAcks(controlled, { deadlineMs, timed: false });
-  for (const s of sent.filter((x) => !x.c.control && !answered(x.o))) {
-    failNoAnswer({ mode: s.mode, kind: `${s.kind} (${s.c.name})`, o: s.o }, deadlineMs, 'ack.answered');
-  }
+  const unanswered = sent.filter((x) => !x.c.control && !answered(x.o));
+  failNoAnswers(
+    unanswered.map((s) => ({ mode: s.mode, kind: `${s.kind} (${s.c.name})`, o: s.o })),
+    deadlineMs,
+    'ack.answered',
+  );
   for (const g of groups(sent)) {
     const { c, mode } = g[0]!;
     if (c.control) continue;
@@ -131,17 +134,25 @@ export function judgeCallbackCases(sent: readonly SentCase[], deadlineMs: number
 export function judgeFactsCases(sent: readonly SentCase[], deadlineMs: number): void {
   const controls = acceptingControls(sent);
   const judge = new AnswerJudge(sent.map((s) => s.o));
+  // No answer: one failed check per mode, naming each case (as failNoAnswers does for callbacks).
+  for (const mode of new Set(sent.map((s) => s.mode))) {
+    const missed = sent.filter((s) => s.mode === mode && !answered(s.o));
+    const first = missed[0];
+    if (first === undefined) continue;
+    const id = 'facts.answered-within-10s';
+    const rule = `${mode} facts GET: ${missed.length === 1 ? first.c.name : `each of ${missed.length} cases`}`;
+    check.soft('HOST-16', `${rule}: answered within ${deadlineMs} ms`, { id }).that(false, {
+      expected: `an HTTP answer within ${deadlineMs} ms`,
+      seen:
+        missed.length === 1
+          ? describe(first.o)
+          : `none of ${missed.length} answered (${someOf(missed.map((s) => s.c.name))}), e.g. ${describe(first.o)}`,
+      hint: noAnswerHint(first.o, 'hostBaseUrl + factsPath'),
+    });
+  }
   for (const s of sent) {
     const rule = `${s.mode} facts GET: ${s.c.name}`;
-    if (!answered(s.o)) {
-      const id = 'facts.answered-within-10s';
-      check.soft('HOST-16', `${rule}: answered within ${deadlineMs} ms`, { id }).that(false, {
-        expected: `an HTTP answer within ${deadlineMs} ms`,
-        seen: describe(s.o),
-        hint: noAnswerHint(s.o, 'hostBaseUrl + factsPath'),
-      });
-      continue;
-    }
+    if (!answered(s.o)) continue;
     const withControl = controls.has(`${s.mode}\u0000${s.kind}`);
     // A refusal is evidence only where a correctly signed GET is answered; a bad one served, wherever.
     if (s.c.control || (!withControl && (s.c.accepted || !isAck(s.o)))) continue;
