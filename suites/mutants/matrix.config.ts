@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { MatrixProject } from './runner.ts';
 import { readSettings } from '../../spec/index.ts';
@@ -14,7 +15,9 @@ import { readSettings } from '../../spec/index.ts';
  * after the other; the faults themselves run side by side.
  */
 const plan = JSON.parse(readSettings().matrixPlan ?? '[]') as MatrixProject[];
-const results = readSettings().matrixResults ?? `${readSettings().reportDir}/mutants/results.json`;
+// resolved against the working directory, as the main config's report directory is: a relative path in a reporter's
+// options would be taken from this file's folder
+const results = resolve(readSettings().matrixResults ?? `${readSettings().reportDir}/mutants/results.json`);
 
 export default defineConfig({
   testDir: '..',
