@@ -1,12 +1,12 @@
 /**
  * The processes of the mock host benchmark: each server under test in its own process (the standalone
  * command, or a child holding an embedded MockHost), and one load generator process for the whole run
- * (autocannon, bench/mock-host/load.ts); on two or more cores the servers and the generator are pinned
- * to cores of their own.
+ * (autocannon, bench/mock-host/load.ts, or the pipelined one, pipelined.ts); on two or more cores the
+ * servers and the generator are pinned to cores of their own.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { LoadJob, LoadResult } from './load.ts';
+import type { LoadJob, LoadResult } from './measure.ts';
 import { startStandalone, type Standalone } from './standalone.ts';
 
 const HERE = fileURLToPath(new URL('./', import.meta.url));
@@ -78,39 +78,45 @@ export async function startServer(kind: Kind, maxEntries?: number): Promise<Serv
 }
 
 /**
- * The load generator: one process for the whole run, so its JIT is as warm in the last round as
- * autocannon's own command is after its first second; jobs run one at a time.
+ * The load generators: one process each for the whole run (autocannon, load.ts; the pipelined one,
+ * pipelined.ts, for a job with a window), so its JIT is as warm in the last round as autocannon's
+ * own command is after its first second; jobs run one at a time.
  */
-let generator: ChildProcess | undefined;
+const generators = new Map<string, ChildProcess>();
 export function runLoad(job: LoadJob): Promise<LoadResult> {
-  if (generator === undefined) {
-    generator = childOf('load.ts', ['--child']);
-    pin(generator.pid!, 1);
+  const script = job.window ? 'pipelined.ts' : 'load.ts';
+  let g = generators.get(script);
+  if (g === undefined) {
+    g = childOf(script, ['--child']);
+    generators.set(script, g);
+    pin(g.pid!, 1);
   }
-  const g = generator;
+  const child = g;
   // a round never hangs the run: at 1,000 req/s (a fraction of any server here) plus a minute
   const deadlineMs = job.n + 60_000;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      g.kill('SIGKILL');
+      child.kill('SIGKILL');
+      generators.delete(script);
       reject(new Error(`load round of ${job.n} requests to ${job.url} did not end within ${deadlineMs / 1000} s`));
     }, deadlineMs);
     const onExit = (code: number | null) => {
       clearTimeout(timer);
+      generators.delete(script);
       reject(new Error(`load generator exited with code ${code}`));
     };
-    g.once('exit', onExit);
-    g.once('message', (m) => {
+    child.once('exit', onExit);
+    child.once('message', (m) => {
       clearTimeout(timer);
-      g.off('exit', onExit);
+      child.off('exit', onExit);
       resolve(m as LoadResult);
     });
-    g.send(job);
+    child.send(job);
   });
 }
 
-/** Ends the generator process (after the last round). */
+/** Ends the generator processes (after the last round). */
 export function stopGenerator(): void {
-  generator?.kill();
-  generator = undefined;
+  for (const g of generators.values()) g.kill();
+  generators.clear();
 }
