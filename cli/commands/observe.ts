@@ -8,13 +8,13 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
-import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
+import type { JournalEntry, MockHostOptions } from '../../mock-host/index.ts';
 import {
-  ArrivalReader,
   judgeJournal,
   observeReport,
   type DeclaredSigning,
   type ArrivalReads,
+  type Judgement,
   type Gaps,
   type ReadBackOptions,
 } from '../../suites/observe/index.ts';
@@ -24,6 +24,7 @@ import { parseInjections } from './observe-inject.ts';
 import { JOURNAL_FILE, writeJournal } from './observe-journal.ts';
 import { readSaved } from './observe-har.ts';
 import { DATA_API_FLAGS, dataApiOptions, readBackStep } from './observe-data-api.ts';
+import { fail, observeLive } from './observe-live.ts';
 
 const HELP = `Usage: ccs-conformance observe [options]
 
@@ -105,11 +106,6 @@ function noVerdict(line: string, reportDir: string): number {
   return fail(line);
 }
 
-function fail(message: string): number {
-  process.stderr.write(`ccs-conformance observe: ${message}\n`);
-  return 2;
-}
-
 export async function run(argv: string[]): Promise<number> {
   let values: Parsed['flags'];
   try {
@@ -165,13 +161,16 @@ export async function run(argv: string[]): Promise<number> {
       const line = `no callback arrived at ${where} in ${seconds} s${others}: check the service's hostBaseUrl/hookPath`;
       return noVerdict(line, reportDir);
     }
+  }
+  // live, the journal is written after the verdict (its writing is no judging: the bench times them apart),
+  // and before any error of the judge leaves the run, so the traffic is never lost
+  const saveJournal = (): void => {
+    if (typeof values.from === 'string' || endNs === undefined) return;
     mkdirSync(reportDir, { recursive: true });
     writeJournal(join(reportDir, JOURNAL_FILE), entries, endNs);
-  }
+  };
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
   const timeScale = options.timeScale ?? 1;
-  const judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps });
-  await readBackStep(entries, judgement.verdicts, dataApi, arrival);
   const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
   // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
@@ -180,14 +179,25 @@ export async function run(argv: string[]): Promise<number> {
     `ccs-conformance observe --from ${journal} --time-scale ${timeScale}`,
     ...secretFiles.map((f) => `--hmac-secret-file ${f}`),
   ].join(' ');
-  const report = await observeReport({
-    judgement,
-    runId: randomUUID(),
-    startedAt,
-    endedAt: new Date().toISOString(),
-    rerun,
-    description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,
-  });
+  let judgement: Judgement;
+  let report: Awaited<ReturnType<typeof observeReport>>;
+  try {
+    judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps });
+    await readBackStep(entries, judgement.verdicts, dataApi, arrival);
+    report = await observeReport({
+      judgement,
+      runId: randomUUID(),
+      startedAt,
+      endedAt: new Date().toISOString(),
+      rerun,
+      description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,
+    });
+  } catch (error) {
+    saveJournal();
+    throw error;
+  }
+  process.stdout.write(`observe: verdict ${report.verdict.toUpperCase()} on ${judgement.callbacks} callback(s)\n`);
+  saveJournal();
   writeReports(report, reportDir, new Redactor([...loadSecrets(), ...secrets, ...(dataApi ? [dataApi.token] : [])]));
   const t = report.totals;
   process.stdout.write(
@@ -208,77 +218,4 @@ function declaredSigning(options: MockHostOptions, entries: JournalEntry[], save
   const modes = new Set(entries.filter((e) => e.kind === 'lifecycle').map((e) => e.signature.mode));
   const [only] = [...modes];
   return modes.size === 1 && (only === 'hmac' || only === 'jwks') ? only : 'unknown';
-}
-
-interface Live {
-  entries: JournalEntry[];
-  endNs: bigint;
-  url: string;
-  elapsedMs: number;
-  arrival?: ArrivalReads;
-}
-
-interface Stops {
-  duration?: number;
-  idle?: number;
-  quiet: boolean;
-  /** With the data API, each config.deleted's key is read as it arrives (STATE-7). */
-  dataApi?: ReadBackOptions;
-}
-
-async function observeLive(options: MockHostOptions, o: Stops): Promise<Live | number> {
-  let host: MockHost;
-  try {
-    host = await MockHost.start(options);
-  } catch (error) {
-    return fail(`cannot start: ${(error as Error).message}`);
-  }
-  const start = performance.now();
-  const routes = host
-    .listRoutes()
-    .map((r) => `${r.kind} ${r.path}`)
-    .join(', ');
-  const mode = options.signing?.mode ?? 'not given';
-  process.stdout.write(`observe: listening on ${host.url} (routes: ${routes}; signing: ${mode})\n`);
-  const { printRequestLines } = await import('../../mock-host/index.ts');
-  const stopLines = o.quiet ? () => undefined : printRequestLines(host.journal, process.stdout);
-  const reader = o.dataApi ? new ArrivalReader(o.dataApi) : undefined;
-  const stopReads = reader ? host.journal.subscribe((c) => reader.see(c.entry)) : () => undefined;
-  const why = await new Promise<string>((done) => {
-    const timers: NodeJS.Timeout[] = [];
-    const finish = (reason: string) => {
-      for (const t of timers) clearTimeout(t);
-      off();
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      done(reason);
-    };
-    const onInt = () => finish('SIGINT');
-    const onTerm = () => finish('SIGTERM');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-    const { duration, idle } = o;
-    if (duration !== undefined) timers.push(setTimeout(() => finish(`--duration ${duration} s`), duration * 1000));
-    // every change (arrival or completion) is traffic: a held attempt is not idle time. Noted lazily (the
-    // entry is not worked out on the request path for it) and as a time only: one timer, re-armed for
-    // what is left of the window when it fires, rather than a timer per change.
-    let lastChange = performance.now();
-    const off = host.journal.subscribeLazy(() => (lastChange = performance.now()));
-    const checkIdle = () => {
-      const left = idle! * 1000 - (performance.now() - lastChange);
-      if (left <= 0) finish(`--idle ${idle} s without a request`);
-      else timers.push(setTimeout(checkIdle, left));
-    };
-    if (idle !== undefined) timers.push(setTimeout(checkIdle, idle * 1000));
-  });
-  const endNs = process.hrtime.bigint();
-  // said before the journal is read: reading it works out each entry (mock-host/entry.ts), which is the
-  // judge's work, not the observation's
-  process.stdout.write(`observe: stopped (${why}) after ${host.journal.size} request(s)\n`);
-  const entries = host.journal.entries().filter((e) => e.kind !== 'admin');
-  await host.close();
-  stopLines();
-  stopReads();
-  const arrival = await reader?.settled();
-  return { entries, endNs, url: host.url, elapsedMs: performance.now() - start, arrival };
 }
