@@ -4,9 +4,9 @@
  * bytes by sha256, a valid verdict, an answer), and the judge's rate (callbacks judged per second, from
  * observe's "stopped" line to its "verdict" line) next to the mock host's measured ingest rate at the same
  * load (`mock-host --quiet`, the baseline); the time observe then takes to write the journal and the
- * reports is printed beside it. The load is pipelined (pipelined.ts), so the baseline is saturated. The rates compare the servers only when the generator
- * saturates them: the baseline must be busy >= 90% of its core while timed (CPU time over wall time),
- * else the figure fails. Bare fastify's line is information: how far the generator reaches. CPU times
+ * reports is printed beside it. The load is pipelined (pipelined.ts). The rates compare the servers only
+ * when the generator saturates them: the baseline must be busy >= 90% of its core while timed (CPU time
+ * over wall time), else the figure fails. Bare fastify's line is information: how far the generator reaches. CPU times
  * (per request ingested, per callback judged) are printed too: they hold on a loaded machine.
  */
 import { spawn } from 'node:child_process';
@@ -18,6 +18,7 @@ import type { JournalEntry } from '../../mock-host/index.ts';
 import { BENCH_ONLY_SECRET, HOOK_PATH } from './callbacks.ts';
 import { cpuSeconds, type LoadResult } from './measure.ts';
 import { pin, runLoad, startServer } from './processes.ts';
+import { checkResponseReader } from './responses-check.ts';
 import { checkEntries } from './server.ts';
 import { startStandalone } from './standalone.ts';
 
@@ -138,6 +139,11 @@ export async function observeFigure(n: number, connections: number): Promise<num
         .map((x) => x.toFixed(2))
         .join(' ')}`,
   );
+  const reader = checkResponseReader();
+  if (reader !== undefined) {
+    console.log(`observe figure: FAIL: the generator's response reader is wrong (${reader})`);
+    return 1;
+  }
   const bare = await startServer('bare');
   await runLoad({ url: bare.url, serverPid: bare.pid, from: 0, n: Math.min(20_000, n), connections, window: WINDOW });
   const b = await runLoad({ url: bare.url, serverPid: bare.pid, from: 0, n, connections, window: WINDOW });
