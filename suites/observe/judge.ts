@@ -56,13 +56,16 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
     else if (e.kind === 'facts') judgeFacts(e, v, o.signing, o.hmacSecrets);
     else if (e.kind === 'unrouted') judgeUnrouted(e, v, o.hookPaths);
   }
-  const lastEnd = entries.reduce((m, e) => {
-    const t = BigInt(e.finished?.monoNs ?? e.arrival.monoNs);
-    return t > m ? t : m;
-  }, 0n);
+  // the last answer's time stands in for the end of observing only when none is given (a live run gives it)
+  const endNs =
+    o.endNs ??
+    entries.reduce((m, e) => {
+      const t = BigInt(e.finished?.monoNs ?? e.arrival.monoNs);
+      return t > m ? t : m;
+    }, 0n);
   const timing = makeTiming(o.timeScale, DEFAULT_TOLERANCES);
   const series = (into: Verdicts) => {
-    judgeSeries(callbacks, into, { timing, signing: o.signing, endNs: o.endNs ?? lastEnd });
+    judgeSeries(callbacks, into, { timing, signing: o.signing, endNs });
     judgePages(callbacks, into);
   };
   const gap = o.gaps?.series ?? o.gaps?.untimed;
