@@ -14,7 +14,9 @@
  *      npm run bench:mock-host -- --hold 1000000 [--max-entries M]   (memory: bytes per entry held)
  *      npm run bench:mock-host -- --only embedded --profile DIR      (a CPU profile of each server)
  *      npm run bench:mock-host -- --observe [--requests N --connections C]   (the observe figure alone)
- * Without --only the run ends with the observe figure (bench/mock-host/observe.ts).
+ * Without --only the run ends with the observe figure (bench/mock-host/observe.ts). The table keeps
+ * autocannon; the observe figure drives its load with its own pipelined generator (bench/mock-host/pipelined.ts),
+ * since at 64 connections with one request in flight on each autocannon saturates none of the servers.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
