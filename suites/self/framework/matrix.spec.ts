@@ -109,17 +109,22 @@ test('the child environment drops what would make Playwright think the child is 
   expect(env).toEqual({ PATH: '/bin', PLAYWRIGHT_BROWSERS_PATH: '/b', CCS_FAULTS: 'f1', FORCE_COLOR: '0' });
 });
 
+/** A host direction of the matrix with the given faults (and what else the test sets). */
+const hostOf = (o: Pick<MatrixDirection, 'faults'> & Partial<MatrixDirection>): MatrixDirection => ({
+  name: 'host',
+  project: 'host',
+  faultEnv: 'CCS_HOST_FAULT',
+  testDir: 'suites/host',
+  ...o,
+});
+
 test('the matrix plans one project per fault, selecting the tests that cite its clause, and a clean project per direction', () => {
-  const d: MatrixDirection = {
-    name: 'host',
-    project: 'host',
-    faultEnv: 'CCS_HOST_FAULT',
-    testDir: 'suites/host',
+  const d = hostOf({
     faults: [
       { name: 'no-signature-check', clause: 'HOST-1', area: 'HOST' },
       { name: 'slow-ack', clause: 'HOST-12', area: 'HOST' },
     ],
-  };
+  });
   const projects = planProjects([d]);
   expect(projects.map((p) => p.name)).toEqual(['host:clean', 'host:no-signature-check', 'host:slow-ack']);
   expect(projects[1]!.metadata).toEqual({ ccsHostFault: 'no-signature-check' });
@@ -132,14 +137,10 @@ test('the matrix plans one project per fault, selecting the tests that cite its 
 });
 
 test('a fault of a clause the observer adds to every test runs on the tests whose titles cite it, not on every test', () => {
-  const d: MatrixDirection = {
-    name: 'host',
-    project: 'host',
-    faultEnv: 'CCS_HOST_FAULT',
-    testDir: 'suites/host',
+  const d = hostOf({
     observedClauses: ['HOST-13', 'HOST-21'],
     faults: [{ name: 'retry-without-token', clause: 'HOST-21', also: ['HOST-11'], area: 'HOST' }],
-  };
+  });
   const grep = new RegExp(planProjects([d], { clean: false })[0]!.grep!);
   // every host test carries @HOST-21 (the observer's); only a title citing it selects the test
   expect(grep.test('data reads a read answered 503 is retried (HOST-21, HOST-1) @HOST-21 @HOST-1 @HOST-13')).toBe(true);

@@ -9,6 +9,7 @@ import type { JournalEntry } from '../../../mock-host/index.ts';
 import { Verdicts } from '../../observe/index.ts';
 import { judgeChatDeletes, NOT_AT_ARRIVAL } from '../../observe/chat-deletes.ts';
 import type { ArrivalReads } from '../../observe/read-at-arrival.ts';
+import type { ConfigEndForm } from '../../../spec/index.ts';
 
 const WHERE = { workspaceKey: 'demo', configEnd: '/contacts', endUserHandle: 'u-1' };
 
@@ -23,11 +24,19 @@ const scope = (seq: number, keys: string[]) =>
 const reads = (list: Array<[number, string, number]>): ArrivalReads =>
   new Map(list.map(([seq, serviceKey, status]) => [seq, { ...WHERE, serviceKey, byForm: { 'with-slash': status } }]));
 
-function outcomes(callbacks: JournalEntry[], arrival: ArrivalReads | undefined): string[] {
+/** STATE-7's outcomes; `proven` is the path form a completed record proved by reading back 200 (read-back.ts). */
+function judged(
+  callbacks: JournalEntry[],
+  arrival: ArrivalReads | undefined,
+  proven = new Map<string, ConfigEndForm>([['demo', 'with-slash']]),
+): Array<{ outcome: string; reason?: string }> {
   const v = new Verdicts();
-  // the path form a completed record proved by reading back 200 (read-back.ts)
-  judgeChatDeletes(callbacks, arrival, new Map([['demo', 'with-slash']]), v);
-  return (v.clauses().get('STATE-7') ?? []).map((c) => `${c.outcome}${c.reason ? `: ${c.reason}` : ''}`);
+  judgeChatDeletes(callbacks, arrival, proven, v);
+  return v.clauses().get('STATE-7') ?? [];
+}
+
+function outcomes(callbacks: JournalEntry[], arrival: ArrivalReads | undefined): string[] {
+  return judged(callbacks, arrival).map((c) => `${c.outcome}${c.reason ? `: ${c.reason}` : ''}`);
 }
 
 test('a record read 200 as its config.deleted arrives fails, one read 404 holds (STATE-7)', () => {
@@ -54,22 +63,8 @@ test('a saved journal, read nothing at arrival, leaves a chat delete not exercis
 });
 
 test('a 404 under no configEnd form a 200 proved decides nothing; a 200 at arrival proves its form (STATE-7)', () => {
-  const v = new Verdicts();
-  judgeChatDeletes([deleted(1, 'k1')], reads([[1, 'k1', 404]]), new Map(), v);
-  expect(
-    v
-      .clauses()
-      .get('STATE-7')
-      ?.map((c) => c.reason),
-  ).toEqual([
+  expect(judged([deleted(1, 'k1')], reads([[1, 'k1', 404]]), new Map()).map((c) => c.reason)).toEqual([
     'key k1 read {"with-slash":404} as #1 config.deleted d-1 arrived, under no configEnd form proven by a 200',
   ]);
-  const w = new Verdicts();
-  judgeChatDeletes([deleted(1, 'k1')], reads([[1, 'k1', 200]]), new Map(), w);
-  expect(
-    w
-      .clauses()
-      .get('STATE-7')
-      ?.map((c) => c.outcome),
-  ).toEqual(['failed']);
+  expect(judged([deleted(1, 'k1')], reads([[1, 'k1', 200]]), new Map()).map((c) => c.outcome)).toEqual(['failed']);
 });
