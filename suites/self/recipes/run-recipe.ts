@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,16 +53,27 @@ const FACTS_SCHEMA = {
 
 export const recipeTitle = (r: RecipeRun): string => `${r.recipe} ${r.mode}${r.bare ? ' (library used bare)' : ''}`;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether a listener can take `port` on loopback right now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      s.close(() => resolve(port));
-    });
+    s.on('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port for a child to listen on later. Drawn below the kernel's ephemeral range (32768 and up on
+ * Linux): a port the kernel handed out with listen(0) and that we closed can be given to any
+ * outgoing connection of the tests running beside us before the child binds it (a host run then
+ * exits 2 on EADDRINUSE); below that range only another explicit choice can collide.
+ */
+async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
+  throw new Error('no bindable port found in 20000-31999 after 100 tries');
 }
 
 /** The first python3 that has cryptography: the one on PATH, or Debian's (what .ci/run installs it for). */
@@ -186,7 +197,12 @@ export async function runRecipe(run: RecipeRun, workers = 2, from?: RecipeFrom):
       ? await exec(from.cli.command, [...from.cli.args, ...args], { cwd: from.cli.cwd, env, deadlineMs: 300_000 })
       : await exec(process.execPath, [join(ROOT, 'cli', 'bin.mjs'), ...args], { cwd: dir, env, deadlineMs: 300_000 });
     const seconds = (performance.now() - started) / 1000;
-    const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8')) as ConformanceReport;
+    const reportFile = join(dir, 'out', 'conformance.json');
+    if (!existsSync(reportFile)) {
+      // A run that exits before any clause (preflight, a taken port) writes no report: say what it printed.
+      throw new Error(`the host run exited ${r.code} without a report:\n${r.stdout}\n${r.stderr}`);
+    }
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
     const summary = readFileSync(join(dir, 'out', 'summary.md'), 'utf8');
     return {
       run,
