@@ -4,7 +4,7 @@
  */
 import { test as base } from '@playwright/test';
 import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from './harness/harness.ts';
-import { attachChecks } from '../shared/index.ts';
+import { attachChecks, keepingMatrixWorker } from '../shared/index.ts';
 import { settleAnswers } from './harness/ack.ts';
 
 export { hostTags } from './harness/host-tags.ts';
@@ -16,9 +16,11 @@ export const test = base.extend<{ ccsChecks: void }, { host: HostHarness }>({
   ccsChecks: [
     async ({ host }, use, testInfo) => {
       await use();
-      settleAnswers(testInfo);
-      await host.observer.judge(testInfo);
-      await attachChecks(testInfo);
+      await keepingMatrixWorker(testInfo, async () => {
+        settleAnswers(testInfo);
+        await host.observer.judge(testInfo);
+        await attachChecks(testInfo);
+      });
     },
     { auto: true },
   ],

@@ -2,7 +2,7 @@
  * The mutation matrix's parsing and verdict rules: a child's Playwright JSON report read into
  * tests with clause tags and outcomes, the files chosen for a fault's area, the child environment.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, type TestInfo } from '@playwright/test';
 import { join } from 'node:path';
 import {
   parseResults,
@@ -14,6 +14,7 @@ import {
   type MatrixDirection,
 } from '../../mutants/index.ts';
 import { isCcsError } from '../../../spec/index.ts';
+import { keepingMatrixWorker } from '../../shared/index.ts';
 
 const REPORT = {
   config: {},
@@ -70,6 +71,31 @@ test('a JSON report is read into tests with their clause tags and outcomes', () 
   });
   expect(tests[1]!.outcome).toBe('passed');
   expect(tests[2]).toMatchObject({ outcome: 'skipped', clauses: ['UPLOAD-3'] });
+});
+
+test('a failure its fault project made its expected status (the worker kept) is still read as failed', () => {
+  const spec = REPORT.suites[0]!.suites[0]!.specs[0]!;
+  const kept = { ...spec, tests: [{ ...spec.tests[0]!, status: 'expected' }] };
+  const report = {
+    ...REPORT,
+    suites: [{ ...REPORT.suites[0]!, suites: [{ ...REPORT.suites[0]!.suites[0]!, specs: [kept] }] }],
+  };
+  expect(parseResults(report).tests[0]).toMatchObject({ outcome: 'failed', ok: false, error: 'Expected 3 attempts' });
+});
+
+test('a fault project keeps its worker after a failed test; a clean project and a timeout do not', async () => {
+  const info = (metadata: object, status: string) =>
+    ({ project: { metadata }, status, expectedStatus: 'passed' }) as unknown as TestInfo;
+  const fault = info({ ccsFault: 'two-attempts-only' }, 'failed');
+  await keepingMatrixWorker(fault, async () => undefined);
+  expect(fault.expectedStatus).toBe('failed');
+  const hostFault = info({ ccsHostFault: 'no-dedupe' }, 'passed');
+  await expect(keepingMatrixWorker(hostFault, () => Promise.reject(new Error('observer')))).rejects.toThrow();
+  expect(hostFault.expectedStatus).toBe('failed');
+  for (const other of [info({}, 'failed'), info({ ccsFault: 'x' }, 'timedOut'), info({ ccsFault: 'x' }, 'passed')]) {
+    await keepingMatrixWorker(other, async () => undefined);
+    expect(other.expectedStatus).toBe('passed');
+  }
 });
 
 test('clause tags are recognised with or without their @, other tags are not clauses', () => {
