@@ -72,8 +72,10 @@ async function statefulRun(
   maxCommands = 60,
 ): Promise<{ outcome: StatefulOutcome; sent: ServiceResponse[] }> {
   const sent: ServiceResponse[] = [];
+  // Fixed sequences: six random ones missed a keyed write in 2 runs of 15 (the model-based
+  // test meets one in a few hundred steps), and these tests assert on what the sequences send.
   const outcome = await withStatefulEnv({ served, declared }, (env) =>
-    runStateful(env, { runs, maxCommands, budgetMs: 4_000, onResponse: (r) => sent.push(r) }),
+    runStateful(env, { runs, maxCommands, budgetMs: 4_000, baseSeed: 1, onResponse: (r) => sent.push(r) }),
   );
   return { outcome, sent };
 }

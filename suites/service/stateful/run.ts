@@ -34,6 +34,11 @@ export interface StatefulOptions {
   runs: number;
   /** Replays one lane from this seed (CCS_SEED). */
   seed?: number;
+  /**
+   * The seed of lane 0, lane i taking baseSeed + i, the lanes side by side as without it: a run whose
+   * sequences are the same every time (a self test's), as a project's ccsStatefulSeed makes them.
+   */
+  baseSeed?: number;
   maxCommands: number;
   /** Wall time the sequences should take when none fails, the lanes sized to fit it. */
   budgetMs: number;
@@ -104,7 +109,7 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
   const wide = Math.max(1, Math.min(MAX_LANES, o.runs));
   const plan = project.oneRound ? { lanes: wide, perLane: Math.ceil(o.runs / wide) } : lanesFor(o, timing);
   const lanes = o.seed === undefined ? plan.lanes : 1;
-  const base = o.seed ?? project.seed ?? randomBytes(4).readInt32BE(0) >>> 1;
+  const base = o.seed ?? o.baseSeed ?? project.seed ?? randomBytes(4).readInt32BE(0) >>> 1;
   const tally = new Tally();
   const counts = new Map<string, number>();
   const coverage = new Coverage();
