@@ -35,11 +35,12 @@ export { precisionOf, renderTable, writeReport } from './matrix-table.ts';
 
 /**
  * Workers of the matrix child by default. Its time goes to starting a worker per fault and to
- * waiting (delivery windows, retry schedules), not to computing: on two cores, both directions with
- * their clean runs took 9.2 min with 4 workers and 7.6 min with 6 (1.5 cores busy on average), 276
- * of 276 faults caught and precision 100% in both.
+ * waiting (delivery windows, retry schedules), not to computing. On two cores, both directions with
+ * their clean runs took 9.2 min with 4 workers and 7.6 min with 6; but with 6, two test commands
+ * sharing the machine failed three faults on other clauses (the model-based test's waits, several of
+ * them side by side with its lanes), so 4 it is.
  */
-export const MATRIX_WORKERS = 6;
+export const MATRIX_WORKERS = 4;
 
 /** The whole matrix child: 250 faults take several minutes; a hang ends here. */
 export const DEFAULT_MATRIX_DEADLINE_MS = 25 * 60_000;
