@@ -4,7 +4,7 @@
  */
 import { test as base } from '@playwright/test';
 import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from './harness/harness.ts';
-import { attachChecks, keepingMatrixWorker } from '../shared/index.ts';
+import { attachChecks, faultOf, keepingMatrixWorker } from '../shared/index.ts';
 import { settleAnswers } from './harness/ack.ts';
 
 export { hostTags } from './harness/host-tags.ts';
@@ -28,7 +28,7 @@ export const test = base.extend<{ ccsChecks: void }, { host: HostHarness }>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {
       // The mutation matrix seeds a faulty receiver per project (suites/mutants/matrix.config.ts).
-      const fault = (workerInfo.project.metadata as { ccsHostFault?: string } | undefined)?.ccsHostFault;
+      const fault = faultOf(workerInfo.project.metadata, 'host');
       const h = await startHostHarness(fault ? { ...process.env, CCS_HOST_FAULT: fault } : process.env);
       await use(h);
       await h.close();

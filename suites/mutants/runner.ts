@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { TestOutcome } from './results.ts';
 import { REPO_ROOT, readChildResults, runChildPlaywright } from './child-run.ts';
 import { attributeTest } from '../../reports/index.ts';
+import { FAULT_META } from '../shared/matrix-worker.ts';
 import type {
   CleanResult,
   FaultResult,
@@ -81,7 +82,7 @@ export function planProjects(
   const projects: MatrixProject[] = [];
   const realtime = '@realtime';
   for (const d of directions) {
-    const metaKey = d.name === 'service' ? 'ccsFault' : 'ccsHostFault';
+    const metaKey = FAULT_META[d.name];
     if (o.clean !== false)
       projects.push({
         name: `${d.name}:clean`,

@@ -10,12 +10,23 @@
  */
 import type { TestInfo } from '@playwright/test';
 
-/** Project metadata of a matrix fault (suites/mutants/runner.ts planProjects). */
-const FAULT_KEYS = ['ccsFault', 'ccsHostFault'] as const;
+/**
+ * The project metadata key naming a matrix fault, per direction: the matrix writes it
+ * (suites/mutants/runner.ts planProjects), the worker fixtures seed the fault it names.
+ */
+export const FAULT_META = { service: 'ccsFault', host: 'ccsHostFault' } as const;
+
+/** The seeded fault a project's metadata names for a direction, if any. */
+export function faultOf(metadata: unknown, direction: keyof typeof FAULT_META): string | undefined {
+  const v = ((metadata ?? {}) as Record<string, unknown>)[FAULT_META[direction]];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
 
 function inFaultProject(testInfo: TestInfo): boolean {
-  const meta = (testInfo.project.metadata ?? {}) as Record<string, unknown>;
-  return FAULT_KEYS.some((k) => typeof meta[k] === 'string' && meta[k] !== '');
+  return (
+    faultOf(testInfo.project.metadata, 'service') !== undefined ||
+    faultOf(testInfo.project.metadata, 'host') !== undefined
+  );
 }
 
 /**
