@@ -117,3 +117,13 @@ test('timing scales the contract durations and takes explicit tolerances from th
   expect(real.tolerance(5_000)).toBe(1_250);
   expect(real.retryScheduleDeadlineMs()).toBeGreaterThan(55_000);
 });
+
+test('a missing callback waits longer only on a loaded machine: 10 x the lag, one delivery deadline a time, three in all', () => {
+  const t = makeTiming(0.1, { minMs: 250, relative: 0.25 });
+  expect(t.loadExtensionMs(99, 0)).toBe(0); // the service answered at once: the miss is its own
+  expect(t.loadExtensionMs(150, 0)).toBe(2_000); // at least the fixed slack
+  expect(t.loadExtensionMs(300, 0)).toBe(3_000);
+  expect(t.loadExtensionMs(5_000, 0)).toBe(3_500); // one delivery deadline a time
+  expect(t.loadExtensionMs(5_000, 9_000)).toBe(1_500); // three in all
+  expect(t.loadExtensionMs(5_000, 10_500)).toBe(0);
+});

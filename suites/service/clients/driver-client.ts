@@ -77,6 +77,15 @@ export class DriverClient {
     this.#caps ??= await this.#call<Capabilities>('GET', '/capabilities');
     return this.#caps;
   }
+  /**
+   * The round trip of GET /capabilities, asked afresh (ms): how long the service takes to answer a
+   * request it answers at once, the harness's measure of how loaded it is (Timing.loadExtensionMs).
+   */
+  async roundTripMs(): Promise<number> {
+    const started = performance.now();
+    await this.#call<Capabilities>('GET', '/capabilities');
+    return performance.now() - started;
+  }
   /** Capabilities known from a previous discovery (the fixtures discover once per worker). */
   setCapabilities(c: Capabilities): void {
     this.#caps = c;

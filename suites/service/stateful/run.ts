@@ -116,6 +116,8 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
   const quietMs = timing.quietWindowMs();
   // While shrinking, a candidate waits a shorter window for a late stray (the one found arrived well within it).
   const shrinkQuietMs = Math.min(quietMs, Math.max(500, timing.scaled(5_000)));
+  // A callback missing at its deadline fails only when the service had the time to send it (ledger.ts).
+  const load = { roundTripMs: () => driver.roundTripMs(), extensionMs: timing.loadExtensionMs };
   let executed = 0;
   let firstFailedLane: number | undefined;
   const started = performance.now();
@@ -139,7 +141,7 @@ export async function runStateful(env: StatefulEnv, o: StatefulOptions): Promise
       o.onResponse?.(r);
     };
     const svc = serviceClientFor(target, { onResponse, testInfo: test.info() });
-    const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model));
+    const ledger = new Ledger(host, ws.hookPath!, users, { tally }, strayJudge(model), load);
     const real: Real = {
       ws,
       svc,

@@ -25,6 +25,14 @@ export interface Timing {
   quietWindowMs(): number;
   /** Three attempts each held past 10 s, plus 5 s and 20 s back-off, scaled, plus tolerance and slack. */
   retryScheduleDeadlineMs(): number;
+  /**
+   * How much longer to wait for a callback still missing at deliveryDeadlineMs, given lagMs (the
+   * longer of the service's answer to a request it answers at once, and how late the harness's own
+   * timer fired) and extendedMs (what was added so far): 0 when the lag is under BUSY_LAG_MS (the
+   * machine gave the service its time: the miss is the service's), else 10 x the lag, at least
+   * HARNESS_SLACK_MS, at most one deliveryDeadlineMs a time and MAX_EXTENSIONS of them in all.
+   */
+  loadExtensionMs(lagMs: number, extendedMs: number): number;
 }
 
 /** Fixed slack for a loaded 2-core machine: event-loop jitter and process scheduling (PITFALLS: Timing). */
@@ -35,6 +43,15 @@ export const HARNESS_SLACK_MS = 2_000;
  * noise of a loaded 2-core machine, not the target's timing (PITFALLS: Timing).
  */
 export const LOADED_MACHINE_FLOOR_MS = 400;
+
+/**
+ * A lag at or over this says the machine is too loaded for the fixed slack: a service that answers a
+ * trivial request this late is not getting the time to send a callback either (PITFALLS: Timing).
+ */
+export const BUSY_LAG_MS = 100;
+
+/** The most delivery deadlines a missing callback's wait is extended by on a loaded machine. */
+export const MAX_EXTENSIONS = 3;
 
 const [BACKOFF_1, BACKOFF_2] = CONTRACT.backoffMs;
 
@@ -52,6 +69,11 @@ export function makeTiming(timeScale: number, tolerances: Tolerances): Timing {
     retryScheduleDeadlineMs: () => {
       const contract = CONTRACT.maxAttempts * CONTRACT.requestTimeoutMs + BACKOFF_1! + BACKOFF_2!;
       return scaled(contract) + tolerance(BACKOFF_2!) * 2 + HARNESS_SLACK_MS * 2;
+    },
+    loadExtensionMs: (lagMs, extendedMs) => {
+      const left = MAX_EXTENSIONS * delivery() - extendedMs;
+      if (lagMs < BUSY_LAG_MS || left <= 0) return 0;
+      return Math.min(left, delivery(), Math.max(HARNESS_SLACK_MS, 10 * lagMs));
     },
   };
 }
