@@ -11,7 +11,7 @@ import type { AttemptCounter } from './attempts.ts';
 import { keptBody } from './body-store.ts';
 import { monoText, wallMsOf } from './clock.ts';
 import { headerChecks } from './checks.ts';
-import { schemaVerdict, shareHeaderStrings } from './compact.ts';
+import { schemaVerdict, shareHeaderValues } from './compact.ts';
 import type { Entry, Pending, Settler } from './entry.ts';
 import type { SchemaValidator } from './schema-port.ts';
 import { factsPayload, unroutedVerdict, verifyRequest, type Verifier } from './verify.ts';
@@ -61,7 +61,11 @@ const FOLD_THIS = { joinDuplicateHeaders: false };
 export function headersOf(rawHeaders: string[]): Record<string, string | string[]> {
   const dest: Record<string, string | string[]> = {};
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (addHeaderLine) addHeaderLine.call(FOLD_THIS, rawHeaders[i]!, rawHeaders[i + 1]!, dest);
+    const k = rawHeaders[i]!.toLowerCase();
+    // the first line of a name: node's rule (any flag) sets the value as it came, set-cookie as a
+    // list; a repeated name, and a name the object already answers (__proto__), take node's own rule
+    if (dest[k] === undefined && k !== 'set-cookie') dest[k] = rawHeaders[i + 1]!;
+    else if (addHeaderLine) addHeaderLine.call(FOLD_THIS, rawHeaders[i]!, rawHeaders[i + 1]!, dest);
     else {
       const k = rawHeaders[i]!.toLowerCase();
       if (dest[k] === undefined) dest[k] = rawHeaders[i + 1]!;
@@ -88,7 +92,8 @@ export class EntrySettler implements Settler {
     e.arrival = { monoNs: monoText(p.monoS, p.monoSubNs), wallMs, iso: isoOf(wallMs) };
     e.query = parseQuery(e.url);
     const headers = headersOf(p.rawHeaders);
-    shareHeaderStrings(p.rawHeaders, headers);
+    // the header lines were shared on arrival (receive.ts): only the folded values are left
+    shareHeaderValues(headers);
     e.headers = headers;
     e.rawHeaders = p.rawHeaders;
     const te = headers['transfer-encoding'];

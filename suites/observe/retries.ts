@@ -43,7 +43,9 @@ function onCompleteSeries(entries: JournalEntry[]): JournalEntry[][] {
     const b = bodyOf(e);
     if (b?.event !== 'onComplete' || b.conversationId === undefined) continue;
     const key = JSON.stringify(b.conversationId);
-    by.set(key, [...(by.get(key) ?? []), e]);
+    const series = by.get(key);
+    if (series === undefined) by.set(key, [e]);
+    else series.push(e);
   }
   return [...by.values()];
 }
@@ -76,7 +78,8 @@ function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
     { id: 'delivery.three-attempts' },
     () => ({ expected: `at most ${CONTRACT.maxAttempts} attempts`, seen: `${s.length}: ${s.map(at).join(', ')}` }),
   );
-  s.forEach((e, i) => {
+  for (let i = 0; i < s.length; i++) {
+    const e = s[i]!;
     const a = e.headers['x-service-delivery-attempt'];
     if (i === 0) {
       v.that(
@@ -95,8 +98,9 @@ function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
         () => ({ expected: String(i + 1), seen: `${JSON.stringify(a) ?? 'absent'} (${at(e)})` }),
       );
     }
-  });
-  for (const e of s.slice(1)) {
+  }
+  for (let i = 1; i < s.length; i++) {
+    const e = s[i]!;
     v.that(
       'DELIV-11',
       'every attempt carries the same X-Service-Delivery-Id and the same body bytes',
