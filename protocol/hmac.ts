@@ -5,6 +5,7 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ccsError } from '../spec/index.ts';
 import { CONTRACT } from './constants.ts';
+import { exactHmacFormEnd } from './hmac-form.ts';
 import { hmacSha256Into } from './hmac-pads.ts';
 import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdict } from './verdict.ts';
 
@@ -116,15 +117,17 @@ function hmacDigest(secret: string | Uint8Array, tText: string, payload: Uint8Ar
 }
 
 /**
- * The common header form in one regex: when it matches and t is a safe integer, parseHmacHeader
- * would accept it too (same t and v1), so the per-field walk is only needed to explain a bad header.
+ * The common header form (HMAC_HEADER_PATTERN, read by hmac-form.ts): when it matches and t is a safe
+ * integer, parseHmacHeader would accept it too (same t and v1), so the per-field walk is only needed
+ * to explain a bad header.
  */
 function parseHmacHeaderFast(header: string): HmacHeaderParse {
-  const m = HMAC_HEADER_PATTERN.exec(header.trim());
-  if (m !== null) {
-    const tText = m[1]!;
+  const value = header.trim();
+  const end = exactHmacFormEnd(value);
+  if (end > 0) {
+    const tText = value.slice(2, end);
     const t = parseUnixSeconds(tText);
-    if (t !== undefined) return { ok: true, tText, t, v1: m[2]! };
+    if (t !== undefined) return { ok: true, tText, t, v1: value.slice(end + 4) };
   }
   return parseHmacHeader(header);
 }
