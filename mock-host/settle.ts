@@ -60,17 +60,21 @@ const FOLD_THIS = { joinDuplicateHeaders: false };
 
 export function headersOf(rawHeaders: string[]): Record<string, string | string[]> {
   const dest: Record<string, string | string[]> = {};
+  let folded = false;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const k = rawHeaders[i]!.toLowerCase();
     // the first line of a name: node's rule (any flag) sets the value as it came, set-cookie as a
     // list; a repeated name, and a name the object already answers (__proto__), take node's own rule
     if (dest[k] === undefined && k !== 'set-cookie') dest[k] = rawHeaders[i + 1]!;
-    else if (addHeaderLine) addHeaderLine.call(FOLD_THIS, rawHeaders[i]!, rawHeaders[i + 1]!, dest);
     else {
-      const k = rawHeaders[i]!.toLowerCase();
-      if (dest[k] === undefined) dest[k] = rawHeaders[i + 1]!;
+      folded = true;
+      if (addHeaderLine) addHeaderLine.call(FOLD_THIS, rawHeaders[i]!, rawHeaders[i + 1]!, dest);
+      else if (dest[k] === undefined) dest[k] = rawHeaders[i + 1]!;
     }
   }
+  // values set as they came are the header lines' own, shared on arrival (receive.ts); only a value
+  // node's rule joined is new, and it is shared when it repeats
+  if (folded) shareHeaderValues(dest);
   return dest;
 }
 
@@ -92,8 +96,6 @@ export class EntrySettler implements Settler {
     e.arrival = { monoNs: monoText(p.monoS, p.monoSubNs), wallMs, iso: isoOf(wallMs) };
     e.query = parseQuery(e.url);
     const headers = headersOf(p.rawHeaders);
-    // the header lines were shared on arrival (receive.ts): only the folded values are left
-    shareHeaderValues(headers);
     e.headers = headers;
     e.rawHeaders = p.rawHeaders;
     const te = headers['transfer-encoding'];

@@ -51,8 +51,14 @@ function value<T>(x: Lazy<T>): T {
  * and true; false when it is not, for judgeHmac to tell why. Called first on every callback, so the
  * judge of 100,000 valid ones builds none of judgeHmac's lazy values.
  */
-export function hmacAtFirstSight(v: Judge, header: string, valid: boolean, bytes: BytesRule): boolean {
-  if (!valid || !isExactHmacForm(header.trim())) return false;
+export function hmacAtFirstSight(
+  v: Judge,
+  header: string,
+  valid: boolean,
+  bytes: BytesRule,
+  exact = valid && isExactHmacForm(header.trim()),
+): boolean {
+  if (!valid || !exact) return false;
   v.that(bytes.clause, bytes.rule, true, { id: bytes.id });
   v.that('SIGN-12', V1_RULE, true, SIGN_12_ID);
   return true;

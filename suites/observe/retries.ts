@@ -40,11 +40,13 @@ const refusedAttempt = (e: JournalEntry): boolean => {
 
 /** The onComplete attempts of each conversation, in arrival order. */
 function onCompleteSeries(entries: JournalEntry[]): JournalEntry[][] {
-  const by = new Map<string, JournalEntry[]>();
+  const by = new Map<string | number, JournalEntry[]>();
   for (const e of entries) {
     const b = bodyOf(e);
     if (b?.event !== 'onComplete' || b.conversationId === undefined) continue;
-    const key = JSON.stringify(b.conversationId);
+    // a finite number is its own key: JSON.stringify tells those apart as the Map does (-0 and 0 alike)
+    const id = b.conversationId;
+    const key = typeof id === 'number' && Number.isFinite(id) ? id : JSON.stringify(id);
     const series = by.get(key);
     if (series === undefined) by.set(key, [e]);
     else series.push(e);

@@ -57,7 +57,8 @@ export function judgeSignature(
     // SIGN-11 reading: the form is t first, v1 second; that v1 is 64 lowercase hex digits is SIGN-12's
     // the contract's exact form (the usual header) is of this form too: no regex for it
     const trimmed = sig!.trim();
-    const hmacForm = isExactHmacForm(trimmed) || HMAC_FORM.test(trimmed);
+    const exact = isExactHmacForm(trimmed);
+    const hmacForm = exact || HMAC_FORM.test(trimmed);
     const form = v.that(
       'SIGN-11',
       'in HMAC mode the header is t=<unix_seconds>,v1=<hex>',
@@ -70,7 +71,7 @@ export function judgeSignature(
     if (!form) return;
     // the lazy values are closures in an object, which the TypeScript loader names one by one: built
     // only for a signature that is not the contract's at first sight
-    if (!hmacAtFirstSight(v, sig!, s.verdict === 'valid', SIGN_3_BYTES))
+    if (!hmacAtFirstSight(v, sig!, s.verdict === 'valid', SIGN_3_BYTES, exact))
       judgeHmac(v, {
         secrets,
         header: sig!,
