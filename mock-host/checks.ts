@@ -36,10 +36,18 @@ export interface CheckInput {
   query: Record<string, string | string[]>;
 }
 
+/** The answer for each short Content-Type seen (a callback's repeats from request to request), bounded. */
+const JSON_CONTENT_TYPE = new Map<string, boolean>();
+
 /** HDR-1 reading: application/json, a charset parameter accepted. */
 export function isJsonContentType(ct: string | undefined): boolean {
   if (ct === undefined) return false;
-  return /^application\/json\s*(;.*)?$/i.test(ct.trim());
+  let json = JSON_CONTENT_TYPE.get(ct);
+  if (json === undefined) {
+    json = /^application\/json\s*(;.*)?$/i.test(ct.trim());
+    if (JSON_CONTENT_TYPE.size < MAX_MEMO && ct.length <= 128) JSON_CONTENT_TYPE.set(ct, json);
+  }
+  return json;
 }
 
 /**
