@@ -83,11 +83,16 @@ export function analysisFailed(e: JournalEntry, error: unknown): void {
 }
 
 export class EntrySettler implements Settler {
+  /** "<runId>-": an id is it and the seq */
+  private readonly idPrefix: string;
+
   constructor(
-    private readonly runId: string,
+    runId: string,
     private readonly schema: () => SchemaValidator | undefined,
     private readonly attempts: AttemptCounter,
-  ) {}
+  ) {
+    this.idPrefix = `${runId}-`;
+  }
 
   head(e: Entry, p: Pending): void {
     p.head = true;
@@ -183,7 +188,7 @@ export class EntrySettler implements Settler {
   }
 
   id(seq: number): string {
-    return [this.runId, seq].join('-');
+    return this.idPrefix + seq;
   }
 
   addressing(e: Entry, p: Pending): JournalEntry | undefined {
