@@ -13,7 +13,7 @@ import {
   EVENT_HEADER,
   WORKSPACE_HEADER,
 } from '../protocol/index.ts';
-import { isJsonContentType } from './checks.ts';
+import { isJsonContentType } from './content-type.ts';
 import type { JournalEntry } from './types.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -13,6 +13,7 @@ import {
   WORKSPACE_HEADER,
 } from '../protocol/index.ts';
 import { share, shareCheck } from './compact.ts';
+import { isJsonContentType } from './content-type.ts';
 import type { EntryCheck, RouteKind } from './types.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -34,20 +35,6 @@ export interface CheckInput {
   /** 'unknown': nobody said whether the workspace signs, so presence is not checked. */
   signingMode: 'none' | 'hmac' | 'jwks' | 'unknown';
   query: Record<string, string | string[]>;
-}
-
-/** The answer for each short Content-Type seen (a callback's repeats from request to request), bounded. */
-const JSON_CONTENT_TYPE = new Map<string, boolean>();
-
-/** HDR-1 reading: application/json, a charset parameter accepted. */
-export function isJsonContentType(ct: string | undefined): boolean {
-  if (ct === undefined) return false;
-  let json = JSON_CONTENT_TYPE.get(ct);
-  if (json === undefined) {
-    json = /^application\/json\s*(;.*)?$/i.test(ct.trim());
-    if (JSON_CONTENT_TYPE.size < MAX_MEMO && ct.length <= 128) JSON_CONTENT_TYPE.set(ct, json);
-  }
-  return json;
 }
 
 /**
