@@ -49,6 +49,12 @@ function padsOf(secret: string): Pads {
 const innerInput = Buffer.allocUnsafeSlow(BLOCK + SCRATCH_BYTES);
 const outerInput = Buffer.allocUnsafeSlow(BLOCK + DIGEST);
 
+/** The first n bytes of innerInput: one view per length, made when first needed (bodies repeat their sizes). */
+const innerViews = new Array<Buffer | undefined>(BLOCK + SCRATCH_BYTES + 1);
+function innerView(n: number): Buffer {
+  return (innerViews[n] ??= innerInput.subarray(0, n));
+}
+
 /** Writes the HMAC-SHA256 of prefix + payload with a text secret (its UTF-8 bytes) into out; false: see above. */
 export function hmacSha256Into(secret: string, prefix: Uint8Array, payload: Uint8Array, out: Buffer): boolean {
   if (oneShot === undefined || prefix.length + payload.length > SCRATCH_BYTES) return false;
@@ -56,7 +62,7 @@ export function hmacSha256Into(secret: string, prefix: Uint8Array, payload: Uint
   pads.inner.copy(innerInput, 0);
   innerInput.set(prefix, BLOCK);
   innerInput.set(payload, BLOCK + prefix.length);
-  const inner = oneShot('sha256', innerInput.subarray(0, BLOCK + prefix.length + payload.length), 'latin1');
+  const inner = oneShot('sha256', innerView(BLOCK + prefix.length + payload.length), 'latin1');
   pads.outer.copy(outerInput, 0);
   outerInput.write(inner, BLOCK, 'latin1');
   out.write(oneShot('sha256', outerInput, 'latin1'), 0, 'latin1');

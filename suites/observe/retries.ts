@@ -38,9 +38,13 @@ const refusedAttempt = (e: JournalEntry): boolean => {
   );
 };
 
-/** The onComplete attempts of each conversation, in arrival order. */
-function onCompleteSeries(entries: JournalEntry[]): JournalEntry[][] {
-  const by = new Map<string | number, JournalEntry[]>();
+/**
+ * The onComplete attempts of each conversation, in arrival order: the entry itself while it is the
+ * only one (most conversations), a list once a retry came. The judge makes a one-entry list only as
+ * it judges it: 100,000 lists kept for the whole judging were copied by every garbage collection.
+ */
+function onCompleteSeries(entries: JournalEntry[]): Map<string | number, JournalEntry | JournalEntry[]> {
+  const by = new Map<string | number, JournalEntry | JournalEntry[]>();
   for (const e of entries) {
     const b = bodyOf(e);
     if (b?.event !== 'onComplete' || b.conversationId === undefined) continue;
@@ -48,21 +52,25 @@ function onCompleteSeries(entries: JournalEntry[]): JournalEntry[][] {
     const id = b.conversationId;
     const key = typeof id === 'number' && Number.isFinite(id) ? id : JSON.stringify(id);
     const series = by.get(key);
-    if (series === undefined) by.set(key, [e]);
-    else series.push(e);
+    if (series === undefined) by.set(key, e);
+    else if (Array.isArray(series)) series.push(e);
+    else by.set(key, [series, e]);
   }
-  return [...by.values()];
+  return by;
 }
 
 export function judgeSeries(entries: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
   const series = onCompleteSeries(entries);
-  const retried = series.filter((s) => s.length > 1);
-  for (const s of series) judgeOne(s, v, ctx);
-  if (series.length === 0) {
+  let retried = 0;
+  for (const s of series.values()) {
+    if (Array.isArray(s)) retried++;
+    judgeOne(Array.isArray(s) ? s : [s], v, ctx);
+  }
+  if (series.size === 0) {
     for (const c of ['DELIV-4', 'DELIV-7', 'DELIV-8', 'DELIV-10', 'DELIV-11', 'SIGN-5', 'HDR-4']) {
       v.notExercised(c, 'no onComplete arrived: complete a conversation while observing');
     }
-  } else if (retried.length === 0) {
+  } else if (retried === 0) {
     for (const c of ['DELIV-8', 'DELIV-11', 'SIGN-5']) v.notExercised(c, NO_RETRY_SEEN);
   }
   if (!v.decided('DELIV-4')) v.notExercised('DELIV-4', 'no onComplete was answered 5xx: `--inject onComplete=503`');
