@@ -4,6 +4,7 @@
  * workspace). Attempts are counted in the order bodies were read (attempts.ts); the rest runs
  * when the entry is settled (settle.ts).
  */
+import * as nodeBuffer from 'node:buffer';
 import * as nodeCrypto from 'node:crypto';
 import {
   ATTEMPT_HEADER,
@@ -12,10 +13,12 @@ import {
   EVENT_HEADER,
   WORKSPACE_HEADER,
 } from '../protocol/index.ts';
-import { isJsonContentType } from './checks.ts';
+import { isJsonContentType } from './content-type.ts';
 import type { JournalEntry } from './types.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+// buffer.isAscii: node >= 18.15 / 19.6
+const isAscii = (nodeBuffer as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
 // crypto.hash (node >= 20.12) is the one-shot form: the same digest without a Hash object per body
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
 export function sha256Hex(b: Uint8Array): string {
@@ -46,7 +49,8 @@ export function parseBody(e: JournalEntry, b: Buffer): void {
   }
   let text: string;
   try {
-    text = utf8.decode(b);
+    // ASCII (every usual callback) reads the same in latin1, the cheaper decoding; the rest as UTF-8
+    text = isAscii !== undefined && isAscii(b) ? b.toString('latin1') : utf8.decode(b);
   } catch {
     e.parseError = `body is not valid UTF-8 (${b.length} bytes); JSON must be UTF-8`;
     return;

@@ -13,6 +13,7 @@ import {
   WORKSPACE_HEADER,
 } from '../protocol/index.ts';
 import { share, shareCheck } from './compact.ts';
+import { isJsonContentType } from './content-type.ts';
 import type { EntryCheck, RouteKind } from './types.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -34,12 +35,6 @@ export interface CheckInput {
   /** 'unknown': nobody said whether the workspace signs, so presence is not checked. */
   signingMode: 'none' | 'hmac' | 'jwks' | 'unknown';
   query: Record<string, string | string[]>;
-}
-
-/** HDR-1 reading: application/json, a charset parameter accepted. */
-export function isJsonContentType(ct: string | undefined): boolean {
-  if (ct === undefined) return false;
-  return /^application\/json\s*(;.*)?$/i.test(ct.trim());
 }
 
 /**
@@ -65,6 +60,9 @@ const MAX_MEMO = 1024;
 const METHOD = new Map<string, EntryCheck>();
 const CONTENT_TYPE = new Map<string, EntryCheck>();
 const EVENT = new Map<string, EntryCheck>();
+/** a lifecycle callback's HDR-2 check by its X-Service-Event, then by its body.event (each bounded) */
+const LIFECYCLE_EVENT = new Map<string, Map<string, EntryCheck>>();
+const MAX_EVENT_MEMO = 64;
 const ATTEMPT = new Map<string, EntryCheck>();
 const PRESENCE = new Map<string, EntryCheck>();
 const ABSENT_KEY = '\u0000';
@@ -116,6 +114,26 @@ function presenceCheck(out: EntryCheck[], i: CheckInput, sig: string | undefined
         ),
       ),
     );
+}
+
+/**
+ * HDR-2 of a lifecycle callback, looked up by its X-Service-Event then its body.event (no key string
+ * built per request) when body.event is a string or absent: any other value is rare and described as it is.
+ */
+function lifecycleEventCheck(event: string | undefined, bodyEvent: unknown): EntryCheck {
+  if (bodyEvent !== undefined && typeof bodyEvent !== 'string') return eventCheck(event, bodyEvent);
+  const headerKey = event ?? ABSENT_KEY;
+  let byBody = LIFECYCLE_EVENT.get(headerKey);
+  if (byBody === undefined) {
+    if (LIFECYCLE_EVENT.size >= MAX_EVENT_MEMO) return eventCheck(event, bodyEvent);
+    LIFECYCLE_EVENT.set(headerKey, (byBody = new Map()));
+  }
+  const bodyKey = bodyEvent ?? ABSENT_KEY;
+  const known = byBody.get(bodyKey);
+  if (known !== undefined) return known;
+  const check = eventCheck(event, bodyEvent);
+  if (byBody.size < MAX_EVENT_MEMO) byBody.set(bodyKey, check);
+  return check;
 }
 
 // module level, not a closure per call: the test runner's transform names every inner function
@@ -191,16 +209,7 @@ export function headerChecks(i: CheckInput): EntryCheck[] {
       return out;
     }
     const bodyEvent = body?.event;
-    // only a string (or no) body.event is looked up: any other value is rare and described as it is
-    const eventKey =
-      bodyEvent === undefined || typeof bodyEvent === 'string'
-        ? 'L' + (event ?? ABSENT_KEY) + '\u0001' + (bodyEvent ?? ABSENT_KEY)
-        : undefined;
-    out.push(
-      eventKey === undefined
-        ? eventCheck(event, bodyEvent)
-        : (EVENT.get(eventKey) ?? remember(EVENT, eventKey, eventCheck(event, bodyEvent))),
-    );
+    out.push(lifecycleEventCheck(event, bodyEvent));
     const id = one(h, DELIVERY_ID_HEADER);
     const conv = body?.conversationId;
     const expectedId =

@@ -30,6 +30,9 @@ export function wallMsOf(wallOffMs: number): number {
 
 /** The journal's monoNs text of a moment: decimal nanoseconds, as process.hrtime.bigint() gives. */
 export function monoText(s: number, ns: number): string {
+  // exact in floating point while the count is a safe integer (s under 104 days); BigInt past that
+  const total = s * 1e9 + ns;
+  if (total <= Number.MAX_SAFE_INTEGER) return String(total);
   return (BigInt(s) * 1_000_000_000n + BigInt(ns)).toString();
 }
 

@@ -74,11 +74,10 @@ export function shareRawHeaders(rawHeaders: string[]): void {
 }
 
 /**
- * Replaces the header names of rawHeaders, and the values of repeating headers in both rawHeaders
- * and headers, by shared equal strings. In place; the same keys, order and values.
+ * Replaces the values of repeating headers in headers (folded from header lines that
+ * shareRawHeaders already shared) by shared equal strings. In place; the same keys, order and values.
  */
-export function shareHeaderStrings(rawHeaders: string[], headers: Record<string, string | string[] | undefined>): void {
-  shareRawHeaders(rawHeaders);
+export function shareHeaderValues(headers: Record<string, string | string[] | undefined>): void {
   for (const key of REPEATING_VALUES) {
     const v = headers[key];
     if (typeof v === 'string') headers[key] = share(v);

@@ -24,7 +24,8 @@ export type {
 export { explainStep, explainScript, explainMatch } from './scripts/explain.ts';
 export { buildFactsNotFitting } from './facts-not-fitting.ts';
 export { validateRoute } from './routes.ts';
-export { headerChecks, isJsonContentType } from './checks.ts';
+export { headerChecks } from './checks.ts';
+export { isJsonContentType } from './content-type.ts';
 export { waitForEntries, assertNothingArrives } from './assertions/wait.ts';
 export { checkRetrySchedule } from './assertions/retry.ts';
 export { checkStableAcrossAttempts } from './assertions/stable.ts';

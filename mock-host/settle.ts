@@ -11,7 +11,7 @@ import type { AttemptCounter } from './attempts.ts';
 import { keptBody } from './body-store.ts';
 import { monoText, wallMsOf } from './clock.ts';
 import { headerChecks } from './checks.ts';
-import { schemaVerdict, shareHeaderStrings } from './compact.ts';
+import { schemaVerdict, shareHeaderValues } from './compact.ts';
 import type { Entry, Pending, Settler } from './entry.ts';
 import type { SchemaValidator } from './schema-port.ts';
 import { factsPayload, unroutedVerdict, verifyRequest, type Verifier } from './verify.ts';
@@ -60,13 +60,21 @@ const FOLD_THIS = { joinDuplicateHeaders: false };
 
 export function headersOf(rawHeaders: string[]): Record<string, string | string[]> {
   const dest: Record<string, string | string[]> = {};
+  let folded = false;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (addHeaderLine) addHeaderLine.call(FOLD_THIS, rawHeaders[i]!, rawHeaders[i + 1]!, dest);
+    const k = rawHeaders[i]!.toLowerCase();
+    // the first line of a name: node's rule (any flag) sets the value as it came, set-cookie as a
+    // list; a repeated name, and a name the object already answers (__proto__), take node's own rule
+    if (dest[k] === undefined && k !== 'set-cookie') dest[k] = rawHeaders[i + 1]!;
     else {
-      const k = rawHeaders[i]!.toLowerCase();
-      if (dest[k] === undefined) dest[k] = rawHeaders[i + 1]!;
+      folded = true;
+      if (addHeaderLine) addHeaderLine.call(FOLD_THIS, rawHeaders[i]!, rawHeaders[i + 1]!, dest);
+      else if (dest[k] === undefined) dest[k] = rawHeaders[i + 1]!;
     }
   }
+  // values set as they came are the header lines' own, shared on arrival (receive.ts); only a value
+  // node's rule joined is new, and it is shared when it repeats
+  if (folded) shareHeaderValues(dest);
   return dest;
 }
 
@@ -75,11 +83,16 @@ export function analysisFailed(e: JournalEntry, error: unknown): void {
 }
 
 export class EntrySettler implements Settler {
+  /** "<runId>-": an id is it and the seq */
+  private readonly idPrefix: string;
+
   constructor(
-    private readonly runId: string,
+    runId: string,
     private readonly schema: () => SchemaValidator | undefined,
     private readonly attempts: AttemptCounter,
-  ) {}
+  ) {
+    this.idPrefix = `${runId}-`;
+  }
 
   head(e: Entry, p: Pending): void {
     p.head = true;
@@ -88,7 +101,6 @@ export class EntrySettler implements Settler {
     e.arrival = { monoNs: monoText(p.monoS, p.monoSubNs), wallMs, iso: isoOf(wallMs) };
     e.query = parseQuery(e.url);
     const headers = headersOf(p.rawHeaders);
-    shareHeaderStrings(p.rawHeaders, headers);
     e.headers = headers;
     e.rawHeaders = p.rawHeaders;
     const te = headers['transfer-encoding'];
@@ -176,7 +188,7 @@ export class EntrySettler implements Settler {
   }
 
   id(seq: number): string {
-    return [this.runId, seq].join('-');
+    return this.idPrefix + seq;
   }
 
   addressing(e: Entry, p: Pending): JournalEntry | undefined {

@@ -5,6 +5,8 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ccsError } from '../spec/index.ts';
 import { CONTRACT } from './constants.ts';
+import { exactHmacFormEnd } from './hmac-form.ts';
+import { hmacSha256Into } from './hmac-pads.ts';
 import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdict } from './verdict.ts';
 
 /** The exact header form of SIGN-11 (t first, v1 second, nothing else). */
@@ -35,10 +37,7 @@ function keyOf(secret: string | Uint8Array): KeyObject | Uint8Array {
 
 /** Lowercase hex HMAC-SHA256 over `${t}.` followed by the payload bytes (SIGN-12). */
 export function hmacHex(secret: string | Uint8Array, tText: string, payload: Uint8Array | string): string {
-  const mac = createHmac('sha256', keyOf(secret));
-  mac.update(Buffer.from(`${tText}.`, 'utf8'));
-  mac.update(toBytes(payload));
-  return mac.digest('hex');
+  return hmacDigest(secret, tText, payload).toString('hex');
 }
 
 /** Builds the X-Service-Signature value for HMAC mode. */
@@ -100,27 +99,40 @@ function prefixBytes(tText: string): Buffer {
   return lastPrefix;
 }
 
-/** The raw HMAC-SHA256 digest over `${t}.` + payload bytes (the bytes that hmacHex writes in hex). */
+const DIGEST = Buffer.alloc(32);
+
+/**
+ * The raw HMAC-SHA256 digest over `${t}.` + payload bytes (the bytes that hmacHex writes in hex).
+ * Read it before the next call: with a text secret it is one reused buffer.
+ */
 function hmacDigest(secret: string | Uint8Array, tText: string, payload: Uint8Array | string): Buffer {
+  const prefix = prefixBytes(tText);
+  const bytes = toBytes(payload);
+  // text secrets (every verifier's) take the one-shot form; bytes may change between calls, so not those
+  if (typeof secret === 'string' && hmacSha256Into(secret, prefix, bytes, DIGEST)) return DIGEST;
   const mac = createHmac('sha256', keyOf(secret));
-  mac.update(prefixBytes(tText));
-  mac.update(toBytes(payload));
+  mac.update(prefix);
+  mac.update(bytes);
   return mac.digest();
 }
 
 /**
- * The common header form in one regex: when it matches and t is a safe integer, parseHmacHeader
- * would accept it too (same t and v1), so the per-field walk is only needed to explain a bad header.
+ * The common header form (HMAC_HEADER_PATTERN, read by hmac-form.ts): when it matches and t is a safe
+ * integer, parseHmacHeader would accept it too (same t and v1), so the per-field walk is only needed
+ * to explain a bad header.
  */
 function parseHmacHeaderFast(header: string): HmacHeaderParse {
-  const m = HMAC_HEADER_PATTERN.exec(header.trim());
-  if (m !== null) {
-    const tText = m[1]!;
+  const value = header.trim();
+  const end = exactHmacFormEnd(value);
+  if (end > 0) {
+    const tText = value.slice(2, end);
     const t = parseUnixSeconds(tText);
-    if (t !== undefined) return { ok: true, tText, t, v1: m[2]! };
+    if (t !== undefined) return { ok: true, tText, t, v1: value.slice(end + 4) };
   }
   return parseHmacHeader(header);
 }
+
+const RECEIVED = Buffer.alloc(32);
 
 /**
  * Verifies an HMAC-mode signature against one or more secrets (rotation: either is accepted
@@ -163,7 +175,9 @@ export function verifyHmac(o: {
   }
   const parsed = parseHmacHeaderFast(o.header);
   if (!parsed.ok) return { verdict: 'malformed', mode: 'hmac', reason: parsed.reason };
-  const received = Buffer.from(parsed.v1, 'hex');
+  // decoded into one reused buffer, not a new one per request (v1 is 64 hex digits here: all of it)
+  const n = RECEIVED.write(parsed.v1, 'hex');
+  const received = n === RECEIVED.length ? RECEIVED : RECEIVED.subarray(0, n);
   // the payload as bytes once, not once per secret
   const payload = toBytes(o.payload);
   let secretIndex = -1;

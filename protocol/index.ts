@@ -21,6 +21,7 @@ export { SIGNATURE_VERDICT_KINDS, unixNow } from './verdict.ts';
 export type { SignatureVerdict, SignatureVerdictKind, SignatureMode } from './verdict.ts';
 
 export { signHmac, verifyHmac, parseHmacHeader, hmacHex, HMAC_HEADER_PATTERN } from './hmac.ts';
+export { isExactHmacForm } from './hmac-form.ts';
 export type { HmacHeaderParse } from './hmac.ts';
 
 export { signJws, verifyJws, parseJws, jwsPayloadBytes, generateSigningKey } from './jws.ts';

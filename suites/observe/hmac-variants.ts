@@ -4,7 +4,7 @@
  * bytes with or without the dot; the hex case and the dot are SIGN-12's alone. Needs the secret.
  */
 import { createHmac } from 'node:crypto';
-import { hmacHex } from '../../protocol/index.ts';
+import { hmacHex, isExactHmacForm } from '../../protocol/index.ts';
 
 type MadeOver = 'contract' | 'no-dot';
 
@@ -33,6 +33,7 @@ export interface BytesRule {
 
 export const V1_RULE = 'v1 is the lowercase hex HMAC-SHA256, with the workspace secret, of t, a dot and the raw bytes';
 const SIGN_12 = { id: 'sign.hmac-v1', expected: 'v1 = HMAC-SHA256(secret, t + "." + bytes), 64 lowercase hex digits' };
+const SIGN_12_ID = { id: SIGN_12.id };
 
 interface Judge {
   that(clause: string, rule: string, ok: boolean, words?: { id?: string; expected?: string; seen?: string }): boolean;
@@ -45,17 +46,21 @@ function value<T>(x: Lazy<T>): T {
   return typeof x === 'function' ? (x as () => T)() : x;
 }
 
-const LOWER_HEX_FORM = /^t=[0-9]+,v1=[0-9a-f]{64}$/;
-
 /**
  * The contract's signature at first sight (verified, v1 of 64 lowercase hex digits): both clauses held,
  * and true; false when it is not, for judgeHmac to tell why. Called first on every callback, so the
  * judge of 100,000 valid ones builds none of judgeHmac's lazy values.
  */
-export function hmacAtFirstSight(v: Judge, header: string, valid: boolean, bytes: BytesRule): boolean {
-  if (!valid || !LOWER_HEX_FORM.test(header.trim())) return false;
+export function hmacAtFirstSight(
+  v: Judge,
+  header: string,
+  valid: boolean,
+  bytes: BytesRule,
+  exact = valid && isExactHmacForm(header.trim()),
+): boolean {
+  if (!valid || !exact) return false;
   v.that(bytes.clause, bytes.rule, true, { id: bytes.id });
-  v.that('SIGN-12', V1_RULE, true, { id: SIGN_12.id });
+  v.that('SIGN-12', V1_RULE, true, SIGN_12_ID);
   return true;
 }
 
@@ -75,7 +80,7 @@ export function judgeHmac(
   },
 ): void {
   if (hmacAtFirstSight(v, o.header, o.valid, o.bytes)) return;
-  const lowerHex = LOWER_HEX_FORM.test(o.header.trim());
+  const lowerHex = isExactHmacForm(o.header.trim());
   const where = value(o.where);
   if (o.secrets.length === 0) {
     v.warn(

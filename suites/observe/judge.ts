@@ -95,7 +95,8 @@ const EVENT_CLAUSES: Array<[string, string[], string]> = [
 ];
 
 function notExercisedByEvent(callbacks: JournalEntry[], v: Verdicts): void {
-  const seen = new Set(callbacks.map((e) => e.event));
+  const seen = new Set<string | undefined>();
+  for (const e of callbacks) seen.add(e.event);
   for (const [clause, events, what] of EVENT_CLAUSES) {
     if (v.decided(clause) || events.some((e) => seen.has(e))) continue;
     v.notExercised(clause, `no ${events.join(' or ')} arrived: ${what}`);

@@ -17,6 +17,42 @@ const OWN_RULE_MEMBERS = new Set(['eventType', 'data', 'values']);
 const OWN_RULE_MEMBERS_DELETED = new Set([...OWN_RULE_MEMBERS, 'serviceKeys']);
 const SESSION_EVENTS = new Set(['onStart', 'onSessionInterrupted', 'onSessionTimeout']);
 const EVENTS = new Set<string>(LIFECYCLE_EVENTS);
+const INLINE = ['data', 'values'];
+
+/** The members section 2.2 lists for a known event: one set per event, not one per callback. */
+const ALLOWED = new Map<string, Set<string>>();
+function allowedMembers(event: string): Set<string> {
+  let allowed = ALLOWED.get(event);
+  if (allowed === undefined) {
+    allowed = new Set<string>([...COMMON_FIELDS, ...(EVENT_FIELDS[event] ?? [])]);
+    ALLOWED.set(event, allowed);
+  }
+  return allowed;
+}
+
+/** EVT-4: every common field but event (EVT-3's) is a member of p. */
+function hasCommonFields(p: Record<string, unknown>): boolean {
+  for (const f of COMMON_FIELDS) if (f !== 'event' && !(f in p)) return false;
+  return true;
+}
+
+/** EVT-2's rule for one event, made once per event rather than once per callback. */
+const CLOSED_RULES = new Map<string, string>();
+function closedRule(event: string): string {
+  let rule = CLOSED_RULES.get(event);
+  if (rule === undefined)
+    CLOSED_RULES.set(event, (rule = `${event} carries only the members section 2.2 lists for it`));
+  return rule;
+}
+
+/**
+ * Whether p has an own member in neither set: Object.keys(p).some(...) without the array and the
+ * closure per callback (the TypeScript loader names every named function it compiles).
+ */
+function hasUnlisted(p: Record<string, unknown>, allowed: Set<string>, own: Set<string>): boolean {
+  for (const k in p) if (Object.prototype.hasOwnProperty.call(p, k) && !allowed.has(k) && !own.has(k)) return true;
+  return false;
+}
 
 /** The header checks of the mock host, by name: the fault model's check id of the same rule. */
 const ENTRY_CHECK_IDS: Record<string, ServiceCheckId> = {
@@ -28,6 +64,22 @@ const ENTRY_CHECK_IDS: Record<string, ServiceCheckId> = {
   'signature-present': 'header.signature-exactly-when-on',
   'signature-absent': 'sign.absent-when-off',
 };
+
+/**
+ * The words of each check (its id), made once: the judge of 100,000 callbacks makes no object per
+ * check, and a failure's words (the closure given last to `that`) only for a check that failed.
+ */
+const ENTRY_CHECK_WORDS = new Map(Object.entries(ENTRY_CHECK_IDS).map(([name, id]) => [name, { id }]));
+const NO_ID = {};
+const JSON_OBJECT = { id: 'model.json-object' };
+const NO_INLINE_VALUES = { id: 'payload.no-inline-values' };
+const EVENT_MEMBER = { id: 'payload.event-member' };
+const UNKNOWN_EVENT = { id: 'model.unknown-event' };
+const CLOSED_MEMBERS = { id: 'payload.closed-members' };
+const COMMON = { id: 'payload.common-fields' };
+const CONFIG_END = { id: 'payload.configend-slash' };
+const CONVERSATION_ID = { id: 'payload.conversation-id-integer' };
+const TIMESTAMP = { id: 'payload.timestamp-form' };
 
 /** An unrouted request that says it is a lifecycle callback went to another path than hookPath (HOOK-1). */
 export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[]): void {
@@ -49,12 +101,13 @@ export function judgeCallback(
   timed = true,
 ): void {
   const body = bodyOf(e);
+  const isObject = body !== undefined;
   v.that(
     'EVT-1',
     'a lifecycle callback body is a JSON object',
-    body !== undefined,
-    { id: 'model.json-object' },
-    () => ({ expected: 'a JSON object', seen: `${e.parseError ?? show(e.json)} (${at(e)})` }),
+    isObject,
+    JSON_OBJECT,
+    isObject ? undefined : () => ({ expected: 'a JSON object', seen: `${e.parseError ?? show(e.json)} (${at(e)})` }),
   );
   const event = typeof body?.event === 'string' ? body.event : undefined;
   for (const c of e.checks) {
@@ -64,10 +117,18 @@ export function judgeCallback(
     if (c.clause === 'HDR-4' && (e.attempt ?? 0) > CONTRACT.maxAttempts) continue;
     if (c.clause === 'HDR-3' && body?.conversationId === undefined) continue;
     // the mock host's detail reads "<what was seen>; expected <what the rule wants>" (mock-host/checks.ts)
-    v.that(c.clause, ruleOf(c.name), c.ok, { id: ENTRY_CHECK_IDS[c.name] }, () => {
-      const [seen, expected] = c.detail.split('; expected ') as [string, string | undefined];
-      return { expected: expected ?? ruleOf(c.name), seen: `${seen} (${at(e)})` };
-    });
+    v.that(
+      c.clause,
+      ruleOf(c.name),
+      c.ok,
+      ENTRY_CHECK_WORDS.get(c.name) ?? NO_ID,
+      c.ok
+        ? undefined
+        : () => {
+            const [seen, expected] = c.detail.split('; expected ') as [string, string | undefined];
+            return { expected: expected ?? ruleOf(c.name), seen: `${seen} (${at(e)})` };
+          },
+    );
   }
   if (body) judgePayload(e, body, v);
   judgeSignature(e, v, signing, secrets, timed);
@@ -95,54 +156,75 @@ function ruleOf(name: string): string {
 }
 
 function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts): void {
-  const inline = ['data', 'values'].filter((k) => k in p);
+  const noInline = !('data' in p) && !('values' in p);
   v.that(
     'EVT-2',
     'the payload carries no data or values object',
-    inline.length === 0,
-    { id: 'payload.no-inline-values' },
-    () => ({ expected: 'no data and no values member', seen: inline.join(', ') + ` (${at(e)})` }),
+    noInline,
+    NO_INLINE_VALUES,
+    noInline
+      ? undefined
+      : () => ({
+          expected: 'no data and no values member',
+          seen: INLINE.filter((k) => k in p).join(', ') + ` (${at(e)})`,
+        }),
   );
+  const eventMember = p.eventType === undefined && typeof p.event === 'string';
   v.that(
     'EVT-3',
     'the discriminating field is event, never eventType',
-    p.eventType === undefined && typeof p.event === 'string',
-    { id: 'payload.event-member' },
-    () => ({
-      expected: 'event: a string, no eventType',
-      seen: `event ${show(p.event)}, eventType ${show(p.eventType)} (${at(e)})`,
-    }),
+    eventMember,
+    EVENT_MEMBER,
+    eventMember
+      ? undefined
+      : () => ({
+          expected: 'event: a string, no eventType',
+          seen: `event ${show(p.event)}, eventType ${show(p.eventType)} (${at(e)})`,
+        }),
   );
   const event = typeof p.event === 'string' ? p.event : undefined;
   if (event === undefined) return;
+  const isKnown = EVENTS.has(event);
   const known = v.that(
     'EVT-15',
     'event is one of the exact strings of section 6',
-    EVENTS.has(event),
-    { id: 'model.unknown-event' },
-    () => ({ expected: [...EVENTS].join(', '), seen: show(event) + ` (${at(e)})` }),
+    isKnown,
+    UNKNOWN_EVENT,
+    isKnown ? undefined : () => ({ expected: [...EVENTS].join(', '), seen: show(event) + ` (${at(e)})` }),
   );
   if (known) {
-    const allowed = new Set<string>([...COMMON_FIELDS, ...(EVENT_FIELDS[event] ?? [])]);
+    const allowed = allowedMembers(event);
     // eventType, data and values, and serviceKeys on config.deleted, are the rules of EVT-3, EVT-2's
     // first check and EVT-9: left to them so this check names only the unlisted members
     const own = event === 'config.deleted' ? OWN_RULE_MEMBERS_DELETED : OWN_RULE_MEMBERS;
-    const extra = Object.keys(p).filter((k) => !allowed.has(k) && !own.has(k));
+    const closed = !hasUnlisted(p, allowed, own);
     v.that(
       'EVT-2',
-      `${event} carries only the members section 2.2 lists for it`,
-      extra.length === 0,
-      { id: 'payload.closed-members' },
-      () => ({ expected: `members among ${[...allowed].join(', ')}`, seen: `also ${extra.join(', ')} (${at(e)})` }),
+      closedRule(event),
+      closed,
+      CLOSED_MEMBERS,
+      closed
+        ? undefined
+        : () => ({
+            expected: `members among ${[...allowed].join(', ')}`,
+            seen: `also ${Object.keys(p)
+              .filter((k) => !allowed.has(k) && !own.has(k))
+              .join(', ')} (${at(e)})`,
+          }),
     );
   }
-  const missing = COMMON_FIELDS.filter((f) => f !== 'event' && !(f in p));
+  const common = hasCommonFields(p);
   v.that(
     'EVT-4',
     'every payload carries workspaceKey, configEnd, endUserHandle, conversationId and timestamp',
-    missing.length === 0,
-    { id: 'payload.common-fields' },
-    () => ({ expected: 'every common field', seen: `no ${missing.join(', ')} (${at(e)})` }),
+    common,
+    COMMON,
+    common
+      ? undefined
+      : () => ({
+          expected: 'every common field',
+          seen: `no ${COMMON_FIELDS.filter((f) => f !== 'event' && !(f in p)).join(', ')} (${at(e)})`,
+        }),
   );
   if (SESSION_EVENTS.has(event)) {
     const keys = p.serviceKeys;
@@ -181,30 +263,37 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
     );
   }
   if ('configEnd' in p) {
+    const slash = typeof p.configEnd === 'string' && p.configEnd.startsWith('/');
     v.that(
       'EVT-12',
       'configEnd carries a leading slash',
-      typeof p.configEnd === 'string' && p.configEnd.startsWith('/'),
-      { id: 'payload.configend-slash' },
-      () => ({ expected: '"/<configEnd>"', seen: `configEnd ${show(p.configEnd)} (${at(e)})` }),
+      slash,
+      CONFIG_END,
+      slash ? undefined : () => ({ expected: '"/<configEnd>"', seen: `configEnd ${show(p.configEnd)} (${at(e)})` }),
     );
   }
   if ('conversationId' in p) {
+    const integer = Number.isInteger(p.conversationId);
     v.that(
       'EVT-13',
       'conversationId is an integer',
-      Number.isInteger(p.conversationId),
-      { id: 'payload.conversation-id-integer' },
-      () => ({ expected: 'an integer', seen: `conversationId ${show(p.conversationId)} (${at(e)})` }),
+      integer,
+      CONVERSATION_ID,
+      integer
+        ? undefined
+        : () => ({ expected: 'an integer', seen: `conversationId ${show(p.conversationId)} (${at(e)})` }),
     );
   }
   if ('timestamp' in p) {
+    const form = typeof p.timestamp === 'string' && TIMESTAMP_PATTERN.test(p.timestamp);
     v.that(
       'EVT-14',
       'timestamp is YYYY-MM-DDTHH:MM:SS.mmm with no zone offset',
-      typeof p.timestamp === 'string' && TIMESTAMP_PATTERN.test(p.timestamp),
-      { id: 'payload.timestamp-form' },
-      () => ({ expected: 'YYYY-MM-DDTHH:MM:SS.mmm', seen: `timestamp ${show(p.timestamp)} (${at(e)})` }),
+      form,
+      TIMESTAMP,
+      form
+        ? undefined
+        : () => ({ expected: 'YYYY-MM-DDTHH:MM:SS.mmm', seen: `timestamp ${show(p.timestamp)} (${at(e)})` }),
     );
   }
 }

@@ -28,19 +28,29 @@ export class Verdicts {
   /** the passing record of each rule, by clause, rule and check id ('' for none): no key is built per check */
   private readonly passes = new Map<string, Map<string, Map<string, CheckRecord>>>();
   private readonly failures = new Map<string, number>();
+  /**
+   * The passing record last counted for each rule text, with its clause and id: one lookup for the
+   * usual check (a rule text seldom serves two clauses or ids), where the maps above take three.
+   */
+  private readonly lastPass = new Map<string, { clause: string; id: string; record: CheckRecord }>();
 
   /** One condition of a rule of `clause`, held or not. */
   that(clause: string, rule: string, ok: boolean, words: CheckWords = {}, failure?: FailureWords): boolean {
     if (ok) {
       const id = words.id ?? '';
+      const last = this.lastPass.get(rule);
+      if (last !== undefined && last.clause === clause && last.id === id) {
+        last.record.count = (last.record.count ?? 1) + 1;
+        return true;
+      }
       let byRule = this.passes.get(clause);
       if (byRule === undefined) this.passes.set(clause, (byRule = new Map()));
       let byId = byRule.get(rule);
       if (byId === undefined) byRule.set(rule, (byId = new Map()));
-      const known = byId.get(id);
-      if (known) known.count = (known.count ?? 1) + 1;
+      let record = byId.get(id);
+      if (record) record.count = (record.count ?? 1) + 1;
       else {
-        const record: CheckRecord = {
+        record = {
           clauses: [clause],
           rule,
           outcome: 'passed',
@@ -50,6 +60,7 @@ export class Verdicts {
         byId.set(id, record);
         this.list(clause).push(record);
       }
+      this.lastPass.set(rule, { clause, id, record });
       return true;
     }
     const key = `${clause}\u0000${words.id ?? ''}\u0000${rule}`;

@@ -9,7 +9,8 @@ export function header(e: JournalEntry, name: string): string | undefined {
   // the first key of that name in any case, as Object.entries would find it, without an array per call
   // (the traffic judge asks once per callback)
   for (const k in e.headers) {
-    if (k === want || k.toLowerCase() === want) {
+    // only a name of the same length can be the same name: no lower-case copy of every other one
+    if (k.length === want.length && (k === want || k.toLowerCase() === want)) {
       const v = e.headers[k];
       return Array.isArray(v) ? v.join(', ') : v;
     }
