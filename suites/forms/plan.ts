@@ -9,6 +9,7 @@
  * and a self test that every spec file calling the data API is listed.
  */
 import { allDataApiForms, dataApiFormsName, DEFAULT_DATA_API_FORMS, type DataApiForms } from '../../spec/index.ts';
+import type { ProjectMeta } from '../shared/project-meta.ts';
 
 /** A target field whose form a data API request depends on (suites/service/clients/service-client.ts DataFormField). */
 export type FormField = 'dataApi.configEnd' | 'dataApi.keyedWrite' | 'dataApi.writeBody';
@@ -87,7 +88,7 @@ export interface FormsProject {
   /** Matched against Playwright's grep title: the file name, the titles and the tags. */
   grep: string;
   grepInvert: string;
-  metadata: Record<string, string>;
+  metadata: ProjectMeta;
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

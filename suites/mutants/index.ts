@@ -19,6 +19,7 @@ import {
 import { ccsError, loadFaultModel } from '../../spec/index.ts';
 import { hostDirection } from './host-direction.ts';
 import { readSettings } from '../../spec/index.ts';
+import type { ProjectMeta } from '../shared/project-meta.ts';
 
 export { hostDirection };
 
@@ -87,7 +88,7 @@ export const serviceDirection: MatrixDirection = (() => {
       area: f.area,
       sentence: f.sentence,
       ...(stateful.has(f.name)
-        ? { metadata: { ccsStatefulRuns: String(MATRIX_STATEFUL_RUNS) } }
+        ? { metadata: { ccsStatefulRuns: String(MATRIX_STATEFUL_RUNS) } satisfies ProjectMeta }
         : { leaveOut: ['@stateful'] }),
     })),
   };

@@ -3,6 +3,7 @@
  * the results it judges from them.
  */
 import type { HostFaultName, ServiceFaultName } from '../../spec/index.ts';
+import type { ProjectMeta } from '../shared/project-meta.ts';
 
 /**
  * A seeded fault or faulty receiver: `clause` is the clause it breaks; `also` the further clauses it
@@ -18,7 +19,7 @@ export interface MatrixFault {
   /** Marker tags of tests its run leaves out, though they cite its clauses (see serviceDirection). */
   leaveOut?: readonly string[];
   /** Further metadata of its project, read by the suites' fixtures and tests (see serviceDirection). */
-  metadata?: Readonly<Record<string, string>>;
+  metadata?: Readonly<ProjectMeta>;
 }
 /**
  * One direction of the matrix: the service suites against reference faults, or the host suites against faulty
@@ -112,5 +113,5 @@ export interface MatrixProject {
   testDir: string;
   grep?: string;
   grepInvert?: string;
-  metadata: Record<string, string>;
+  metadata: ProjectMeta;
 }

@@ -11,6 +11,7 @@ import type { TestOutcome } from './results.ts';
 import { REPO_ROOT, readChildResults, runChildPlaywright } from './child-run.ts';
 import { attributeTest } from '../../reports/index.ts';
 import { FAULT_META } from '../shared/matrix-worker.ts';
+import { projectMeta } from '../shared/project-meta.ts';
 import type {
   CleanResult,
   FaultResult,
@@ -132,7 +133,7 @@ export function clauseGrep(declared: readonly string[], observed: readonly strin
  * and read deadlines), then the rest.
  */
 const dispatchOrder = (p: MatrixProject): number =>
-  p.metadata.ccsStatefulRuns !== undefined ? 0 : p.direction === 'host' ? 1 : 2;
+  projectMeta(p.metadata).ccsStatefulRuns !== undefined ? 0 : p.direction === 'host' ? 1 : 2;
 
 /**
  * Runs the planned projects in one child `playwright test --config suites/mutants/matrix.config.ts`

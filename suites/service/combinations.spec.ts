@@ -16,6 +16,7 @@
  */
 import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
+import { projectMeta } from '../shared/index.ts';
 import { clauseTags, readSettings } from '../../spec/index.ts';
 import { STATEFUL_CLAUSES, judgeStateful, lanesFor, runStateful } from './stateful/index.ts';
 
@@ -35,9 +36,7 @@ waiting(() =>
       driver.requireCapability('workspaces');
       const settings = readSettings();
       // The mutation matrix gives the run of a fault this test proves more sequences (suites/mutants/index.ts).
-      const matrixRuns = Number(
-        (test.info().project.metadata as { ccsStatefulRuns?: string } | undefined)?.ccsStatefulRuns ?? NaN,
-      );
+      const matrixRuns = Number(projectMeta(test.info().project.metadata).ccsStatefulRuns ?? NaN);
       const o = {
         runs: Number.isInteger(matrixRuns) && matrixRuns > 0 ? matrixRuns : settings.statefulRuns,
         maxCommands: MAX_COMMANDS,

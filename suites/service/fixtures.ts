@@ -22,7 +22,7 @@ import {
 } from './clients/workspace.ts';
 import { resolveTarget, type ResolvedTarget } from './target-config/resolve.ts';
 import { makeTiming, type Timing } from './target-config/timing.ts';
-import { attachChecks, faultOf, keepingMatrixWorker } from '../shared/index.ts';
+import { attachChecks, faultOf, keepingMatrixWorker, projectMeta } from '../shared/index.ts';
 import { parseDataApiForms } from '../../spec/index.ts';
 
 export { expect };
@@ -81,10 +81,10 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
     async ({}, use, workerInfo) => {
       // The mutation matrix seeds a fault per project (suites/mutants/matrix.config.ts); the data API
       // forms run starts the reference in declared forms per project (suites/forms/).
-      const meta = workerInfo.project.metadata as { ccsDataApi?: string } | undefined;
+      const meta = projectMeta(workerInfo.project.metadata);
       const fault = faultOf(meta, 'service');
       const env = fault ? { ...process.env, CCS_FAULTS: fault } : process.env;
-      const dataApi = parseDataApiForms(meta?.ccsDataApi);
+      const dataApi = parseDataApiForms(meta.ccsDataApi);
       const session = await resolveTarget({
         realtime: workerInfo.project.name === REALTIME_PROJECT,
         env,

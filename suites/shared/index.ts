@@ -5,3 +5,4 @@ export { check, notExercised, precondition, warnCheck, attachChecks, checksOf, s
 export { hintOfFailure, noAnswerHint, NO_ANSWER_HINT, TIMED_OUT_HINT, type NoAnswerAt } from './checks.ts';
 export type { Checker, CheckId, CheckOptions, ClauseRef, Words } from './checks.ts';
 export { FAULT_META, faultOf, keepingMatrixWorker } from './matrix-worker.ts';
+export { projectMeta, type ProjectMeta } from './project-meta.ts';

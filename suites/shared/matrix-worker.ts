@@ -9,16 +9,20 @@
  * project is left alone (its failure is the harness's, and is reported as one).
  */
 import type { TestInfo } from '@playwright/test';
+import { projectMeta, type ProjectMeta } from './project-meta.ts';
 
 /**
  * The project metadata key naming a matrix fault, per direction: the matrix writes it
  * (suites/mutants/runner.ts planProjects), the worker fixtures seed the fault it names.
  */
-export const FAULT_META = { service: 'ccsFault', host: 'ccsHostFault' } as const;
+export const FAULT_META = { service: 'ccsFault', host: 'ccsHostFault' } as const satisfies Record<
+  string,
+  keyof ProjectMeta
+>;
 
 /** The seeded fault a project's metadata names for a direction, if any. */
 export function faultOf(metadata: unknown, direction: keyof typeof FAULT_META): string | undefined {
-  const v = ((metadata ?? {}) as Record<string, unknown>)[FAULT_META[direction]];
+  const v = projectMeta(metadata)[FAULT_META[direction]];
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 

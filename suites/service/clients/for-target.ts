@@ -11,6 +11,7 @@
 import type { TestInfo } from '@playwright/test';
 import { ServiceClient, type DataFormField, type ServiceResponse } from './service-client.ts';
 import type { DataApiForms } from '../../../spec/index.ts';
+import { projectMeta } from '../../shared/project-meta.ts';
 
 /** Annotation of a test in a data API forms project: the target fields its data API requests depended on. */
 export const DATA_FORMS_ANNOTATION = 'ccs-data-forms';
@@ -33,8 +34,7 @@ export interface ClientOptions {
 const annotated = new WeakMap<TestInfo, Set<DataFormField>>();
 
 function formsRecorder(info: TestInfo | undefined): ((used: readonly DataFormField[]) => void) | undefined {
-  const meta = info?.project.metadata as { ccsFormsRun?: string } | undefined;
-  if (!info || meta?.ccsFormsRun === undefined) return undefined;
+  if (!info || projectMeta(info.project.metadata).ccsFormsRun === undefined) return undefined;
   return (used) => {
     const seen = annotated.get(info) ?? new Set<DataFormField>();
     annotated.set(info, seen);

@@ -20,6 +20,7 @@ import { Model } from './model.ts';
 import { strayJudge, type Real } from './real.ts';
 import { RecordingDriver, StepLog, logResponse } from './script.ts';
 import { StepViolation, Tally } from './violation.ts';
+import { projectMeta } from '../../shared/project-meta.ts';
 
 export interface StatefulEnv {
   target: ResolvedTarget;
@@ -90,9 +91,9 @@ export function lanesFor(o: StatefulOptions, timing: Timing): { lanes: number; p
  * (suites/forms/plan.ts). Lanes stay side by side, unlike a replay from CCS_SEED.
  */
 function projectSettings(): { seed?: number; oneRound: boolean } {
-  const meta = test.info().project.metadata as { ccsStatefulSeed?: string; ccsStatefulOneRound?: string } | undefined;
-  const seed = Number(meta?.ccsStatefulSeed ?? NaN);
-  return { ...(Number.isInteger(seed) ? { seed } : {}), oneRound: meta?.ccsStatefulOneRound === '1' };
+  const meta = projectMeta(test.info().project.metadata);
+  const seed = Number(meta.ccsStatefulSeed ?? NaN);
+  return { ...(Number.isInteger(seed) ? { seed } : {}), oneRound: meta.ccsStatefulOneRound === '1' };
 }
 
 interface Lane {
