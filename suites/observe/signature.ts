@@ -41,15 +41,14 @@ export function judgeSignature(
 ): void {
   if (signing !== 'hmac' && signing !== 'jwks') return;
   const sig = header(e, SIGNATURE_HEADER);
+  const carried = sig !== undefined && sig !== '';
   // the words of a failure are worked out only for a failure (verdicts.ts)
   const present = v.that(
     'SIGN-3',
     'every lifecycle callback carries X-Service-Signature',
-    sig !== undefined && sig !== '',
+    carried,
     EVERY_EVENT,
-    sig !== undefined && sig !== ''
-      ? undefined
-      : () => ({ expected: 'an X-Service-Signature header', seen: `none (${at(e)})` }),
+    carried ? undefined : () => ({ expected: 'an X-Service-Signature header', seen: `none (${at(e)})` }),
   );
   if (!present) return;
   const s = e.signature;
