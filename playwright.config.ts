@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { DEFAULT_REPORT_DIR, readSettings } from './spec/settings.ts';
-import { realtimeProjectWorkers } from './suites/service/target-config/realtime.ts';
+import { realtimeProjectWorkers } from './target/service/realtime.ts';
 
 /**
  * One Playwright run holds every suite, split in projects:
@@ -56,7 +56,7 @@ export default defineConfig({
     { name: 'self', testDir: 'suites/self' },
     // service-realtime before service: its retry schedules are the run's longest waits, so they start
     // first and the service project's tests fill the other workers meanwhile.
-    // Its share of the workers leaves the service project at least one (suites/service/target-config/realtime.ts).
+    // Its share of the workers leaves the service project at least one (target/service/realtime.ts).
     {
       name: 'service-realtime',
       testDir: 'suites/service',

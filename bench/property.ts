@@ -8,7 +8,7 @@ import http from 'node:http';
 import fc from 'fast-check';
 import { startReferenceService } from '../reference-service/index.ts';
 import { ServiceClient } from '../suites/service/clients/service-client.ts';
-import { DriverClient } from '../suites/service/clients/driver-client.ts';
+import { DriverClient } from '../target/clients/driver-client.ts';
 import { validArbitrary } from '../suites/service/property/compile.ts';
 import { embedTokenSchema, endUserHandleSchema } from '../suites/service/property/schemas.ts';
 

@@ -5,7 +5,7 @@
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { ccsError, CcsError } from '../spec/index.ts';
-import { parseTimeScale } from '../suites/service/target-config/time-scale.ts';
+import { parseTimeScale } from '../target/service/time-scale.ts';
 
 export interface FlagSpec {
   name: string;
@@ -198,7 +198,7 @@ export function grepPattern(greps: string[], knownIds: ReadonlySet<string>, exam
 export function timeScale(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') throw usageError(`--time-scale: must be a number in (0, 1], got ''`);
-  // One range check for the flag, the environment and a target file (suites/service/target-config/resolve.ts).
+  // One range check for the flag, the environment and a target file (target/service/resolve.ts).
   try {
     return parseTimeScale(value, '--time-scale');
   } catch (error) {

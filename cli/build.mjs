@@ -19,7 +19,18 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
-const ROOMS = ['spec', 'protocol', 'mock-host', 'reference-service', 'fixtures', 'reports', 'suites', 'cli'];
+const ROOMS = [
+  'spec',
+  'protocol',
+  'mock-host',
+  'reference-service',
+  'fixtures',
+  'reports',
+  'target',
+  'judge',
+  'suites',
+  'cli',
+];
 /** Never shipped: the harness's own tests, run outputs, this script. */
 const SKIP = [join('suites', 'self'), join('reports', 'out'), join('cli', 'build.mjs')];
 const DATA = /\.(ya?ml|json|md)$/;

@@ -1,12 +1,12 @@
 /**
  * The --target file, checked before Playwright starts so a bad file exits 2 at once, naming the
- * field (the loader of suites/service/target-config throws CcsError TARGET_FIELD_INVALID). Also collects
+ * field (the loader of target/service throws CcsError TARGET_FIELD_INVALID). Also collects
  * the file's secret values for the reporter's redaction (CCS_SECRETS_FILE) and a description
  * that holds no secret.
  */
 import { basename } from 'node:path';
 import { isSecretName, resolveDataApiForms, type DataApiForms } from '../spec/index.ts';
-import { loadTargetFile } from '../suites/service/target-config/load.ts';
+import { loadTargetFile } from '../target/service/load.ts';
 
 /** Every string under a secret-named field, resolved { env: NAME } references included. */
 export function collectSecrets(value: unknown, env: NodeJS.ProcessEnv = process.env, underSecret = false): string[] {

@@ -14,7 +14,7 @@ export const ERROR_PREFIXES = {
   MOCKHOST: { rooms: ['mock-host/'], means: 'a script, route, wait or admin call of the mock host' },
   REFSVC: { rooms: ['reference-service/'], means: 'the reference service: its options, fixtures, faults' },
   TARGET: {
-    rooms: ['spec/', 'fixtures/', 'suites/'],
+    rooms: ['spec/', 'fixtures/', 'target/', 'suites/'],
     means: 'what the user gave: a target file, a CCS_* setting, the target itself (read wherever it is read)',
   },
   REPORT: { rooms: ['reports/'], means: 'a report or expected-outcomes file' },
@@ -110,6 +110,7 @@ export const ERROR_CODES = {
   SPEC_SCHEMA_UNKNOWN: { message: 'no schema "{name}" in spec/openapi.yaml components.schemas', details: ['name'] },
   SPEC_WEBHOOK_UNKNOWN: { message: 'no webhook "{name}" in spec/openapi.yaml (known: {known})', details: ['name'] },
 
+  TARGET_CAPABILITY_MISSING: { message: '{reason}' },
   TARGET_DRIVER_ERROR: { message: 'driver {method} {path} answered {status}: {said}', details: ['status', 'body?'] },
   TARGET_FIELD_INVALID: { message: '{problem}', details: ['field'] },
   TARGET_FILE_UNPARSEABLE: { message: '{name}: not valid YAML or JSON: {reason}' },

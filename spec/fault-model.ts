@@ -33,7 +33,7 @@ export interface FaultModelRow {
   vector?: boolean;
   /**
    * The row's check is decided from callback traffic alone (`ccs-conformance observe`): the judge
-   * (suites/observe/) makes that check, and the row's fault, met by a team's own traffic (open, save,
+   * (judge/service/) makes that check, and the row's fault, met by a team's own traffic (open, save,
    * complete, delete, bulk delete) with these flags of observe (`--inject`, `--facts-path`), fails it on
    * the row's clause.
    */

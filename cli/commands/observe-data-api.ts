@@ -1,6 +1,6 @@
 /**
  * `observe --data-api URL --token-env NAME`: after the observation, the records the callbacks named
- * are read back from the service's data API (suites/observe/read-back.ts); live, the key each
+ * are read back from the service's data API (judge/service/read-back.ts); live, the key each
  * config.deleted names is read as it arrives (read-at-arrival.ts, STATE-7). The Bearer token comes
  * from the environment variable NAME, never from a flag, and is scrubbed from every report.
  */
@@ -11,7 +11,7 @@ import {
   type ArrivalReads,
   type ReadBackOptions,
   type Verdicts,
-} from '../../suites/observe/index.ts';
+} from '../../judge/service/index.ts';
 import type { FlagSpec, Parsed } from '../args.ts';
 
 export const DATA_API_FLAGS: FlagSpec[] = [

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { MockHost, type FaultName, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
-import type { Gaps } from '../../suites/observe/index.ts';
+import type { Gaps } from '../../judge/service/index.ts';
 import { readJournalFile } from './observe-journal.ts';
 
 /** SIGN-4: the receiver's window (section 5.2); the mock host judged t against the replay's clock. */

@@ -3,7 +3,7 @@
  * --idle ends the observation, and the journal's entries handed to the judge (cli/commands/observe.ts).
  */
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
-import { ArrivalReader, type ArrivalReads, type ReadBackOptions } from '../../suites/observe/index.ts';
+import { ArrivalReader, type ArrivalReads, type ReadBackOptions } from '../../judge/service/index.ts';
 
 /** A usage or start error: one line on stderr, exit 2 (no verdict exists). */
 export function fail(message: string): number {

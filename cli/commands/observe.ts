@@ -17,7 +17,7 @@ import {
   type Judgement,
   type Gaps,
   type ReadBackOptions,
-} from '../../suites/observe/index.ts';
+} from '../../judge/service/index.ts';
 import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
 import { isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';

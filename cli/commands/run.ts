@@ -25,8 +25,8 @@ import {
   usageError,
   VERBOSE_FLAG,
 } from '../args.ts';
-import { defaultRunWorkers } from '../../suites/service/target-config/realtime.ts';
-import { parseTimeScale } from '../../suites/service/target-config/time-scale.ts';
+import { defaultRunWorkers } from '../../target/service/realtime.ts';
+import { parseTimeScale } from '../../target/service/time-scale.ts';
 import { checkTarget } from '../target.ts';
 import { childEnv, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';

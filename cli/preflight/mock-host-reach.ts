@@ -11,12 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DriverClient, type ClassDef } from '../../suites/service/clients/driver-client.ts';
-import { makeTiming } from '../../suites/service/target-config/timing.ts';
-import type { TargetFile } from '../../suites/service/target-config/load.ts';
+import { DriverClient, type ClassDef } from '../../target/clients/driver-client.ts';
+import { makeTiming } from '../../target/service/timing.ts';
+import type { TargetFile } from '../../target/service/load.ts';
 import { shown } from './probe.ts';
-import type { PreflightResult } from './outcome.ts';
-import type { Discovered } from './service.ts';
+import type { Discovered, PreflightResult } from './outcome.ts';
 
 /** Driver calls of the preflight: a live driver answers in well under this even on a loaded machine. */
 const DRIVER_CALL_MS = 10_000;

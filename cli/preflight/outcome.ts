@@ -42,3 +42,9 @@ export function preflightFailed(command: 'run' | 'host', line: string, reportDir
 export function preflightPassed(notes: string[]): void {
   if (notes.length > 0) process.stdout.write(`preflight: ${notes.join('; ')}\n`);
 }
+
+/** What the driver's capabilities document told the service preflight, for the checks after it. */
+export interface Discovered {
+  capabilities: string[];
+  timeScale: number | undefined;
+}

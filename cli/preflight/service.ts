@@ -7,15 +7,11 @@
  * reaches the mock host's public URL (mock-host-reach.ts).
  */
 import { basename } from 'node:path';
-import { loadTargetFile } from '../../suites/service/target-config/load.ts';
+import { loadTargetFile } from '../../target/service/load.ts';
 import { httpReach, shown } from './probe.ts';
 import type { PreflightResult } from './outcome.ts';
 
 /** What the preflight needs of the capabilities document; the harness tolerates names it does not know. */
-export interface Discovered {
-  capabilities: string[];
-  timeScale: number | undefined;
-}
 
 /** Why a 200 answer is not the capabilities document, or undefined when it is one. */
 export function capabilitiesProblem(json: unknown): string | undefined {

@@ -6,8 +6,8 @@ export {
   fieldTypeSchema,
   DEFAULT_TIMEOUTS,
   defaultNoRetryWindowMs,
-} from './target.ts';
-export type { HostTarget, HostSigning, FactsClassField } from './target.ts';
+} from '../../target/host/target.ts';
+export type { HostTarget, HostSigning, FactsClassField } from '../../target/host/target.ts';
 export { startHostHarness, REFERENCE_FACTS_CLASS } from './harness/harness.ts';
 export type { HostHarness, ModeEndpoint, Mode, SigningKey } from './harness/harness.ts';
 export { startServiceSide } from './harness/service-side.ts';

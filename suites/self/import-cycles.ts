@@ -13,6 +13,22 @@ export function staticImports(source: string): string[] {
   return found;
 }
 
+/** Specifiers a file loads when it runs: static imports but `import type`/`export type` (erased), and `import('...')`. */
+export function loadedImports(source: string): string[] {
+  const found: string[] = [];
+  const re = /^\s*(?:import|export)\s+(?!type[\s{])(?:[^'"();]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
+  for (let m = re.exec(source); m; m = re.exec(source)) found.push(m[1]!);
+  return [...found, ...dynamicImports(source)];
+}
+
+/** Specifiers of `import('...')` calls with a literal specifier. */
+export function dynamicImports(source: string): string[] {
+  const found: string[] = [];
+  const re = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (let m = re.exec(source); m; m = re.exec(source)) found.push(m[1]!);
+  return found;
+}
+
 export function importCycles(graph: ImportGraph): string[][] {
   let next = 0;
   const index = new Map<string, number>();

@@ -5,6 +5,21 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** The rooms of our code (CONTRIBUTING.md's table; layout.spec.ts gives each its allowed imports). */
+export const ROOMS = [
+  'spec',
+  'protocol',
+  'mock-host',
+  'reference-service',
+  'fixtures',
+  'reports',
+  'target',
+  'judge',
+  'suites',
+  'cli',
+  'bench',
+] as const;
+
 /** Folders that hold no code of ours: installed packages, build output, reports, runner output. */
 const SKIPPED = new Set(['node_modules', 'out', 'dist', 'test-results', 'playwright-report', 'blob-report']);
 

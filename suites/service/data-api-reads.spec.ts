@@ -10,7 +10,7 @@
 import { test } from './fixtures.ts';
 import type { ServiceResponse } from './fixtures.ts';
 import { expectSuccess } from './areas/errors.ts';
-import { asEnvelope, asList, envelopeProblems } from './areas/envelope.ts';
+import { asEnvelope, asList, envelopeProblems } from '../../judge/service/envelope.ts';
 import { seedAddress, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';

@@ -10,7 +10,7 @@
  */
 import { test } from './fixtures.ts';
 import { answered, expectError, hintOf } from './areas/errors.ts';
-import { asList } from './areas/envelope.ts';
+import { asList } from '../../judge/service/envelope.ts';
 import { seedAddress, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { check } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';

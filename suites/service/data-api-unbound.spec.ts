@@ -10,7 +10,7 @@
  */
 import { test } from './fixtures.ts';
 import { answered, hintOf } from './areas/errors.ts';
-import { asEnvelope, asList } from './areas/envelope.ts';
+import { asEnvelope, asList } from '../../judge/service/envelope.ts';
 import { seedAddress, uniqueHandle } from './areas/scenario.ts';
 import { check, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';

@@ -11,9 +11,9 @@
 import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
 import { expectSuccess } from './areas/errors.ts';
-import { asList } from './areas/envelope.ts';
+import { asList } from '../../judge/service/envelope.ts';
 import { seedAddress, uniqueHandle, uniqueId } from './areas/scenario.ts';
-import { payload } from './areas/journal.ts';
+import { payload } from '../../judge/service/journal.ts';
 import { check, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';
 import { readOk } from './areas/reads.ts';

@@ -4,7 +4,7 @@
  * never a literal.
  */
 import { test } from './fixtures.ts';
-import { describe, header } from './areas/journal.ts';
+import { describe, header } from '../../judge/service/journal.ts';
 import { uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { retryTimeline } from './areas/times.ts';
 import { hmacSignerOf } from './areas/signatures.ts';

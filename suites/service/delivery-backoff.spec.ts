@@ -6,7 +6,7 @@
  * so registered with realTime(): every interval comes from timing, never a literal.
  */
 import { test } from './fixtures.ts';
-import { describe, header } from './areas/journal.ts';
+import { describe, header } from '../../judge/service/journal.ts';
 import { uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { gapMs, monoMs, retryTimeline, withinWords } from './areas/times.ts';
 import { refuseFor } from './areas/refusal.ts';

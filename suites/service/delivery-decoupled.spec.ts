@@ -5,7 +5,7 @@
  * never a literal.
  */
 import { test } from './fixtures.ts';
-import { describe } from './areas/journal.ts';
+import { describe } from '../../judge/service/journal.ts';
 import { uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { waiting } from './areas/waiting.ts';
 import { answered, expectSuccess } from './areas/errors.ts';

@@ -8,7 +8,7 @@ import { test } from './fixtures.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import { assertNothingArrives } from '../../mock-host/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { describe, header, payload } from './areas/journal.ts';
+import { describe, header, payload } from '../../judge/service/journal.ts';
 import { eventOf, isEvent, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { waiting } from './areas/waiting.ts';
 import { answered } from './areas/errors.ts';

@@ -6,10 +6,10 @@
  */
 import { test } from './fixtures.ts';
 import { CONTRACT } from '../../protocol/index.ts';
-import { describe, header, payload } from './areas/journal.ts';
+import { describe, header, payload } from '../../judge/service/journal.ts';
 import { isEvent, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { durationMs, gapMs, retryTimeline, toleranceFor, withinWords } from './areas/times.ts';
-import { HARNESS_SLACK_MS } from './target-config/timing.ts';
+import { HARNESS_SLACK_MS } from '../../target/service/timing.ts';
 import { realTime } from './areas/waiting.ts';
 import { answered } from './areas/errors.ts';
 import { check, precondition, show } from '../shared/index.ts';

@@ -11,7 +11,7 @@ import { test as base, expect } from '@playwright/test';
 import { MockHost } from '../../mock-host/index.ts';
 import { ServiceClient, type ServiceResponse } from './clients/service-client.ts';
 import { DATA_FORMS_ANNOTATION, serviceClientFor } from './clients/for-target.ts';
-import { DriverClient } from './clients/driver-client.ts';
+import { DriverClient } from '../../target/clients/driver-client.ts';
 import { EvidenceCollector, type EvidenceLog } from './clients/evidence.ts';
 import {
   createTestWorkspace,
@@ -20,8 +20,8 @@ import {
   type WorkspaceOptions,
   type WorkspaceContext,
 } from './clients/workspace.ts';
-import { resolveTarget, type ResolvedTarget } from './target-config/resolve.ts';
-import { makeTiming, type Timing } from './target-config/timing.ts';
+import { resolveTarget, type ResolvedTarget } from '../../target/service/resolve.ts';
+import { makeTiming, type Timing } from '../../target/service/timing.ts';
 import { attachChecks, faultOf, keepingMatrixWorker, projectMeta } from '../shared/index.ts';
 import { parseDataApiForms } from '../../spec/index.ts';
 
@@ -46,6 +46,10 @@ export class TestDriverClient extends DriverClient {
   }
   patchWorkspace(ws: TestWorkspace, patch: Parameters<typeof patchTestWorkspace>[2]): Promise<TestWorkspace> {
     return patchTestWorkspace(this.#ctx!, ws, patch);
+  }
+  /** A capability the target does not offer skips the test: its clauses are not exercised, never passed. */
+  protected override notOffered(reason: string): void {
+    test.skip(true, reason);
   }
 }
 

@@ -4,7 +4,7 @@
  * Each test drives one transition through the driver and reads the result over the data API.
  */
 import { test } from './fixtures.ts';
-import { describe, payload } from './areas/journal.ts';
+import { describe, payload } from '../../judge/service/journal.ts';
 import { isEvent, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { expectError, expectSuccess } from './areas/errors.ts';
 import { check, precondition, show } from '../shared/index.ts';

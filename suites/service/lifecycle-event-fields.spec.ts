@@ -6,7 +6,7 @@
  * own checks decide its clause.
  */
 import { test } from './fixtures.ts';
-import { describe, payload } from './areas/journal.ts';
+import { describe, payload } from '../../judge/service/journal.ts';
 import { runEveryEvent } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';

@@ -15,7 +15,7 @@ import {
   payload,
   rawBody,
   timestampMs,
-} from './areas/journal.ts';
+} from '../../judge/service/journal.ts';
 import { eventOf, runEveryEvent } from './areas/scenario.ts';
 import { check, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';

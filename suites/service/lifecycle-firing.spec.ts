@@ -6,7 +6,7 @@
 import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { describe, payload } from './areas/journal.ts';
+import { describe, payload } from '../../judge/service/journal.ts';
 import { isEvent, uniqueHandle, waitEvent } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';

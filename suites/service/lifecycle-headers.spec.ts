@@ -5,7 +5,7 @@
  * own checks decide its clause.
  */
 import { test } from './fixtures.ts';
-import { describe, header, payload } from './areas/journal.ts';
+import { describe, header, payload } from '../../judge/service/journal.ts';
 import { eventOf, runEveryEvent } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';

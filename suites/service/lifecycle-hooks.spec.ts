@@ -7,11 +7,11 @@ import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
 import { assertNothingArrives, waitForEntries } from '../../mock-host/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { describe, payload } from './areas/journal.ts';
+import { describe, payload } from '../../judge/service/journal.ts';
 import { eventOf, uniqueHandle } from './areas/scenario.ts';
 import { answered, expectSuccess } from './areas/errors.ts';
 import { check, precondition, show } from '../shared/index.ts';
-import { asEnvelope } from './areas/envelope.ts';
+import { asEnvelope } from '../../judge/service/envelope.ts';
 import { clauseTags } from '../../spec/index.ts';
 
 test(

@@ -4,11 +4,11 @@
  * Each test drives one transition through the driver and reads the result over the data API.
  */
 import { test } from './fixtures.ts';
-import { describe, header, payload } from './areas/journal.ts';
+import { describe, header, payload } from '../../judge/service/journal.ts';
 import { saveAndComplete, uniqueHandle, waitEvent } from './areas/scenario.ts';
 import { answered, expectSuccess } from './areas/errors.ts';
 import { check, show } from '../shared/index.ts';
-import { asEnvelope } from './areas/envelope.ts';
+import { asEnvelope } from '../../judge/service/envelope.ts';
 import { clauseTags } from '../../spec/index.ts';
 
 test(

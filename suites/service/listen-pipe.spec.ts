@@ -10,8 +10,8 @@ import { waitForEntries, type JournalEntry, type MockHost, type SigningConfig } 
 import type { DriverClient, EvidenceLog, TestWorkspace, Timing } from './fixtures.ts';
 import { mockHostPublicUrl } from './clients/workspace.ts';
 import { eventOf, uniqueHandle, waitEvent } from './areas/scenario.ts';
-import { describe } from './areas/journal.ts';
-import type { ResolvedTarget } from './target-config/resolve.ts';
+import { describe } from '../../judge/service/journal.ts';
+import type { ResolvedTarget } from '../../target/service/resolve.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags, type ClauseId } from '../../spec/index.ts';
 

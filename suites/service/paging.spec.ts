@@ -8,7 +8,7 @@ import { test } from './fixtures.ts';
 import type { DriverClient, TestWorkspace } from './fixtures.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { describe, payload } from './areas/journal.ts';
+import { describe, payload } from '../../judge/service/journal.ts';
 import { uniqueHandle, waitEvent } from './areas/scenario.ts';
 import { checkJws } from './areas/signatures.ts';
 import { check, precondition, show } from '../shared/index.ts';

@@ -5,7 +5,7 @@
  */
 import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
-import { describe, header, payload } from './areas/journal.ts';
+import { describe, header, payload } from '../../judge/service/journal.ts';
 import { uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';
 import { clauseTags } from '../../spec/index.ts';

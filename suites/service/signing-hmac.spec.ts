@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { test } from './fixtures.ts';
-import { header } from './areas/journal.ts';
+import { header } from '../../judge/service/journal.ts';
 import { HMAC_HEADER_PATTERN, SEND_SKEW_SECONDS, checkHmac, hmacSignerOf, tNearArrival } from './areas/signatures.ts';
 import { runEveryEvent, threeEvents } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';

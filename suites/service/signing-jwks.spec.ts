@@ -7,7 +7,7 @@
 import type { JWK } from 'jose';
 import { test, type ServiceFixtures } from './fixtures.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { header } from './areas/journal.ts';
+import { header } from '../../judge/service/journal.ts';
 import { JWS_PATTERN, checkJws, jwsPayloadProblem } from './areas/signatures.ts';
 import { threeEvents } from './areas/scenario.ts';
 import { check, precondition, show } from '../shared/index.ts';

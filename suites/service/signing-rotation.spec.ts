@@ -9,7 +9,7 @@ import { test } from './fixtures.ts';
 import type { ServiceClient } from './fixtures.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { CONTRACT } from '../../protocol/index.ts';
-import { header } from './areas/journal.ts';
+import { header } from '../../judge/service/journal.ts';
 import { SEND_SKEW_SECONDS, checkJws, jwsPayloadProblem, tNearArrival, type JwsCheck } from './areas/signatures.ts';
 import { eventOf, threeEvents, uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { JWKS_ROTATION, rotateJwks } from './areas/rotation.ts';

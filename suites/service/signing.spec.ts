@@ -4,7 +4,7 @@
  * service's own JWKS document.
  */
 import { test } from './fixtures.ts';
-import { header } from './areas/journal.ts';
+import { header } from '../../judge/service/journal.ts';
 import { HMAC_HEADER_PATTERN, JWS_PATTERN, checkJws, hmacSignerOf, jwsPayloadProblem } from './areas/signatures.ts';
 import { threeEvents, uniqueHandle } from './areas/scenario.ts';
 import { check, precondition } from '../shared/index.ts';

@@ -6,7 +6,7 @@ import { test } from './fixtures.ts';
 import type { DriverClient, TestWorkspace, Timing } from './fixtures.ts';
 import { waitForEntries } from '../../mock-host/index.ts';
 import type { JournalEntry, MockHost } from '../../mock-host/index.ts';
-import { describe, header } from './areas/journal.ts';
+import { describe, header } from '../../judge/service/journal.ts';
 import { uniqueHandle, uniqueId, waitEvent } from './areas/scenario.ts';
 import { hmacSignerOf } from './areas/signatures.ts';
 import { check, precondition, show } from '../shared/index.ts';

@@ -7,7 +7,7 @@ import { test } from './fixtures.ts';
 import { waiting } from './areas/waiting.ts';
 import { CONTRACT } from '../../protocol/index.ts';
 import { waitForEntries } from '../../mock-host/index.ts';
-import { describe, payload } from './areas/journal.ts';
+import { describe, payload } from '../../judge/service/journal.ts';
 import { uniqueHandle } from './areas/scenario.ts';
 import { durationMs, timeoutTimeline, within } from './areas/times.ts';
 import { check, precondition, show } from '../shared/index.ts';

@@ -4,7 +4,7 @@
  * Observed through the driver's facts observation and the opener language (FACTS-6/9/10/11 readings).
  */
 import { test } from './fixtures.ts';
-import { describe, header, payload } from './areas/journal.ts';
+import { describe, header, payload } from '../../judge/service/journal.ts';
 import { runEveryEvent, uniqueHandle, uniqueId } from './areas/scenario.ts';
 import { expectError } from './areas/errors.ts';
 import { check, show } from '../shared/index.ts';

@@ -10,7 +10,13 @@ import { randomBytes } from 'node:crypto';
 import { signatureFor, type SignerConfig } from '../../../protocol/index.ts';
 import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fixtures/host-receiver/index.ts';
 import { ccsError, registerSecret } from '../../../spec/index.ts';
-import { classToSchema, DEFAULT_TIMEOUTS, defaultNoRetryWindowMs, loadHostTarget, type HostTarget } from '../target.ts';
+import {
+  classToSchema,
+  DEFAULT_TIMEOUTS,
+  defaultNoRetryWindowMs,
+  loadHostTarget,
+  type HostTarget,
+} from '../../../target/host/target.ts';
 import { startServiceSide, type ServiceSide } from './service-side.ts';
 import { connectServiceSide } from './remote-service-side.ts';
 import { observe, type Observer } from './observer.ts';

@@ -4,7 +4,7 @@
  * clauses of those modes, so a JWKS clause is never reported by an HMAC-only run.
  */
 import type { ClauseId } from '../../../spec/index.ts';
-import { loadHostTarget } from '../target.ts';
+import { loadHostTarget } from '../../../target/host/target.ts';
 
 /** The signing modes a host test runs in (the receiver's, from the host target; none: signing off). */
 export type Mode = 'hmac' | 'jwks' | 'none';

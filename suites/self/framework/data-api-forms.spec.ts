@@ -20,7 +20,7 @@ import {
   type CcsErrorCode,
 } from '../../../spec/index.ts';
 import { CcsError } from '../../../spec/errors.ts';
-import { validateTargetDocument } from '../../service/target-config/load.ts';
+import { validateTargetDocument } from '../../../target/service/load.ts';
 import { ServiceClient } from '../../service/clients/service-client.ts';
 import { errorBodyProblems } from '../../service/areas/errors.ts';
 import { startReferenceService } from '../../../reference-service/index.ts';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { MockHost } from '../../../mock-host/index.ts';
 import { Ledger, type Expected, type Load } from '../../service/stateful/ledger.ts';
 import { StepViolation, Tally } from '../../service/stateful/violation.ts';
-import { makeTiming } from '../../service/target-config/timing.ts';
+import { makeTiming } from '../../../target/service/timing.ts';
 import { send } from '../mock-host/helpers.ts';
 
 const HOOK = '/hooks';

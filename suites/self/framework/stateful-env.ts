@@ -5,8 +5,8 @@
  */
 import { MockHost } from '../../../mock-host/index.ts';
 import type { DataApiForms } from '../../../spec/index.ts';
-import { resolveTarget, type ResolvedTarget } from '../../service/target-config/resolve.ts';
-import { makeTiming } from '../../service/target-config/timing.ts';
+import { resolveTarget, type ResolvedTarget } from '../../../target/service/resolve.ts';
+import { makeTiming } from '../../../target/service/timing.ts';
 import { EvidenceCollector } from '../../service/clients/evidence.ts';
 import { createTestWorkspace, type WorkspaceContext, type WorkspaceOptions } from '../../service/clients/workspace.ts';
 import { TestDriverClient } from '../../service/fixtures.ts';

@@ -6,9 +6,9 @@
 import { test, expect } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTargetFile, validateTargetDocument, readWorkspace, readSecret } from '../../service/target-config/load.ts';
-import { resolveTarget } from '../../service/target-config/resolve.ts';
-import { makeTiming } from '../../service/target-config/timing.ts';
+import { loadTargetFile, validateTargetDocument, readWorkspace, readSecret } from '../../../target/service/load.ts';
+import { resolveTarget } from '../../../target/service/resolve.ts';
+import { makeTiming } from '../../../target/service/timing.ts';
 import { CcsError } from '../../../spec/errors.ts';
 import { tempDir } from '../cli/helpers.ts';
 import type { CcsErrorCode } from '../../../spec/index.ts';

@@ -1,14 +1,14 @@
 /**
- * STATE-7 from the reads made as each config.deleted arrived (suites/observe/chat-deletes.ts), on journal
+ * STATE-7 from the reads made as each config.deleted arrived (judge/service/chat-deletes.ts), on journal
  * entries written by hand: a 200 at arrival fails it, a 404 holds it, a 404 for a key a scope delete named
  * too decides nothing, a lone config.deleted of a scope delete's key is the scope's, and a saved journal
  * (no read at arrival) leaves it not exercised with the reason.
  */
 import { test, expect } from '@playwright/test';
 import type { JournalEntry } from '../../../mock-host/index.ts';
-import { Verdicts } from '../../observe/index.ts';
-import { judgeChatDeletes, NOT_AT_ARRIVAL } from '../../observe/chat-deletes.ts';
-import type { ArrivalReads } from '../../observe/read-at-arrival.ts';
+import { Verdicts } from '../../../judge/service/index.ts';
+import { judgeChatDeletes, NOT_AT_ARRIVAL } from '../../../judge/service/chat-deletes.ts';
+import type { ArrivalReads } from '../../../judge/service/read-at-arrival.ts';
 import type { ConfigEndForm } from '../../../spec/index.ts';
 
 const WHERE = { workspaceKey: 'demo', configEnd: '/contacts', endUserHandle: 'u-1' };

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTRACT } from '../../../protocol/index.ts';
-import { HARNESS_SLACK_MS } from '../../service/target-config/timing.ts';
+import { HARNESS_SLACK_MS } from '../../../target/service/timing.ts';
 import { playTeamTests } from './team-e2e.ts';
 import { startObserve, startReference, stop, type Child } from './children.ts';
 

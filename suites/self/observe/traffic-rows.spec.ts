@@ -4,7 +4,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { loadFaultModel } from '../../../spec/index.ts';
-import { TRAFFIC_CHECK_IDS } from '../../observe/index.ts';
+import { TRAFFIC_CHECK_IDS } from '../../../judge/service/index.ts';
 
 test('a fault-model row marked traffic names a check of the traffic judge, a seeded fault and the flags exercising it', () => {
   const rows = loadFaultModel('service').rows.filter((r) => r.traffic !== undefined);

@@ -3,13 +3,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readSettings, SETTING_NAMES } from '../../../spec/index.ts';
 import { ROOT } from './tarball.ts';
+import { ROOMS } from '../source-files.ts';
 
 /**
  * The CCS_* environment is read in one place (spec/settings.ts) and documented in one table
  * (CONTRIBUTING.md): a variable read elsewhere, or missing from the table, is a setting nobody can
  * find. The harness's own tests (suites/self) may keep knobs of their own.
  */
-const ROOMS = ['spec', 'protocol', 'mock-host', 'reference-service', 'fixtures', 'reports', 'suites', 'cli', 'bench'];
 
 function sources(dir: string): string[] {
   const out: string[] = [];

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, ERROR_PREFIXES, SECRET_NAMES, ccsError, type CcsErrorPrefix } from '../../../spec/index.ts';
+import { ROOMS } from '../source-files.ts';
 
 /**
  * The error registry (spec/error-codes.ts) is the one place a code is declared: typecheck refuses an
@@ -11,7 +12,6 @@ import { ERROR_CODES, ERROR_PREFIXES, SECRET_NAMES, ccsError, type CcsErrorPrefi
  * names a secret.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const ROOMS = ['spec', 'protocol', 'mock-host', 'reference-service', 'fixtures', 'reports', 'suites', 'cli', 'bench'];
 
 function codeFiles(dir: string): string[] {
   const out: string[] = [];

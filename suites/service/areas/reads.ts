@@ -5,7 +5,7 @@
  */
 import type { ServiceResponse } from '../fixtures.ts';
 import { answered, hintOf } from './errors.ts';
-import { asEnvelope } from './envelope.ts';
+import { asEnvelope } from '../../../judge/service/envelope.ts';
 import { check, precondition, type ClauseRef } from '../../shared/index.ts';
 
 export type Envelope = ReturnType<typeof asEnvelope>;

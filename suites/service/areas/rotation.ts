@@ -3,7 +3,7 @@
  * a wrapper beside the driver client, which stays as it is. Absent from a target's capabilities,
  * the caller's test is skipped with the reason (reported not exercised).
  */
-import { sendRaw } from '../clients/http.ts';
+import { sendRaw } from '../../../target/clients/http.ts';
 import type { DriverClient, TestWorkspace } from '../fixtures.ts';
 import { ccsError, redactText } from '../../../spec/index.ts';
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { DriverClient, TestWorkspace } from '../fixtures.ts';
 import type { WaitOptions } from '../clients/workspace.ts';
 import type { JournalEntry } from '../../../mock-host/index.ts';
-import { header, payload } from './journal.ts';
+import { header, payload } from '../../../judge/service/journal.ts';
 
 export function uniqueHandle(prefix = 'user'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import type { JournalEntry } from '../../../mock-host/index.ts';
-import { header, rawBody } from './journal.ts';
+import { header, rawBody } from '../../../judge/service/journal.ts';
 
 /** SIGN-11: t=<unix_seconds>,v1=<hex>. v1 is 64 hex digits (HMAC-SHA256). */
 export const HMAC_HEADER_PATTERN = /^t=(\d+),v1=([0-9a-fA-F]+)$/;

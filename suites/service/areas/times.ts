@@ -21,7 +21,7 @@ export function durationMs(e: JournalEntry): number | undefined {
   return monoMs(e.finished.monoNs) - monoMs(e.arrival.monoNs);
 }
 
-/** The tolerance of a contract interval: the one rule of target-config/timing.ts. */
+/** The tolerance of a contract interval: the one rule of target/service/timing.ts. */
 export function toleranceFor(timing: Timing, contractMs: number): number {
   return timing.tolerance(contractMs);
 }

@@ -3,7 +3,7 @@
  * 30 MB boundaries (UPLOAD-3, UPLOAD-4) are sent byte-exact without holding 30 MB per test.
  */
 import { randomBytes } from 'node:crypto';
-import type { StreamBody } from './http.ts';
+import type { StreamBody } from '../../../target/clients/http.ts';
 
 export interface MultipartPart {
   name: string;

@@ -2,7 +2,7 @@
  * The shapes of the service client (service-client.ts): its answers, the credentials and options it takes, and
  * what a data API request addresses and how it is sent.
  */
-import type { StreamBody } from './http.ts';
+import type { StreamBody } from '../../../target/clients/http.ts';
 import type { ValidationResult } from './spec-check.ts';
 import { DEFAULT_DATA_API_FORMS, configEndInPath, type DataApiForms } from '../../../spec/index.ts';
 

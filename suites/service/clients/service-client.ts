@@ -3,11 +3,11 @@
  * checks it against spec/openapi.yaml (specCheck) and records it as evidence with a curl line,
  * credentials redacted.
  */
-import { sendRaw } from './http.ts';
+import { sendRaw } from '../../../target/clients/http.ts';
 import { curlLine } from './curl.ts';
 import { buildMultipart, type MultipartPart } from './multipart.ts';
 import { checkResponse } from './spec-check.ts';
-import { WriteMemory } from './read-back.ts';
+import { WriteMemory } from '../../../target/clients/data-api.ts';
 import { formHint } from './form-hint.ts';
 import {
   DEFAULT_DATA_API_FORMS,

@@ -4,7 +4,7 @@
  */
 import { waitForEntries, assertNothingArrives, type EntryFilter, type JournalEntry } from '../../../mock-host/index.ts';
 import { ccsError } from '../../../spec/index.ts';
-import type { ClassDef, DriverWorkspace } from './driver-client.ts';
+import type { ClassDef, DriverWorkspace } from '../../../target/clients/driver-client.ts';
 import { check, precondition } from '../../shared/index.ts';
 import type { TestWorkspace, WaitOptions, WorkspaceContext } from './workspace-types.ts';
 

@@ -3,8 +3,8 @@
  * route verifies (removed at the test's end: WorkspaceContext.addedRoutes).
  */
 import type { MockHost, RouteConfig, SigningConfig } from '../../../mock-host/index.ts';
-import type { FieldDef } from './driver-client.ts';
-import type { ResolvedTarget } from '../target-config/resolve.ts';
+import type { FieldDef } from '../../../target/clients/driver-client.ts';
+import type { ResolvedTarget } from '../../../target/service/resolve.ts';
 import type { TestWorkspace, WorkspaceContext } from './workspace-types.ts';
 
 /** The URL the service uses to reach the mock host. */

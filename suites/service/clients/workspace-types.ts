@@ -3,10 +3,10 @@
  * deadline, and the default classes.
  */
 import type { EntryFilter, JournalEntry, MockHost } from '../../../mock-host/index.ts';
-import type { ClassDef, DriverClient, FieldDef } from './driver-client.ts';
+import type { ClassDef, DriverClient, FieldDef } from '../../../target/clients/driver-client.ts';
 import type { EvidenceLog } from './evidence.ts';
-import type { Timing } from '../target-config/timing.ts';
-import type { ResolvedTarget } from '../target-config/resolve.ts';
+import type { Timing } from '../../../target/service/timing.ts';
+import type { ResolvedTarget } from '../../../target/service/resolve.ts';
 import type { ClauseRef } from '../../shared/index.ts';
 import type { ServiceCheckId } from '../../../spec/index.ts';
 

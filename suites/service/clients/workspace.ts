@@ -10,7 +10,7 @@ import type { SigningOption, TestWorkspace, WorkspaceContext, WorkspaceOptions }
 import { addRoute, factsSchemaOf, mockHostPublicUrl, routeSigning } from './workspace-routes.ts';
 import { buildTestWorkspace } from './workspace-journal.ts';
 
-export type { ClassDef, FieldDef } from './driver-client.ts';
+export type { ClassDef, FieldDef } from '../../../target/clients/driver-client.ts';
 export * from './workspace-types.ts';
 export { mockHostPublicUrl } from './workspace-routes.ts';
 

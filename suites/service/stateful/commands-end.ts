@@ -3,7 +3,7 @@
  * with the keys it finalizes, 3 and 6), or it closes without completing or is swept after the idle
  * TTL (onSessionInterrupted, onSessionTimeout), which changes no record.
  */
-import { header } from '../areas/journal.ts';
+import { header } from '../../../judge/service/journal.ts';
 import type { Expected } from './ledger.ts';
 import { LIST, type Model } from './model.ts';
 import { readList, readLive } from './reads.ts';

@@ -5,7 +5,7 @@
  */
 import type { JournalEntry } from '../../../mock-host/index.ts';
 import { CONTRACT } from '../../../protocol/index.ts';
-import { describe, header, payload } from '../areas/journal.ts';
+import { describe, header, payload } from '../../../judge/service/journal.ts';
 import { show } from '../../shared/index.ts';
 import { must, type Judge } from './violation.ts';
 import type { Expected } from './expected.ts';

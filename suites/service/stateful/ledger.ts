@@ -10,7 +10,7 @@
  */
 import type { JournalEntry, MockHost } from '../../../mock-host/index.ts';
 import type { ClauseId, ServiceCheckId } from '../../../spec/index.ts';
-import { describe, header, payload, rawBody } from '../areas/journal.ts';
+import { describe, header, payload, rawBody } from '../../../judge/service/journal.ts';
 import { eventOf } from '../areas/scenario.ts';
 import { must, type Judge } from './violation.ts';
 import type { Status } from './model.ts';

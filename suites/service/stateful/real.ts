@@ -6,7 +6,7 @@
 import type { JournalEntry } from '../../../mock-host/index.ts';
 import type { ServiceClient } from '../clients/service-client.ts';
 import type { TestWorkspace, Timing } from '../fixtures.ts';
-import { payload } from '../areas/journal.ts';
+import { payload } from '../../../judge/service/journal.ts';
 import { eventOf } from '../areas/scenario.ts';
 import type { Coverage } from './coverage.ts';
 import type { Ledger, StrayJudge } from './ledger.ts';

@@ -12,7 +12,7 @@ import type { DriverClient, TestWorkspace, Timing, WorkspaceOptions } from '../f
 import { test } from '@playwright/test';
 import { serviceClientFor } from '../clients/for-target.ts';
 import type { ServiceResponse } from '../clients/service-client.ts';
-import type { ResolvedTarget } from '../target-config/resolve.ts';
+import type { ResolvedTarget } from '../../../target/service/resolve.ts';
 import { sequences, type Sequence } from './arbitraries.ts';
 import { Coverage } from './coverage.ts';
 import { Ledger } from './ledger.ts';

@@ -13,8 +13,8 @@ import {
   configValidator,
   parseYaml,
   resolveDataApiForms,
-} from '../../../spec/index.ts';
-import type { ServiceTargetFile, ServiceTargetSecret, ServiceTargetWorkspace } from '../../../spec/index.ts';
+} from '../../spec/index.ts';
+import type { ServiceTargetFile, ServiceTargetSecret, ServiceTargetWorkspace } from '../../spec/index.ts';
 
 /** The shapes of the file, generated from spec/targets/service-target.schema.json. */
 export type SecretRef = ServiceTargetSecret;

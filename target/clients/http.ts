@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { ccsError, CcsError } from '../../../spec/index.ts';
+import { ccsError, CcsError } from '../../spec/index.ts';
 
 export interface StreamBody {
   length: number;

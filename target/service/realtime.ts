@@ -3,7 +3,7 @@
  * the service project (at the target's time scale) and an @realtime copy for the service-realtime
  * project (time scale 1 for the embedded reference; a target file keeps its own scale there).
  */
-import { readSettings } from '../../../spec/index.ts';
+import { readSettings } from '../../spec/index.ts';
 
 /**
  * True when both copies would run at the same time scale, so the plain copy would only repeat the

@@ -1,6 +1,6 @@
 /** How the judge names a journal entry and a value in its failure words, and reads a payload. */
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { header } from '../service/areas/journal.ts';
+import { header } from './journal.ts';
 
 export type DeclaredSigning = 'none' | 'hmac' | 'jwks' | 'unknown';
 

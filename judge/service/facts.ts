@@ -5,7 +5,7 @@
  */
 import { SIGNATURE_HEADER } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { header } from '../service/areas/journal.ts';
+import { header } from './journal.ts';
 import { judgeHmac } from './hmac-variants.ts';
 import { at } from './words.ts';
 import type { DeclaredSigning } from './words.ts';

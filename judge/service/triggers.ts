@@ -5,11 +5,11 @@
  * a close by the host may be followed by a retry or not (DELIV-10 reading), and a retry keeps the
  * back-off. An attempt the host held (`--inject onComplete=hold:MS`) decides the whole-request timeout
  * itself (DELIV-3). Gaps and durations are on the mock host's monotonic clock, from the end of an
- * attempt (DELIV-8 reading); tolerances are the suites' own (suites/service/target-config/timing.ts).
+ * attempt (DELIV-8 reading); tolerances are the suites' own (target/service/timing.ts).
  */
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { HARNESS_SLACK_MS, type Timing } from '../service/target-config/timing.ts';
+import { HARNESS_SLACK_MS, type Timing } from '../../target/service/timing.ts';
 import { at } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
 

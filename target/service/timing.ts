@@ -3,7 +3,7 @@
  * target's time scale: the one home of the suites' deadlines and tolerances. Every wait in a suite
  * takes its deadline from here (no fixed sleeps, CONTRIBUTING).
  */
-import { CONTRACT } from '../../../protocol/index.ts';
+import { CONTRACT } from '../../protocol/index.ts';
 
 export interface Tolerances {
   minMs: number;

@@ -1,4 +1,4 @@
-/** suites/observe/: the traffic judge behind `ccs-conformance observe` (issue 31). */
+/** judge/service/: the traffic judge of the service direction, behind `ccs-conformance observe` and every driven run. */
 export { judgeJournal, type Gaps, type JudgeOptions, type Judgement } from './judge.ts';
 export { observeReport, NOT_FROM_TRAFFIC, type ObserveReportInput } from './report.ts';
 export { Verdicts } from './verdicts.ts';

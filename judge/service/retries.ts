@@ -7,7 +7,7 @@
  */
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import type { Timing } from '../service/target-config/timing.ts';
+import type { Timing } from '../../target/service/timing.ts';
 import { endOfAttempt, judgeTriggers } from './triggers.ts';
 import { at, bodyOf } from './words.ts';
 import type { DeclaredSigning } from './words.ts';

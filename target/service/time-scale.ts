@@ -2,7 +2,7 @@
  * The embedded reference's time scale, apart from the target resolver so that the CLI can check a
  * flag without loading the reference service.
  */
-import { ccsError } from '../../../spec/index.ts';
+import { ccsError } from '../../spec/index.ts';
 
 export const DEFAULT_EMBEDDED_TIME_SCALE = 0.1;
 

@@ -2,7 +2,7 @@
  * Small readers over mock-host journal entries used by the area specs: headers read
  * case-insensitively, raw body bytes, and the lifecycle payload checks of sections 2.1/2.2.
  */
-import type { JournalEntry } from '../../../mock-host/index.ts';
+import type { JournalEntry } from '../../mock-host/index.ts';
 
 export function header(e: JournalEntry, name: string): string | undefined {
   const want = name.toLowerCase();

@@ -5,7 +5,7 @@
  */
 import { SIGNATURE_HEADER, isExactHmacForm } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { header, rawBody } from '../service/areas/journal.ts';
+import { header, rawBody } from './journal.ts';
 import { hmacAtFirstSight, judgeHmac, type BytesRule } from './hmac-variants.ts';
 import { at, show, type DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';

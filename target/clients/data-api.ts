@@ -10,7 +10,7 @@
  * defect (DATA-4, DATA-13), whose check still fails on its own clause. Once a read has shown a
  * value this client wrote, the body form is proven to be the service's, and no body hint follows.
  */
-import type { DataApiForms } from '../../../spec/index.ts';
+import type { DataApiForms } from '../../spec/index.ts';
 
 interface Written {
   fields: Record<string, unknown>;

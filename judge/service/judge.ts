@@ -4,8 +4,8 @@
  * (retries.ts, pages.ts); the clauses traffic never exercised say what would exercise them.
  */
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { makeTiming } from '../service/target-config/timing.ts';
-import { DEFAULT_TOLERANCES } from '../service/target-config/resolve.ts';
+import { makeTiming } from '../../target/service/timing.ts';
+import { DEFAULT_TOLERANCES } from '../../target/service/resolve.ts';
 import { judgeCallback, judgeUnrouted } from './per-callback.ts';
 import type { DeclaredSigning } from './words.ts';
 import { judgeFacts } from './facts.ts';

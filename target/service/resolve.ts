@@ -4,10 +4,10 @@
  * CCS_FAULTS; data API forms when a project declares them, else its default serving). The driver's
  * capability discovery decides what runs.
  */
-import { startReferenceService } from '../../../reference-service/index.ts';
-import { ccsError } from '../../../spec/index.ts';
+import { startReferenceService } from '../../reference-service/index.ts';
+import { ccsError } from '../../spec/index.ts';
 import { DriverClient } from '../clients/driver-client.ts';
-import { registerSecret } from '../../../spec/index.ts';
+import { registerSecret } from '../../spec/index.ts';
 import { loadTargetFile, readWorkspace, type TargetWorkspace } from './load.ts';
 import type { Tolerances } from './timing.ts';
 import {
@@ -16,7 +16,7 @@ import {
   describeDataApiForms,
   DEFAULT_DATA_API_FORMS,
   type DataApiForms,
-} from '../../../spec/index.ts';
+} from '../../spec/index.ts';
 import { parseTimeScale } from './time-scale.ts';
 export { DEFAULT_EMBEDDED_TIME_SCALE, parseTimeScale } from './time-scale.ts';
 

@@ -14,7 +14,7 @@
  */
 import { CONFIG_END_FORMS, type ConfigEndForm } from '../../spec/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { envelopeProblems } from '../service/areas/envelope.ts';
+import { envelopeProblems } from './envelope.ts';
 import { at, bodyOf } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
 import { read, type Read, type ReadBackOptions, type Where } from './data-api-read.ts';

@@ -1,10 +1,10 @@
 /**
  * Client of the driver API (spec/driver.openapi.yaml): the service's conformance-run control API
- * that stands in for the chat and the dashboard. A missing capability skips the test with the
- * reason, so its clauses are reported not-exercised, never passed (CONTRIBUTING).
+ * that stands in for the chat and the dashboard. A missing capability ends the caller's step with the
+ * reason (notOffered): the suites' client skips the test there, so its clauses are reported
+ * not-exercised, never passed (CONTRIBUTING). No test runner is imported here: the CLI loads this client.
  */
-import { test } from '@playwright/test';
-import { ccsError, CcsError } from '../../../spec/index.ts';
+import { ccsError, CcsError } from '../../spec/index.ts';
 import type {
   DriverBulkDeleteResponse,
   DriverCallToolResponse,
@@ -21,9 +21,9 @@ import type {
   DriverRunTurnResponse,
   DriverSeedRecordsResponse,
   DriverWorkspace as GeneratedDriverWorkspace,
-} from '../../../spec/index.ts';
+} from '../../spec/index.ts';
 import { sendRaw } from './http.ts';
-import { redactText } from '../../../spec/index.ts';
+import { redactText } from '../../spec/index.ts';
 
 /** The driver's shapes, generated from spec/driver.openapi.yaml. */
 export type FieldDef = DriverClassField;
@@ -91,18 +91,22 @@ export class DriverClient {
     this.#caps = c;
   }
 
-  /** Skips the running test when a capability is missing: reported not-exercised with the reason. */
+  /** Ends the caller's step when a capability is missing (notOffered): reported not-exercised with the reason. */
   requireCapability(...names: string[]): void {
     if (!this.driverUrl) {
-      test.skip(
-        true,
+      this.notOffered(
         'the target has no driver (service.driverUrl): capability ' + names.join(', ') + ' not offered by the target',
       );
       return;
     }
     const have = new Set(this.#caps?.capabilities ?? []);
     const missing = names.filter((n) => !have.has(n));
-    if (missing.length) test.skip(true, `capability ${missing.join(', ')} not offered by the target`);
+    if (missing.length) this.notOffered(`capability ${missing.join(', ')} not offered by the target`);
+  }
+
+  /** What a missing capability does: here an error that names it; a test's client skips the test instead. */
+  protected notOffered(reason: string): void {
+    throw ccsError('TARGET_CAPABILITY_MISSING', { reason });
   }
   has(name: string): boolean {
     return (this.#caps?.capabilities ?? []).includes(name);

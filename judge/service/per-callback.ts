@@ -6,7 +6,7 @@
  */
 import { CONTRACT, LIFECYCLE_EVENTS } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header } from '../service/areas/journal.ts';
+import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header } from './journal.ts';
 import { judgeSignature } from './signature.ts';
 import { at, bodyOf, show, type DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
