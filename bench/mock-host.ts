@@ -219,7 +219,8 @@ async function main(): Promise<number> {
     );
   }
   for (const s of servers.values()) await s.stop();
-  // the observe figure after the table (issue 31): 100,000 callbacks over 64 connections into observe
+  // the observe figure after the table: 100,000 callbacks over 64 connections into observe, whose judge must
+  // keep up with what the mock host ingests
   console.log('');
   const observed = values.only ? 0 : await observeFigure(100_000, 64);
   stopGenerator();

@@ -8,7 +8,7 @@
  * only (docs/vectors.md).
  */
 import { importJWK } from 'jose';
-import { loadFaultModel, type FaultModelRow } from '../spec/index.ts';
+import { ccsError, loadFaultModel, type FaultModelRow } from '../spec/index.ts';
 import { testHmacSecrets, testJwks, testPrivateJwk, testPublicJwk, type TestKeyName } from '../fixtures/keys/index.ts';
 import {
   SIGNATURE_CASES,
@@ -137,13 +137,17 @@ export async function faultModelVectors(mode: SigningMode): Promise<FaultVector[
     if (!row.vector) continue;
     const found = caseOfRow(row);
     if (found === undefined)
-      throw new Error(
-        `spec/faults/host.yaml row ${row.row} is a vector row, but no signature case has its check ${row.check}`,
-      );
+      throw ccsError('CLI_VECTORS_SOURCE_INVALID', {
+        file: 'spec/faults/host.yaml',
+        problem: `row ${row.row} is a vector row, but no signature case has its check ${row.check}`,
+      });
     const { c, kind } = found;
     if (!c.modes.includes(mode) || !(rowModes(row) ?? c.modes).includes(mode)) continue;
     const verdict = VERDICT_OF_CASE[c.id];
-    if (verdict === undefined) throw new Error(`signature case ${c.id} has no declared verdict (cli/fault-vectors.ts)`);
+    if (verdict === undefined) {
+      const problem = `signature case ${c.id} has no declared verdict (VERDICT_OF_CASE)`;
+      throw ccsError('CLI_VECTORS_SOURCE_INVALID', { file: 'cli/fault-vectors.ts', problem });
+    }
     const t = c.t ? c.t(VECTOR_NOW) : VECTOR_NOW;
     const payload = Buffer.from(kind === 'facts' ? `GET ${FACTS_TARGET}` : BODY, 'utf8');
     const built = await c.build({ payload, t, ...(kind === 'facts' ? { requestTarget: FACTS_TARGET } : {}) }, k);

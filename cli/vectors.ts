@@ -6,7 +6,7 @@
  * kind it applies to (cli/fault-vectors.ts), at fixed timestamps. Format: docs/vectors.md.
  */
 import { readFileSync } from 'node:fs';
-import { clauseCatalogueVersion, harnessVersion } from '../spec/index.ts';
+import { ccsError, clauseCatalogueVersion, harnessVersion } from '../spec/index.ts';
 import { FAULT_VECTOR_JWKS, faultModelVectors } from './fault-vectors.ts';
 import { testHmacSecrets } from '../fixtures/keys/index.ts';
 import type { Vector, Verdict } from './vector-types.ts';
@@ -46,14 +46,19 @@ async function hmacVectors(): Promise<VectorFile> {
   const file = fixture<{ secrets: Record<string, string>; vectors: HmacKnownAnswer[] }>('hmac-sha256.json');
   const byName = (n: string): HmacKnownAnswer => {
     const v = file.vectors.find((x) => x.name.startsWith(n));
-    if (!v) throw new Error(`fixtures/vectors/hmac-sha256.json has no vector '${n}'`);
+    if (!v)
+      throw ccsError('CLI_VECTORS_SOURCE_INVALID', {
+        file: 'fixtures/vectors/hmac-sha256.json',
+        problem: `no vector '${n}'`,
+      });
     return v;
   };
   // The fault-model vectors sign with the fixture workspace's current secret: the file's "current".
   if (file.secrets.current !== testHmacSecrets('production').current)
-    throw new Error(
-      "fixtures/vectors/hmac-sha256.json: its current secret is not the fixture workspace's (fixtures/keys/)",
-    );
+    throw ccsError('CLI_VECTORS_SOURCE_INVALID', {
+      file: 'fixtures/vectors/hmac-sha256.json',
+      problem: "its current secret is not the fixture workspace's (fixtures/keys/)",
+    });
   const current = byName('onComplete body, current');
   const previous = byName('onComplete body, previous');
   const facts = byName('facts GET');

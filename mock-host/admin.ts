@@ -113,7 +113,8 @@ export function registerAdmin(app: FastifyInstance, host: AdminHost): void {
       try {
         data = JSON.parse(text);
       } catch {
-        throw new Error('body must be JSON: a route { kind, path, ... } or a list of them');
+        const problem = 'body must be JSON: a route { kind, path, ... } or a list of them';
+        throw ccsError('MOCKHOST_ADMIN_BAD_REQUEST', { problem });
       }
       const list = (Array.isArray(data) ? data : [data]).map((r, i) => validateRoute(r, `routes[${i}]`));
       list.forEach((r: RouteConfig) => host.addRoute(r));

@@ -126,12 +126,8 @@ export function parseSigning(raw: unknown, previous?: SigningConfig): SigningCon
 function urlOrNull(field: string, v: unknown): string | null {
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') throw badRequest(field, `${field} must be a string or null`);
-  try {
-    const u = new URL(v);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
-  } catch {
-    throw badRequest(field, `${field} must be an absolute http(s) URL`);
-  }
+  const scheme = URL.canParse(v) ? new URL(v).protocol : undefined;
+  if (scheme !== 'http:' && scheme !== 'https:') throw badRequest(field, `${field} must be an absolute http(s) URL`);
   return v;
 }
 

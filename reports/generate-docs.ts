@@ -8,7 +8,13 @@
 import { writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { HOST_TARGET_SCHEMA, SERVICE_TARGET_SCHEMA, loadFaultModel, type FaultModelRow } from '../spec/index.ts';
+import {
+  HOST_TARGET_SCHEMA,
+  SERVICE_TARGET_SCHEMA,
+  ccsError,
+  loadFaultModel,
+  type FaultModelRow,
+} from '../spec/index.ts';
 import type { ClauseInput } from './model.ts';
 import { areaOf } from './model.ts';
 import { loadClauses } from './load-clauses.ts';
@@ -50,7 +56,7 @@ function resolveRef(root: Schema, ref: string): { name: string; schema: Schema }
   const m = /^#\/(definitions|\$defs)\/(.+)$/.exec(ref);
   const table = m ? (m[1] === 'definitions' ? root.definitions : root.$defs) : undefined;
   const schema = m && table ? table[m[2] as string] : undefined;
-  if (!schema) throw new Error(`generate-docs: cannot resolve ${ref} in a target schema`);
+  if (!schema) throw ccsError('REPORT_DOCS_REF_UNRESOLVED', { ref });
   return { name: m?.[2] as string, schema };
 }
 

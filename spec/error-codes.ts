@@ -26,7 +26,20 @@ export const ERROR_PREFIXES = {
 } as const;
 
 export const ERROR_CODES = {
+  CLI_ENV_UNSET: { message: '--{flag} {variable}: the environment variable is not set or empty' },
+  CLI_FILE_EMPTY: { message: '--{flag} {file}: the file is empty', details: ['file'] },
+  CLI_FILE_UNREADABLE: { message: '--{flag} {file}: cannot read ({errno})', details: ['file'] },
+  CLI_FLAG_INVALID: { message: '--{flag} must be {rule}, got {got}', details: ['flag'] },
+  CLI_FLAG_NEEDS_ANOTHER: { message: '--{flag} needs {needs}' },
+  CLI_FLAGS_EXCLUSIVE: { message: '--{flag} and --{other} are exclusive: {why}' },
+  CLI_FROM_FILE_INVALID: { message: '--from {file}: {problem}', details: ['file'] },
+  CLI_INJECT_EVENT_UNKNOWN: { message: '--inject {inject}: {event} is not a lifecycle event ({known})' },
+  CLI_INJECT_ITEM_INVALID: {
+    message: '--inject {inject}: "{item}" is not a status (100-599), reset, close or hold:MS',
+  },
+  CLI_INJECT_SHAPE_INVALID: { message: '--inject must be EVENT=A,B,... (e.g. onComplete=503,503), got "{got}"' },
   CLI_USAGE: { message: '{problem}' },
+  CLI_VECTORS_SOURCE_INVALID: { message: '{file}: {problem}', details: ['file'] },
 
   FORMS_REPORT_MISSING: {
     message: '{path} is missing: the data API forms run did not run (see the forms-run project)',
@@ -87,6 +100,7 @@ export const ERROR_CODES = {
   REFSVC_TIME_SCALE_INVALID: { message: 'timeScale must be a positive number, got {timeScale}' },
 
   REPORT_CLAUSES_UNREADABLE: { message: '{problem}' },
+  REPORT_DOCS_REF_UNRESOLVED: { message: 'generate-docs: cannot resolve {ref} in a target schema', details: ['ref'] },
   REPORT_EXPECTED_INVALID: { message: '{name}: {problem}', details: ['field'] },
   REPORT_SCHEMA_INVALID: {
     message: 'conformance report does not match reports/conformance.schema.json:\n  {list}',
@@ -96,6 +110,7 @@ export const ERROR_CODES = {
   REPORT_WRITE_FAILED: { message: 'could not write {file}' },
 
   SPEC_CLAUSE_UNKNOWN: { message: '{id} is not a clause id of spec/clauses.yaml', details: ['id'] },
+  SPEC_CODEGEN_REF_UNSUPPORTED: { message: 'generate: unsupported $ref {ref} in {file}', details: ['file', 'ref'] },
   SPEC_FAULT_MODEL_INVALID: { message: '{problem}', details: ['file?', 'row?'] },
   SPEC_LOAD_FAILED: { message: '{problem}', details: ['file?', 'field?', 'id?', 'operationId?'] },
   SPEC_NO_CHROMIUM: {
@@ -115,8 +130,10 @@ export const ERROR_CODES = {
   TARGET_FIELD_INVALID: { message: '{problem}', details: ['field'] },
   TARGET_FILE_UNPARSEABLE: { message: '{name}: not valid YAML or JSON: {reason}' },
   TARGET_FILE_UNREADABLE: { message: '{name}: cannot read the target file ({errno})' },
+  TARGET_KEY_READ_FAILED: { message: 'read of a key answered {status}' },
   TARGET_NO_DRIVER: { message: 'the target has no driver {problem}' },
   TARGET_NO_FACTS: { message: 'this workspace has no FACTS class (WorkspaceOptions.facts is false)' },
+  TARGET_PRECONDITION_FAILED: { message: 'precondition: {what}: expected {expected}, got {seen}{hint}' },
   TARGET_REQUEST_FAILED: { message: '{method} {path}: {reason}' },
   TARGET_REQUEST_TIMEOUT: { message: '{method} {path}: no answer within {timeoutMs} ms' },
 } as const satisfies Record<string, { message: string; details?: readonly string[] }>;

@@ -1,5 +1,5 @@
 /**
- * The observe figure of the mock host benchmark (issue 31): N signed callbacks over C connections into
+ * The observe figure of the mock host benchmark: N signed callbacks over C connections into
  * `ccs-conformance observe` (live, --quiet), none lost (its saved journal checked entry by entry: count,
  * bytes by sha256, a valid verdict, an answer), and the judge's rate (callbacks judged per second, from
  * observe's "stopped" line to its "verdict" line) next to the mock host's measured ingest rate at the same

@@ -13,7 +13,7 @@ import {
   type RouteConfig,
   type SigningConfig,
 } from '../../mock-host/index.ts';
-import { isCcsError } from '../../spec/index.ts';
+import { ccsError, isCcsError } from '../../spec/index.ts';
 
 const HELP = `Usage: ccs-conformance mock-host [options]
 
@@ -45,7 +45,8 @@ GET /__admin/deliveries, POST|DELETE /__admin/scripts, POST /__admin/reset, POST
 function int(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${v}"`);
+  if (!Number.isInteger(n) || n < min)
+    throw ccsError('CLI_FLAG_INVALID', { flag: name, rule: `an integer >= ${min}`, got: `"${v}"` });
   return n;
 }
 
@@ -74,12 +75,17 @@ export const MOCK_HOST_FLAGS: FlagSpec[] = [
 
 /**
  * The mock host's options from its flags (shared with `observe`, which starts the same host).
- * Throws an Error whose message is the usage problem; reads the secret and script files named.
+ * Throws a CcsError of the CLI room whose message is the usage problem (a bad script: the mock host's
+ * MOCKHOST_SCRIPT_INVALID); reads the secret and script files named.
  */
 export function mockHostOptions(values: Parsed['flags']): MockHostOptions {
   const secretsFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
   if (secretsFiles.length && values['jwks-url']) {
-    throw new Error('--hmac-secret-file and --jwks-url are exclusive: a workspace signs in one mode (SIGN-2)');
+    throw ccsError('CLI_FLAGS_EXCLUSIVE', {
+      flag: 'hmac-secret-file',
+      other: 'jwks-url',
+      why: 'a workspace signs in one mode (SIGN-2)',
+    });
   }
   // no signing option: the workspace's mode is unknown, so presence of the header is not judged
   let signing: SigningConfig | undefined;
@@ -89,10 +95,11 @@ export function mockHostOptions(values: Parsed['flags']): MockHostOptions {
       try {
         text = readFileSync(f, 'utf8');
       } catch (error) {
-        throw new Error(`--hmac-secret-file ${f}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+        const errno = (error as NodeJS.ErrnoException).code ?? 'error';
+        throw ccsError('CLI_FILE_UNREADABLE', { flag: 'hmac-secret-file', file: f, errno });
       }
       const secret = text.replace(/\r?\n$/, '');
-      if (!secret) throw new Error(`--hmac-secret-file ${f}: the file is empty`);
+      if (!secret) throw ccsError('CLI_FILE_EMPTY', { flag: 'hmac-secret-file', file: f });
       return secret;
     });
     signing = { mode: 'hmac', secrets };
@@ -105,7 +112,7 @@ export function mockHostOptions(values: Parsed['flags']): MockHostOptions {
   const options: MockHostOptions = { routes, enforce: values.enforce === true, ...(signing ? { signing } : {}) };
   const port = int('port', values.port as string | undefined, 0);
   if (port !== undefined) {
-    if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
+    if (port > 65535) throw ccsError('CLI_FLAG_INVALID', { flag: 'port', rule: 'at most 65535', got: port });
     options.port = port;
   }
   if (typeof values.host === 'string') options.host = values.host;
@@ -114,7 +121,11 @@ export function mockHostOptions(values: Parsed['flags']): MockHostOptions {
   if (typeof values['time-scale'] === 'string') {
     const scale = Number(values['time-scale']);
     if (!Number.isFinite(scale) || scale <= 0) {
-      throw new Error(`--time-scale must be a number > 0, got "${values['time-scale']}"`);
+      throw ccsError('CLI_FLAG_INVALID', {
+        flag: 'time-scale',
+        rule: 'a number > 0',
+        got: `"${values['time-scale']}"`,
+      });
     }
     options.timeScale = scale;
   }
@@ -122,7 +133,8 @@ export function mockHostOptions(values: Parsed['flags']): MockHostOptions {
   if (bodyLimit !== undefined) options.bodyLimit = bodyLimit;
   if (typeof values['forward-to'] === 'string') {
     if (!/^https?:\/\/[^/]+/.test(values['forward-to'])) {
-      throw new Error(`--forward-to must be an absolute http URL, got "${values['forward-to']}"`);
+      const got = `"${values['forward-to']}"`;
+      throw ccsError('CLI_FLAG_INVALID', { flag: 'forward-to', rule: 'an absolute http URL', got });
     }
     options.forwardTo = values['forward-to'];
   }
@@ -131,7 +143,8 @@ export function mockHostOptions(values: Parsed['flags']): MockHostOptions {
     try {
       text = readFileSync(values.script, 'utf8');
     } catch (error) {
-      throw new Error(`--script ${values.script}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      const errno = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw ccsError('CLI_FILE_UNREADABLE', { flag: 'script', file: values.script, errno });
     }
     options.scripts = parseScripts(text);
   }
@@ -154,7 +167,11 @@ export async function run(argv: string[]): Promise<number> {
   try {
     options = mockHostOptions(values);
   } catch (error) {
-    const msg = isCcsError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
+    // a flag's problem (a code of the CLI room) is the usage line itself; another room's error names its code
+    const msg =
+      isCcsError(error) && !error.code.startsWith('CLI_')
+        ? `${error.code}: ${error.message}`
+        : (error as Error).message;
     process.stderr.write(`ccs-conformance mock-host: ${msg}\n`);
     return 2;
   }

@@ -12,6 +12,7 @@ import {
   type ReadBackOptions,
   type Verdicts,
 } from '../../judge/service/index.ts';
+import { ccsError } from '../../spec/index.ts';
 import type { FlagSpec, Parsed } from '../args.ts';
 
 export const DATA_API_FLAGS: FlagSpec[] = [
@@ -24,17 +25,19 @@ export function dataApiOptions(values: Parsed['flags']): ReadBackOptions | undef
   const url = values['data-api'];
   const name = values['token-env'];
   if (url === undefined) {
-    if (name !== undefined) throw new Error('--token-env needs --data-api URL');
+    if (name !== undefined) throw ccsError('CLI_FLAG_NEEDS_ANOTHER', { flag: 'token-env', needs: '--data-api URL' });
     return undefined;
   }
   if (typeof url !== 'string' || !/^https?:\/\/[^/]+/.test(url)) {
-    throw new Error(`--data-api must be the service's http(s) base URL, got "${String(url)}"`);
+    const got = `"${String(url)}"`;
+    throw ccsError('CLI_FLAG_INVALID', { flag: 'data-api', rule: "the service's http(s) base URL", got });
   }
   if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    throw new Error('--data-api needs --token-env NAME: the environment variable holding the Bearer token');
+    const needs = '--token-env NAME: the environment variable holding the Bearer token';
+    throw ccsError('CLI_FLAG_NEEDS_ANOTHER', { flag: 'data-api', needs });
   }
   const token = process.env[name];
-  if (!token) throw new Error(`--token-env ${name}: the environment variable is not set or empty`);
+  if (!token) throw ccsError('CLI_ENV_UNSET', { flag: 'token-env', variable: name });
   return { baseUrl: url, token };
 }
 

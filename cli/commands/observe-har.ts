@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { MockHost, type FaultName, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
 import type { Gaps } from '../../judge/service/index.ts';
+import { ccsError } from '../../spec/index.ts';
 import { readJournalFile } from './observe-journal.ts';
 
 /** SIGN-4: the receiver's window (section 5.2); the mock host judged t against the replay's clock. */
@@ -144,7 +145,11 @@ export async function readSaved(file: string, options: MockHostOptions): Promise
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`--from ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw ccsError('CLI_FILE_UNREADABLE', {
+      flag: 'from',
+      file,
+      errno: (error as NodeJS.ErrnoException).code ?? 'error',
+    });
   }
   if (isHar(file, text)) return readHarFile(file, text, options);
   return { ...readJournalFile(file, text), gaps: {} };
@@ -155,12 +160,13 @@ async function readHarFile(file: string, text: string, options: MockHostOptions)
   try {
     har = JSON.parse(text) as typeof har;
   } catch (error) {
-    throw new Error(`--from ${file}: not JSON (${(error as Error).message})`);
+    throw ccsError('CLI_FROM_FILE_INVALID', { file, problem: `not JSON (${(error as Error).message})` });
   }
   const list = har.log?.entries;
-  if (!Array.isArray(list)) throw new Error(`--from ${file}: no log.entries (a HAR 1.2 file)`);
+  if (!Array.isArray(list))
+    throw ccsError('CLI_FROM_FILE_INVALID', { file, problem: 'no log.entries (a HAR 1.2 file)' });
   const bad = list.findIndex((h) => typeof h?.request?.url !== 'string');
-  if (bad >= 0) throw new Error(`--from ${file}: entry ${bad + 1} has no request.url`);
+  if (bad >= 0) throw ccsError('CLI_FROM_FILE_INVALID', { file, problem: `entry ${bad + 1} has no request.url` });
   const { port: _port, host: _host, scripts: _scripts, forwardTo: _forward, ...same } = options;
   const host = await MockHost.start({ ...same, host: '127.0.0.1', port: 0 });
   const kept: Array<{ h: HarEntry; at: Arrival | undefined }> = [];

@@ -8,6 +8,7 @@
  */
 import { LIFECYCLE_EVENTS } from '../../protocol/index.ts';
 import { validateScripts, type ResponseScript, type Step } from '../../mock-host/index.ts';
+import { ccsError } from '../../spec/index.ts';
 
 const EVENTS = new Set<string>(LIFECYCLE_EVENTS);
 
@@ -16,17 +17,17 @@ function step(item: string, where: string, timeScale: number): Step {
   if (item === 'reset' || item === 'close') return { action: item };
   const hold = /^hold:([0-9]+)$/.exec(item);
   if (hold) return { action: 'hold', ms: Math.round(Number(hold[1]) * timeScale) };
-  throw new Error(`--inject ${where}: "${item}" is not a status (100-599), reset, close or hold:MS`);
+  throw ccsError('CLI_INJECT_ITEM_INVALID', { inject: where, item });
 }
 
 export function parseInjections(items: string[], timeScale = 1): ResponseScript[] {
   const scripts: ResponseScript[] = [];
   for (const raw of items) {
     const m = /^([A-Za-z._]+)=(.+)$/.exec(raw);
-    if (!m) throw new Error(`--inject must be EVENT=A,B,... (e.g. onComplete=503,503), got "${raw}"`);
+    if (!m) throw ccsError('CLI_INJECT_SHAPE_INVALID', { got: raw });
     const [, event, list] = m as unknown as [string, string, string];
     if (!EVENTS.has(event)) {
-      throw new Error(`--inject ${raw}: ${event} is not a lifecycle event (${[...EVENTS].join(', ')})`);
+      throw ccsError('CLI_INJECT_EVENT_UNKNOWN', { inject: raw, event, known: [...EVENTS].join(', ') });
     }
     list.split(',').forEach((item, i) => {
       scripts.push({

@@ -7,6 +7,7 @@
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { JournalEntry } from '../../mock-host/index.ts';
+import { ccsError } from '../../spec/index.ts';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
@@ -65,7 +66,11 @@ export function readJournalFile(file: string, text?: string): { entries: Journal
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new Error(`--from ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw ccsError('CLI_FILE_UNREADABLE', {
+        flag: 'from',
+        file,
+        errno: (error as NodeJS.ErrnoException).code ?? 'error',
+      });
     }
   }
   const trimmed = text.trimStart();
@@ -81,7 +86,10 @@ export function readJournalFile(file: string, text?: string): { entries: Journal
     try {
       v = JSON.parse(line);
     } catch (error) {
-      throw new Error(`--from ${file}: line ${i + 1} is not JSON (${(error as Error).message})`);
+      throw ccsError('CLI_FROM_FILE_INVALID', {
+        file,
+        problem: `line ${i + 1} is not JSON (${(error as Error).message})`,
+      });
     }
     const end = (v as { observeEnd?: { monoNs?: unknown } }).observeEnd;
     if (end && typeof end.monoNs === 'string' && /^[0-9]+$/.test(end.monoNs)) endNs = BigInt(end.monoNs);
@@ -92,6 +100,9 @@ export function readJournalFile(file: string, text?: string): { entries: Journal
 
 function checked(list: unknown[], file: string): JournalEntry[] {
   const bad = list.findIndex((e) => !isEntry(e));
-  if (bad >= 0) throw new Error(`--from ${file}: entry ${bad + 1} is not a mock host journal entry (journal.jsonl)`);
+  if (bad >= 0) {
+    const problem = `entry ${bad + 1} is not a mock host journal entry (journal.jsonl)`;
+    throw ccsError('CLI_FROM_FILE_INVALID', { file, problem });
+  }
   return list as JournalEntry[];
 }

@@ -1,7 +1,8 @@
 /**
  * `ccs-conformance observe`: the mock host where the service sends its callbacks, judging the traffic
- * that the team's own tests or a staging environment cause (issue 31), or a journal saved earlier
- * (--from). Writes the reports of `run`; exit 0 pass, 1 a MUST clause failed, 2 usage or no traffic.
+ * that the team's own tests or a staging environment cause, with no driver of the service, or a journal
+ * saved earlier (--from). Writes the reports of `run`; exit 0 pass, 1 a MUST clause failed, 2 usage or
+ * no traffic.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import {
   type ReadBackOptions,
 } from '../../judge/service/index.ts';
 import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
-import { isCcsError, reportDirFrom } from '../../spec/index.ts';
+import { ccsError, isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
 import { JOURNAL_FILE, writeJournal } from './observe-journal.ts';
 import { readSaved } from './observe-har.ts';
@@ -86,7 +87,9 @@ const FLAGS = [...MOCK_HOST_FLAGS.filter((f) => SHARED.has(f.name)), ...OWN_FLAG
 function seconds(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a number of seconds > 0, got "${String(v)}"`);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw ccsError('CLI_FLAG_INVALID', { flag: name, rule: 'a number of seconds > 0', got: `"${String(v)}"` });
+  }
   return n;
 }
 
@@ -127,11 +130,18 @@ export async function run(argv: string[]): Promise<number> {
     options = mockHostOptions(values);
     duration = seconds('duration', values.duration);
     idle = seconds('idle', values.idle);
-    if (options.timeScale !== undefined && options.timeScale > 1) throw new Error('--time-scale must be at most 1');
+    if (options.timeScale !== undefined && options.timeScale > 1) {
+      throw ccsError('CLI_FLAG_INVALID', { flag: 'time-scale', rule: 'at most 1', got: `"${values['time-scale']}"` });
+    }
     const scripts = parseInjections((values.inject as string[] | undefined) ?? [], options.timeScale ?? 1);
     if (scripts.length) options.scripts = scripts;
   } catch (error) {
-    return fail(isCcsError(error) ? `${error.code}: ${error.message}` : (error as Error).message);
+    // a flag's problem (a code of the CLI room) is the usage line itself; another room's error names its code
+    return fail(
+      isCcsError(error) && !error.code.startsWith('CLI_')
+        ? `${error.code}: ${error.message}`
+        : (error as Error).message,
+    );
   }
   const reportDir = reportDirFrom(typeof values['report-dir'] === 'string' ? values['report-dir'] : undefined);
   const hookPaths = (options.routes ?? []).filter((r) => r.kind === 'lifecycle').map((r) => r.path);

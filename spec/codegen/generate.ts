@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
+import { ccsError } from '../errors.ts';
 import { specPath } from '../paths.ts';
 import { declaration, pascal, type EmitContext, type Schema } from './emit.ts';
 import { faultModelTypes } from './fault-models.ts';
@@ -29,12 +30,12 @@ function header(sources: string[]): string {
 const readYaml = (file: string): Doc => obj(YAML.parse(readFileSync(specPath(file), 'utf8'), { maxAliasCount: -1 }));
 const readJson = (file: string): Doc => obj(JSON.parse(readFileSync(specPath(file), 'utf8')));
 
-/** Names '#/components/<kind>/X' refs as prefix + X. */
-function componentRefs(prefix: string): EmitContext {
+/** Names '#/components/<kind>/X' refs of spec/`file` as prefix + X. */
+function componentRefs(prefix: string, file: string): EmitContext {
   return {
     refName(ref) {
       const m = /^#\/components\/schemas\/(.+)$/.exec(ref);
-      if (!m) throw new Error(`generate: unsupported $ref ${ref}`);
+      if (!m) throw ccsError('SPEC_CODEGEN_REF_UNSUPPORTED', { ref, file });
       return prefix + pascal(m[1] as string);
     },
   };
@@ -42,7 +43,7 @@ function componentRefs(prefix: string): EmitContext {
 
 function contractTypes(): string {
   const schemas = obj(obj(readYaml('openapi.yaml').components).schemas);
-  const ctx = componentRefs('');
+  const ctx = componentRefs('', 'openapi.yaml');
   const out = [header(['spec/openapi.yaml'])];
   for (const [name, s] of Object.entries(schemas)) out.push(declaration(pascal(name), obj(s), ctx));
   return out.join('\n');
@@ -58,7 +59,7 @@ function jsonSchemaOf(content: unknown): Schema | undefined {
 function driverTypes(): string {
   const driver = readYaml('driver.openapi.yaml');
   const components = obj(driver.components);
-  const ctx = componentRefs('Driver');
+  const ctx = componentRefs('Driver', 'driver.openapi.yaml');
   const out = [header(['spec/driver.openapi.yaml'])];
   for (const [name, s] of Object.entries(obj(components.schemas)))
     out.push(declaration(`Driver${pascal(name)}`, obj(s), ctx));
@@ -97,7 +98,7 @@ function targetTypes(file: string, root: string, prefix: string): string {
   const ctx: EmitContext = {
     refName(ref) {
       const m = /^#\/definitions\/(.+)$/.exec(ref);
-      if (!m) throw new Error(`generate: unsupported $ref ${ref} in ${file}`);
+      if (!m) throw ccsError('SPEC_CODEGEN_REF_UNSUPPORTED', { ref, file });
       return prefix + pascal(m[1] as string);
     },
   };

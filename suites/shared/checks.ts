@@ -13,6 +13,7 @@
 import { expect as baseExpect, test, type TestInfo } from '@playwright/test';
 import {
   CHECKS_ATTACHMENT,
+  ccsError,
   checkWords,
   hintOfCheck,
   processRedactor,
@@ -254,10 +255,10 @@ export function precondition(
   what: string,
   words: { expected: string; seen: string; hint?: string },
 ): void {
-  if (!ok)
-    throw new Error(
-      `precondition: ${what}: expected ${words.expected}, got ${words.seen}${words.hint ? `. Hint: ${words.hint}` : ''}`,
-    );
+  if (!ok) {
+    const hint = words.hint ? `. Hint: ${words.hint}` : '';
+    throw ccsError('TARGET_PRECONDITION_FAILED', { what, expected: words.expected, seen: words.seen, hint });
+  }
 }
 
 /** The test ran but could not check these clauses: they are reported not exercised, with the reason. */

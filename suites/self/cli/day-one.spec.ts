@@ -1,8 +1,8 @@
 /**
- * Day-one mistakes that the preflight catches before any test (issue 29): nothing listening at the
- * receiver or the service, a wrong driver URL, a mock host public URL the service cannot reach, the
- * harness's own port taken. Each run is the real CLI in a child process and must exit 2 within
- * seconds with one line naming the field to fix, in summary.md too, and no verdict of any clause.
+ * Day-one mistakes that the preflight catches before any test: nothing listening at the receiver or
+ * the service, a wrong driver URL, a mock host public URL the service cannot reach, the harness's own
+ * port taken. Each run is the real CLI in a child process and must exit 2 within seconds with one line
+ * naming the field to fix, in summary.md too, and no verdict of any clause.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { closedPort, answeringServer, startReferenceChild, type Live } from './l
 
 test.describe.configure({ timeout: 90_000 });
 
-/** The preflight's bound on a dead target (issue 29: "a run where nothing listens ends within 10 s"). */
+/** The preflight's bound on a dead target: a run where nothing listens ends within 10 s, never waits out a test. */
 const DEAD_TARGET_MS = 10_000;
 
 type Timed = CliResult & { ms: number; dir: string };

@@ -1,8 +1,9 @@
 /**
- * The acceptance of issue 31, row by row: for each fault-model row marked `traffic:`, observe with the
- * row's flags passes the clean reference service driven by the team's own script and decides the row's
- * clause, and fails the row's seeded fault on that clause. Each row costs a live run: CCS_MUTANTS
- * limits the rows to those faults; without it, the first row of each distinct set of flags runs.
+ * observe judges a service from its callbacks alone, shown row by row: for each fault-model row marked
+ * `traffic:`, observe with the row's flags passes the clean reference service driven by the team's own
+ * script and decides the row's clause, and fails the row's seeded fault on that clause. Each row costs a
+ * live run: CCS_MUTANTS limits the rows to those faults; without it, the first row of each distinct set
+ * of flags runs.
  */
 import { test, expect } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,6 +1,7 @@
 /**
  * Which clauses traffic can decide is data beside each fault-model row (`traffic: true`): a marked
- * row names a check the traffic judge makes and a seeded fault that proves it (issue 31).
+ * row names a check the traffic judge makes and a seeded fault that proves it, so observe decides a
+ * clause only by a check shown to catch a way of breaking it.
  */
 import { test, expect } from '@playwright/test';
 import { loadFaultModel } from '../../../spec/index.ts';

@@ -1,8 +1,8 @@
 /**
- * Failures in one line (issue 29, item 7): a failed check reads as its rule, then what was seen, then
- * the request where; a check that failed many times is one line with its count and one example in
- * summary.md and the console, while conformance.json and junit.xml keep every failure; the clauses
- * not exercised are listed with their reasons.
+ * Failures in one line: a failed check reads as its rule, then what was seen, then the request where,
+ * so the line a reader sees first says what broke; a check that failed many times is one line with its
+ * count and one example in summary.md and the console, while conformance.json and junit.xml keep every
+ * failure; the clauses not exercised are listed with their reasons.
  */
 import { test, expect } from '@playwright/test';
 import {
