@@ -18,7 +18,8 @@ import { buildReport } from './build-report.ts';
 import { toTestRecord } from './collect.ts';
 import { loadClauses } from './load-clauses.ts';
 import { loadExpectedOutcomes } from './expected.ts';
-import { Redactor, ccsError, loadSecrets } from '../spec/index.ts';
+import { JOURNAL_DIR, Redactor, ccsError, loadSecrets } from '../spec/index.ts';
+import { clearJournals, judgedJournalRecords } from './judged-journals.ts';
 import { reproContextFromEnv, seededFaultsFromEnv } from './repro.ts';
 import { writeReports } from './write-reports.ts';
 import { scrubDir } from './scrub.ts';
@@ -72,6 +73,8 @@ export default class ClauseReporter implements Reporter {
     this.rootDir = config.rootDir;
     this.suite = suite;
     this.startedAt = new Date();
+    // the workers write this run's journals as they end: none of an earlier run may be judged with them
+    clearJournals(join(this.outputDir(), JOURNAL_DIR));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -95,9 +98,13 @@ export default class ClauseReporter implements Reporter {
       const { clauses } = await loadClauses(this.options.clausesFile);
       const expectedFile = this.options.expectedFile ?? readSettings().expectedFile;
       const expected = expectedFile ? loadExpectedOutcomes(expectedFile, new Set(clauses.map((c) => c.id))) : undefined;
-      const tests = (this.suite?.allTests() ?? []).map((t) =>
-        toTestRecord(t, this.results.get(t.id) ?? t.results.at(-1), this.rootDir),
-      );
+      const tests = [
+        ...(this.suite?.allTests() ?? []).map((t) =>
+          toTestRecord(t, this.results.get(t.id) ?? t.results.at(-1), this.rootDir),
+        ),
+        // the one traffic judge's verdicts over every worker's journal, whichever test caused the traffic
+        ...judgedJournalRecords(join(outputDir, JOURNAL_DIR)),
+      ];
       const redactor = new Redactor(loadSecrets());
       // Every test of the run, not only the counted projects: a wrong id in a self test is a bug too.
       const ids = checkClauseIds(tests, clauses);

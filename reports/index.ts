@@ -57,3 +57,4 @@ export {
   DEFAULT_TARGET_DESCRIPTION,
   type ClauseReporterOptions,
 } from './clause-reporter.ts';
+export { judgedJournalRecords, clearJournals, JUDGE_FILE } from './judged-journals.ts';

@@ -144,6 +144,17 @@ export function reportDirFrom(flag?: string, env: NodeJS.ProcessEnv = process.en
   return resolve(flag ?? readSettings(env).reportDir);
 }
 
+/** The folder name of a run's journals inside its report folder. */
+export const JOURNAL_DIR = 'journal';
+
+/**
+ * Where a run's workers leave the journals of their mock hosts and the judge's checks over them: the report
+ * folder's journal/, or beside a child run's results file (the mutation matrix, the data API forms run).
+ */
+export function runJournalDir(s: Settings = readSettings()): string {
+  return s.matrixResults !== undefined ? resolve(`${s.matrixResults}.journal`) : resolve(s.reportDir, JOURNAL_DIR);
+}
+
 /** Every variable readSettings reads (CONTRIBUTING.md's table must list each). */
 export const SETTING_NAMES = [
   'CCS_TARGET',

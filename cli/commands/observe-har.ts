@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { MockHost, type FaultName, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
-import type { Gaps } from '../../judge/service/index.ts';
+import type { Gaps, RunJournalMeta } from '../../judge/service/index.ts';
 import { ccsError } from '../../spec/index.ts';
 import { readJournalFile } from './observe-journal.ts';
 
@@ -40,6 +40,8 @@ export interface HarJudgement {
   entries: JournalEntry[];
   endNs?: bigint;
   gaps: Gaps;
+  /** A driven run's journal: what its judge was told (the same judging here gives the run's verdicts). */
+  meta?: RunJournalMeta;
 }
 
 function isHar(file: string, text: string): boolean {

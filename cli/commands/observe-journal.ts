@@ -1,19 +1,19 @@
 /**
- * The journal `observe` saves beside its reports and reads back with --from: the mock host's
- * /__admin/journal.jsonl lines (one entry a line), then one line saying when the observation ended on
- * the same monotonic clock, so a saved journal decides the quiet windows as the live run did. A
+ * The journal `observe` saves beside its reports (judge/service/journal-file.ts writes it) and reads back
+ * with --from: the mock host's /__admin/journal.jsonl lines (one entry a line), then one line saying when
+ * the observation ended on the same monotonic clock, so a saved journal decides the quiet windows as the
+ * live run did. A driven run's journal starts with a line of what its judge was told (RunJournalMeta). A
  * journal exported from a mock host (no end line) ends at its last entry. /__admin/journal's JSON
  * ({ entries: [...] }) is read too.
  */
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { JournalEntry } from '../../mock-host/index.ts';
+import { runJournalMetaOf, type RunJournalMeta } from '../../judge/service/index.ts';
 import { ccsError } from '../../spec/index.ts';
 
-export const JOURNAL_FILE = 'journal.jsonl';
+export { writeJournal } from '../../judge/service/index.ts';
 
-function endRecord(endNs: bigint): string {
-  return JSON.stringify({ observeEnd: { monoNs: endNs.toString() } });
-}
+export const JOURNAL_FILE = 'journal.jsonl';
 
 function isEntry(v: unknown): v is JournalEntry {
   const e = v as JournalEntry;
@@ -28,40 +28,11 @@ function isEntry(v: unknown): v is JournalEntry {
   );
 }
 
-/**
- * The bytes written at a time: the journal of 100,000 callbacks is never one string of hundreds of MB.
- * Each line is encoded straight into one reused buffer (a string of n characters takes at most 3n bytes).
- */
-const CHUNK_BYTES = 1 << 21;
-
-/** Saves entries, one a line, then the end line. */
-export function writeJournal(file: string, entries: JournalEntry[], endNs: bigint): void {
-  const fd = openSync(file, 'w');
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let used = 0;
-    const line = (text: string) => {
-      if (used + 3 * text.length + 1 > CHUNK_BYTES) {
-        writeSync(fd, chunk, 0, used);
-        used = 0;
-      }
-      // a line longer than the buffer (a callback of megabytes) is written by itself
-      if (3 * text.length + 1 > CHUNK_BYTES) writeSync(fd, text + '\n');
-      else {
-        used += chunk.write(text, used);
-        chunk[used++] = 0x0a;
-      }
-    };
-    for (const e of entries) line(JSON.stringify(e));
-    line(endRecord(endNs));
-    writeSync(fd, chunk, 0, used);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** text: the file's content when the caller has read it already. */
-export function readJournalFile(file: string, text?: string): { entries: JournalEntry[]; endNs?: bigint } {
+export function readJournalFile(
+  file: string,
+  text?: string,
+): { entries: JournalEntry[]; endNs?: bigint; meta?: RunJournalMeta } {
   if (text === undefined) {
     try {
       text = readFileSync(file, 'utf8');
@@ -80,6 +51,7 @@ export function readJournalFile(file: string, text?: string): { entries: Journal
   }
   const entries: unknown[] = [];
   let endNs: bigint | undefined;
+  let meta: RunJournalMeta | undefined;
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let v: unknown;
@@ -92,10 +64,16 @@ export function readJournalFile(file: string, text?: string): { entries: Journal
       });
     }
     const end = (v as { observeEnd?: { monoNs?: unknown } }).observeEnd;
+    const runMeta = i === 0 ? runJournalMetaOf(v) : undefined;
     if (end && typeof end.monoNs === 'string' && /^[0-9]+$/.test(end.monoNs)) endNs = BigInt(end.monoNs);
+    else if (runMeta) meta = runMeta;
     else entries.push(v);
   });
-  return { entries: checked(entries, file), ...(endNs !== undefined ? { endNs } : {}) };
+  return {
+    entries: checked(entries, file),
+    ...(endNs !== undefined ? { endNs } : {}),
+    ...(meta !== undefined ? { meta } : {}),
+  };
 }
 
 function checked(list: unknown[], file: string): JournalEntry[] {

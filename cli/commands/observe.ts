@@ -13,6 +13,9 @@ import type { JournalEntry, MockHostOptions } from '../../mock-host/index.ts';
 import {
   judgeJournal,
   observeReport,
+  runJudgeOptions,
+  type JudgeOptions,
+  type RunJournalMeta,
   type DeclaredSigning,
   type ArrivalReads,
   type Judgement,
@@ -152,9 +155,10 @@ export async function run(argv: string[]): Promise<number> {
   let where: string;
   let gaps: Gaps = {};
   let arrival: ArrivalReads | undefined; // none from a saved journal: nothing can be read as it arrived
+  let meta: RunJournalMeta | undefined; // a driven run's journal: judged as the run judged it
   if (typeof values.from === 'string') {
     try {
-      ({ entries, endNs, gaps } = await readSaved(values.from, options));
+      ({ entries, endNs, gaps, meta } = await readSaved(values.from, options));
     } catch (error) {
       return fail((error as Error).message);
     }
@@ -180,7 +184,7 @@ export async function run(argv: string[]): Promise<number> {
     writeJournal(join(reportDir, JOURNAL_FILE), entries, endNs);
   };
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
-  const timeScale = options.timeScale ?? 1;
+  const timeScale = meta?.timeScale ?? options.timeScale ?? 1;
   const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
   // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
@@ -192,7 +196,12 @@ export async function run(argv: string[]): Promise<number> {
   let judgement: Judgement;
   let report: Awaited<ReturnType<typeof observeReport>>;
   try {
-    judgement = judgeJournal(entries, { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps });
+    // a run's journal: the options its worker judged it with (run-journal.ts), so both give one verdict
+    const judgeOptions: JudgeOptions =
+      meta && endNs !== undefined
+        ? runJudgeOptions(meta, endNs)
+        : { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps };
+    judgement = judgeJournal(entries, judgeOptions);
     await readBackStep(entries, judgement.verdicts, dataApi, arrival);
     report = await observeReport({
       judgement,
@@ -200,7 +209,7 @@ export async function run(argv: string[]): Promise<number> {
       startedAt,
       endedAt: new Date().toISOString(),
       rerun,
-      description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${signing})`,
+      description: `callbacks observed at ${where} (${judgement.callbacks} callback(s), signing ${meta ? 'per route' : signing})`,
     });
   } catch (error) {
     saveJournal();

@@ -6,3 +6,12 @@ export type { DeclaredSigning } from './words.ts';
 export { TRAFFIC_CHECK_IDS } from './check-ids.ts';
 export { readBack, notReadBack, type ReadBackOptions } from './read-back.ts';
 export { ArrivalReader, type ArrivalReads } from './read-at-arrival.ts';
+export {
+  keepRunJournal,
+  judgeRunJournal,
+  runJudgeOptions,
+  runJournalFiles,
+  JUDGED_SUFFIX,
+  type JudgedJournal,
+} from './run-journal.ts';
+export { writeJournal, endRecord, runJournalMetaOf, RUN_JOURNAL_META, type RunJournalMeta } from './journal-file.ts';

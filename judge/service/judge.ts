@@ -6,22 +6,32 @@
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { makeTiming } from '../../target/service/timing.ts';
 import { DEFAULT_TOLERANCES } from '../../target/service/resolve.ts';
+import type { Tolerances } from '../../target/service/timing.ts';
 import { judgeCallback, judgeUnrouted } from './per-callback.ts';
 import type { DeclaredSigning } from './words.ts';
 import { judgeFacts } from './facts.ts';
 import { judgePages } from './pages.ts';
-import { judgeSeries } from './retries.ts';
+import { judgeSeries, type RefusalWindow } from './retries.ts';
 import { Verdicts } from './verdicts.ts';
 
 export interface JudgeOptions {
-  signing: DeclaredSigning;
+  /**
+   * The mode signatures are held to: one for every route (observe's flags), or 'per-route': each request
+   * in the mode its route verified it in as it arrived (entry.signature.mode), as in a driven run, where
+   * every test workspace has a route of its own.
+   */
+  signing: DeclaredSigning | 'per-route';
   /** The service's time scale (0 < X <= 1): every contract duration is multiplied by it. */
   timeScale: number;
+  /** The target's declared timing tolerances (DELIV-8 reading); default the suites' own. */
+  tolerances?: Tolerances;
   hookPaths: string[];
   /** HMAC mode: the workspace's secrets, to tell the secret and the bytes (SIGN-3, SIGN-6) from SIGN-12. */
   hmacSecrets?: string[];
   /** The end of the observation on the mock host's monotonic clock (ns); default: the last entry's end. */
   endNs?: bigint;
+  /** Windows in which the mock host refused connections (a driven run's refuse steps): attempts unseen. */
+  refusals?: readonly RefusalWindow[];
   /**
    * What the traffic's record lacks (a HAR file without raw bodies or arrival times): the clauses it
    * leaves undecidable are not exercised with this reason, never failed on a missing field.
@@ -51,10 +61,16 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
   const entries = [...all].sort((a, b) => a.seq - b.seq);
   const callbacks = entries.filter((e) => e.kind === 'lifecycle');
   const timed = o.gaps?.untimed === undefined;
+  const modes = new Set<DeclaredSigning>();
   for (const e of entries) {
-    if (e.kind === 'lifecycle') judgeCallback(e, v, o.signing, o.hmacSecrets, timed);
-    else if (e.kind === 'facts') judgeFacts(e, v, o.signing, o.hmacSecrets);
-    else if (e.kind === 'unrouted') judgeUnrouted(e, v, o.hookPaths);
+    if (e.kind !== 'lifecycle' && e.kind !== 'facts') {
+      if (e.kind === 'unrouted') judgeUnrouted(e, v, o.hookPaths);
+      continue;
+    }
+    const signing = o.signing === 'per-route' ? e.signature.mode : o.signing;
+    modes.add(signing);
+    if (e.kind === 'lifecycle') judgeCallback(e, v, signing, o.hmacSecrets, timed);
+    else judgeFacts(e, v, signing, o.hmacSecrets);
   }
   // the last answer's time stands in for the end of observing only when none is given (a live run gives it)
   const endNs =
@@ -63,9 +79,14 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
       const t = BigInt(e.finished?.monoNs ?? e.arrival.monoNs);
       return t > m ? t : m;
     }, 0n);
-  const timing = makeTiming(o.timeScale, DEFAULT_TOLERANCES);
+  const timing = makeTiming(o.timeScale, o.tolerances ?? DEFAULT_TOLERANCES);
   const series = (into: Verdicts) => {
-    judgeSeries(callbacks, into, { timing, signing: o.signing, endNs });
+    judgeSeries(callbacks, into, {
+      timing,
+      signing: o.signing,
+      endNs,
+      ...(o.refusals ? { refusals: o.refusals } : {}),
+    });
     judgePages(callbacks, into);
   };
   const gap = o.gaps?.series ?? o.gaps?.untimed;
@@ -78,7 +99,8 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
   }
   if (o.gaps?.untimed !== undefined) v.notExercised('SIGN-4', o.gaps.untimed);
   notExercisedByEvent(callbacks, v);
-  notExercisedByMode(o.signing, v);
+  if (o.signing === 'per-route') notExercisedByModesSeen(modes, v);
+  else notExercisedByMode(o.signing, v);
   if (o.signing === 'unknown') {
     for (const c of SIGNING_CLAUSES)
       v.notExercised(c, 'no signing mode given: --hmac-secret-file F or --jwks-url U decides it');
@@ -100,6 +122,19 @@ function notExercisedByEvent(callbacks: JournalEntry[], v: Verdicts): void {
   for (const [clause, events, what] of EVENT_CLAUSES) {
     if (v.decided(clause) || events.some((e) => seen.has(e))) continue;
     v.notExercised(clause, `no ${events.join(' or ')} arrived: ${what}`);
+  }
+}
+
+/** Per route: the clauses of each mode no route verified in, with the mode that would exercise them. */
+function notExercisedByModesSeen(modes: Set<DeclaredSigning>, v: Verdicts): void {
+  const unseen: Array<[DeclaredSigning, string[], string]> = [
+    ['hmac', ['SIGN-11', 'SIGN-12'], 'no request came to a route of an HMAC workspace'],
+    ['jwks', ['SIGN-7', 'SIGN-8', 'SIGN-9'], 'no request came to a route of a JWKS workspace'],
+    ['none', ['SIGN-1'], 'no request came to a route of a workspace with signing off'],
+  ];
+  for (const [mode, clauses, why] of unseen) {
+    if (modes.has(mode)) continue;
+    for (const c of clauses) if (!v.decided(c)) v.notExercised(c, why);
   }
 }
 

@@ -1,7 +1,9 @@
 /**
- * PAGE-1, PAGE-2, PAGE-4, PAGE-5 over the config.bulk_deleted pages of each conversation (one
- * manifest per conversation: its delivery id lc-<conversationId>-config.bulk_deleted is shared by its
- * pages, HDR-3 reading). The union of keys is judged only once every page 1..totalPages arrived.
+ * PAGE-1, PAGE-2, PAGE-4, PAGE-5 over the config.bulk_deleted pages of each manifest. The pages of a
+ * conversation share its delivery id lc-<conversationId>-config.bulk_deleted (HDR-3 reading); one
+ * conversation may delete two scopes, each a manifest of its own under that one id (the id is fixed per
+ * conversation and event, DELIV-13), so a page 1 after other pages starts the next manifest. The union of
+ * keys is judged only once every page 1..totalPages arrived.
  */
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
@@ -17,19 +19,24 @@ interface Page {
 }
 
 export function judgePages(entries: JournalEntry[], v: Verdicts): void {
-  const by = new Map<string, Page[]>();
+  const by = new Map<string, Page[][]>();
   for (const e of entries) {
     const b = bodyOf(e);
     if (b?.event !== 'config.bulk_deleted') continue;
-    const key = JSON.stringify(b.conversationId ?? null);
-    by.set(key, [...(by.get(key) ?? []), { e, page: b.page, totalPages: b.totalPages, count: b.count, keys: b.keys }]);
+    const key = JSON.stringify([b.workspaceKey ?? null, b.conversationId ?? null]);
+    const page: Page = { e, page: b.page, totalPages: b.totalPages, count: b.count, keys: b.keys };
+    const manifests = by.get(key);
+    const current = manifests?.at(-1);
+    if (!manifests) by.set(key, [[page]]);
+    else if (b.page === 1 && current!.length > 0) manifests.push([page]);
+    else current!.push(page);
   }
   if (by.size === 0) {
     for (const c of ['PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5'])
       v.notExercised(c, 'no config.bulk_deleted arrived: delete a whole scope');
     return;
   }
-  for (const pages of by.values()) judgeManifest(pages, v);
+  for (const manifests of by.values()) for (const pages of manifests) judgeManifest(pages, v);
 }
 
 function judgeManifest(pages: Page[], v: Verdicts): void {

@@ -249,7 +249,8 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
     );
   }
   if (event === 'config.bulk_deleted') {
-    const ints = ['count', 'page', 'totalPages'].filter((k) => !Number.isInteger(p[k]));
+    // a page without count is PAGE-4's (count is on every page); a count of another type is this clause's
+    const ints = ['count', 'page', 'totalPages'].filter((k) => (k !== 'count' || k in p) && !Number.isInteger(p[k]));
     const keysOk = Array.isArray(p.keys) && p.keys.every((k) => typeof k === 'string');
     v.that(
       'EVT-10',

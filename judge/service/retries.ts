@@ -15,9 +15,31 @@ import type { Verdicts } from './verdicts.ts';
 
 export interface SeriesContext {
   timing: Timing;
-  signing: DeclaredSigning;
+  signing: DeclaredSigning | 'per-route';
   /** The end of the observation on the mock host's monotonic clock (ns). */
   endNs: bigint;
+  /** Windows in which the host refused connections: attempts in them never reached the journal. */
+  refusals?: readonly RefusalWindow[];
+}
+
+/** A window of the mock host's monotonic clock (ns) in which it refused every connection (a refuse step). */
+export interface RefusalWindow {
+  startNs: bigint;
+  endNs: bigint;
+}
+
+/**
+ * Whether an attempt of the series may have been refused unseen: a refusal window from a back-off schedule
+ * before its first arrival to one after its last end. Its numbering and what followed each attempt are then
+ * not the judge's to decide (a connect failure is an attempt the journal cannot show).
+ */
+function blindTo(s: JournalEntry[], ctx: SeriesContext): boolean {
+  if (!ctx.refusals?.length) return false;
+  const margin = BigInt(Math.round(ctx.timing.retryScheduleDeadlineMs())) * 1_000_000n;
+  const from = BigInt(s[0]!.arrival.monoNs) - margin;
+  const last = s[s.length - 1]!;
+  const to = BigInt(last.finished?.monoNs ?? last.arrival.monoNs) + margin;
+  return ctx.refusals.some((r) => r.endNs >= from && r.startNs <= to);
 }
 
 const NO_TIMEOUT_SEEN =
@@ -83,6 +105,7 @@ export function judgeSeries(entries: JournalEntry[], v: Verdicts, ctx: SeriesCon
 
 function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
   const first = s[0]!;
+  const blind = blindTo(s, ctx);
   // the failure's words are made only for a failure (per-callback.ts), the check ids once
   const atMost3 = s.length <= CONTRACT.maxAttempts;
   v.that(
@@ -94,7 +117,7 @@ function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
       ? undefined
       : () => ({ expected: `at most ${CONTRACT.maxAttempts} attempts`, seen: `${s.length}: ${s.map(at).join(', ')}` }),
   );
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0; i < (blind ? 0 : s.length); i++) {
     const e = s[i]!;
     const a = e.headers['x-service-delivery-attempt'];
     if (i === 0) {
@@ -129,17 +152,19 @@ function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
     );
   }
   judgeResigned(s, v, ctx);
-  judgeTriggers(s, v, ctx);
+  if (!blind) judgeTriggers(s, v, ctx);
 }
 
 /** SIGN-5: t moves with the arrival (compared to attempt 1, so the clocks of two machines cancel out). */
 function judgeResigned(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
   if (s.length < 2) return;
-  if (ctx.signing !== 'hmac' && ctx.signing !== 'jwks') {
+  const first = s[0]!;
+  // per route: the mode the route of attempt 1 verified in; a series to a route with signing off has no t to move
+  if (ctx.signing === 'per-route' && first.signature.mode === 'none') return;
+  if (ctx.signing !== 'per-route' && ctx.signing !== 'hmac' && ctx.signing !== 'jwks') {
     v.notExercised('SIGN-5', 'no signing mode given: --hmac-secret-file F or --jwks-url U');
     return;
   }
-  const first = s[0]!;
   // SIGN-5 reading: when attempt 1 does not verify, the signing clauses speak, not SIGN-5
   if (first.signature.verdict !== 'valid' || first.signature.t === undefined) return;
   for (const e of s.slice(1)) {

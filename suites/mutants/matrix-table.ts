@@ -65,7 +65,22 @@ export function renderTable(clean: CleanResult[], faults: FaultResult[]): string
   return (
     rows
       .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.slice(0, widths[i]!).padEnd(widths[i]!))).join('  '))
-      .join('\n') + precision
+      .join('\n') +
+    precision +
+    judgeLine(faults)
+  );
+}
+
+/**
+ * Where the traffic judge over a fault's journals passed a clause the run failed: the clauses on which
+ * `observe --from` those journals would disagree with the run.
+ */
+function judgeLine(faults: readonly FaultResult[]): string {
+  const missed = faults.filter((f) => f.judgeMissed.length > 0);
+  if (faults.length === 0) return '';
+  return (
+    `\ntraffic judge: ${missed.length} of ${faults.length} faults with a clause the run failed and the judge passed` +
+    missed.map((f) => `\n  ${f.fault}: ${f.judgeMissed.join(',')}`).join('')
   );
 }
 

@@ -75,6 +75,11 @@ export interface FaultResult extends RunSummary {
   caughtBy: string[];
   /** Tests whose failed checks name other clauses only (with those clauses). */
   alsoFailed: Array<{ title: string; clauses: string[] }>;
+  /**
+   * Clauses the run failed that the traffic judge, over the same traffic, decided passed: where `observe
+   * --from` this fault's journals disagrees with the run (the tests saw what the judge's rules did not).
+   */
+  judgeMissed: string[];
 }
 
 /** Share of faults whose failed clauses are exactly their declared ones (caught faults and missed alike). */

@@ -13,7 +13,7 @@ import {
   parseCheckRecords,
   type CheckRecord,
 } from '../../spec/index.ts';
-import type { AttributableTest } from '../../reports/index.ts';
+import { judgedJournalRecords, type AttributableTest } from '../../reports/index.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
 export interface TestOutcome {
@@ -165,4 +165,26 @@ export function parseResultsText(text: string): { tests: TestOutcome[]; errors: 
     if (error instanceof CcsError) throw error;
     throw ccsError('MUTANTS_RESULTS_INVALID', { problem: `not JSON (${(error as Error).message})` });
   }
+}
+
+/**
+ * The traffic judge's verdicts over every worker journal of a child run (one record per project), read as
+ * the matrix reads a test: the judge decides a fault's traffic whichever test caused it.
+ */
+export function judgedOutcomes(journalDir: string): TestOutcome[] {
+  return judgedJournalRecords(journalDir).map((r) => ({
+    file: r.file,
+    title: r.title,
+    tags: [],
+    clauses: r.clauses,
+    outcome: r.ok ? 'passed' : 'failed',
+    ...(r.errors[0] !== undefined ? { error: r.errors[0] } : {}),
+    project: r.project,
+    status: r.ok ? 'passed' : 'failed',
+    ok: r.ok,
+    checks: r.checks,
+    errors: r.errors,
+    skipReasons: [],
+    annotations: [],
+  }));
 }

@@ -7,9 +7,9 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestOutcome } from './results.ts';
+import { judgedOutcomes, type TestOutcome } from './results.ts';
 import { REPO_ROOT, readChildResults, runChildPlaywright } from './child-run.ts';
-import { attributeTest } from '../../reports/index.ts';
+import { JUDGE_FILE, attributeTest } from '../../reports/index.ts';
 import { FAULT_META } from '../shared/matrix-worker.ts';
 import { projectMeta } from '../shared/project-meta.ts';
 import type {
@@ -169,7 +169,9 @@ export async function runMatrixChild(
     ...(o.onProgress ? { onProgress: o.onProgress } : {}),
   });
   const durationMs = run.durationMs;
-  const { tests, error } = readChildResults(resultsPath, run, deadlineMs);
+  const { tests: ran, error } = readChildResults(resultsPath, run, deadlineMs);
+  // the traffic judge's record of each project, from the journals its workers left (runJournalDir)
+  const tests = [...ran, ...judgedOutcomes(`${resultsPath}.journal`)];
   const byProject = new Map<string, TestOutcome[]>();
   for (const t of tests) byProject.set(t.project ?? '', [...(byProject.get(t.project ?? '') ?? []), t]);
   const count = (ts: TestOutcome[], x: string) => ts.filter((t) => t.outcome === x).length;
@@ -213,6 +215,13 @@ export async function runMatrixChild(
     const failedClauses = clausesWith('failed');
     const blockedClauses = clausesWith('blocked').filter((c) => !failedClauses.includes(c));
     const caughtBy = verdicts.filter(({ v }) => v.get(clause)?.status === 'failed').map(({ t }) => t.title);
+    // the clauses the traffic judge decided passed that the run failed: what `observe --from` of this fault's
+    // journals would have passed (the judge's own failures are the run's by construction)
+    const judged = verdicts.find(({ t }) => t.file === JUDGE_FILE)?.v;
+    const judgeMissed = [...(judged ?? [])]
+      .filter(([id, o]) => o.status === 'passed' && failedClauses.includes(id))
+      .map(([id]) => id)
+      .sort();
     const alsoFailed = verdicts
       .map(({ t, v }) => ({
         title: t.title,
@@ -249,6 +258,7 @@ export async function runMatrixChild(
       failedChecks,
       caughtBy,
       alsoFailed,
+      judgeMissed,
     });
   }
   return { clean, faults, ...(error ? { error } : {}), durationMs };

@@ -23,6 +23,7 @@ import {
 import { resolveTarget, type ResolvedTarget } from '../../target/service/resolve.ts';
 import { makeTiming, type Timing } from '../../target/service/timing.ts';
 import { attachChecks, faultOf, keepingMatrixWorker, projectMeta } from '../shared/index.ts';
+import { keepWorkerJournal } from './worker-journal.ts';
 import { parseDataApiForms } from '../../spec/index.ts';
 
 export { expect };
@@ -117,10 +118,13 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
       try {
         await use(host);
       } finally {
+        // The one judge sees every exchange of the worker, whichever test caused it (DESIGN.md): its
+        // journal and the judge's checks over it are left in the run's journal folder for the reports.
+        keepWorkerJournal(host, target, workerInfo);
         await host.close();
       }
     },
-    { scope: 'worker', timeout: 30_000 },
+    { scope: 'worker', timeout: 60_000 },
   ],
 
   // Every test's checks, each naming its clauses, attached when it ends (suites/shared/checks.ts).
@@ -189,18 +193,13 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
     const ctx: WorkspaceContext = { target, host, driver, timing, evidence, addedRoutes: [] };
     driver.bind(ctx);
     await use(ctx);
-    // A worker runs one test at a time: the test's response scripts end with it.
+    // A worker runs one test at a time: the test's response scripts end with it. Its routes stay (each
+    // workspace has paths of its own): a retry after the test's end is still a callback to its hook, judged
+    // with the rest of the worker's traffic.
     try {
       host.clearScripts();
     } catch {
       /* nothing to clear */
-    }
-    for (const path of new Set(ctx.addedRoutes)) {
-      try {
-        host.removeRoute(path);
-      } catch {
-        /* already gone */
-      }
     }
   },
 
