@@ -6,7 +6,14 @@ export type { Level, Side, Clause, ValidationResult, Spec } from './types.ts';
 export { loadSpec } from './loader.ts';
 export { packageDocPath, specPath } from './paths.ts';
 export { harnessVersion, clauseCatalogueVersion } from './version.ts';
-export { readSettings, reportDirFrom, runJournalDir, DEFAULT_REPORT_DIR, JOURNAL_DIR, SETTING_NAMES } from './settings.ts';
+export {
+  readSettings,
+  reportDirFrom,
+  runJournalDir,
+  DEFAULT_REPORT_DIR,
+  JOURNAL_DIR,
+  SETTING_NAMES,
+} from './settings.ts';
 export type { Settings } from './settings.ts';
 export { LEVELS, SIDES, readOpenApi, readClauses } from './documents.ts';
 export { parseYaml, parseYamlCached } from './yaml-cache.ts';
