@@ -6,13 +6,13 @@
 import { SIGNATURE_HEADER } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { header } from './journal.ts';
-import { judgeHmac } from './hmac-variants.ts';
+import { judgeHmac, type BytesRule } from './hmac-variants.ts';
 import { at } from './words.ts';
 import type { DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
-import type { ServiceCheckId } from '../../spec/index.ts';
+import { toClauseId, type ServiceCheckId } from '../../spec/index.ts';
 
-const FACTS_CHECK_IDS: Record<string, ServiceCheckId> = {
+const FACTS_CHECK_IDS: Record<string, ServiceCheckId | undefined> = {
   'FACTS-1': 'facts.request-form',
   'FACTS-2': 'facts.headers',
   'FACTS-3': 'facts.delivery-id',
@@ -26,7 +26,8 @@ export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSignin
     // the end-user header and the delivery id are compared with the query's handle: without one,
     // FACTS-1 speaks and they are not decided
     if (noHandle && (c.name === 'end-user-header' || c.name === 'delivery-id')) continue;
-    v.that(c.clause, `the user-facts GET: ${c.name}`, c.ok, {
+    // the mock host's checks name the clause of their own rule (mock-host/checks.ts)
+    v.that(toClauseId(c.clause), `the user-facts GET: ${c.name}`, c.ok, {
       id: FACTS_CHECK_IDS[c.clause],
       seen: `${c.detail} (${at(e)})`,
     });
@@ -35,7 +36,7 @@ export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSignin
   const s = e.signature;
   const where = ` (${at(e)})`;
   const rule = 'the facts GET is signed over "GET " + path and query';
-  const bytes = { clause: 'SIGN-6', id: 'sign.facts-request-line', rule };
+  const bytes: BytesRule = { clause: 'SIGN-6', id: 'sign.facts-request-line', rule };
   const sig = header(e, SIGNATURE_HEADER);
   // an absent signature is FACTS-4's; another header form is the mode's own rule
   if (sig === undefined) return;

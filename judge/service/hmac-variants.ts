@@ -5,6 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { hmacHex, isExactHmacForm } from '../../protocol/index.ts';
+import type { ClauseId, ServiceCheckId } from '../../spec/index.ts';
 
 type MadeOver = 'contract' | 'no-dot';
 
@@ -26,18 +27,26 @@ export function hmacMadeOver(secrets: string[], header: string, payload: Uint8Ar
 
 /** The clause that says which secret signs which bytes for this request (SIGN-3 callbacks, SIGN-6 facts GET). */
 export interface BytesRule {
-  clause: string;
-  id: string;
+  clause: ClauseId;
+  id: ServiceCheckId;
   rule: string;
 }
 
 export const V1_RULE = 'v1 is the lowercase hex HMAC-SHA256, with the workspace secret, of t, a dot and the raw bytes';
-const SIGN_12 = { id: 'sign.hmac-v1', expected: 'v1 = HMAC-SHA256(secret, t + "." + bytes), 64 lowercase hex digits' };
+const SIGN_12 = {
+  id: 'sign.hmac-v1' as const,
+  expected: 'v1 = HMAC-SHA256(secret, t + "." + bytes), 64 lowercase hex digits',
+};
 const SIGN_12_ID = { id: SIGN_12.id };
 
 interface Judge {
-  that(clause: string, rule: string, ok: boolean, words?: { id?: string; expected?: string; seen?: string }): boolean;
-  warn(clause: string, rule: string, reason: string): void;
+  that(
+    clause: ClauseId,
+    rule: string,
+    ok: boolean,
+    words?: { id?: ServiceCheckId; expected?: string; seen?: string },
+  ): boolean;
+  warn(clause: ClauseId, rule: string, reason: string): void;
 }
 
 /** A value worked out only when the signature is not the contract's at first sight (a valid lowercase v1). */

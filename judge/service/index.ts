@@ -3,7 +3,6 @@ export { judgeJournal, type Gaps, type JudgeOptions, type Judgement } from './ju
 export { observeReport, NOT_FROM_TRAFFIC, type ObserveReportInput } from './report.ts';
 export { Verdicts } from './verdicts.ts';
 export type { DeclaredSigning } from './words.ts';
-export { TRAFFIC_CHECK_IDS } from './check-ids.ts';
 export { readBack, notReadBack, type ReadBackOptions } from './read-back.ts';
 export { ArrivalReader, type ArrivalReads } from './read-at-arrival.ts';
 export {

@@ -7,6 +7,7 @@ import type { JournalEntry } from '../../mock-host/index.ts';
 import { makeTiming } from '../../target/service/timing.ts';
 import { DEFAULT_TOLERANCES } from '../../target/service/resolve.ts';
 import type { Tolerances } from '../../target/service/timing.ts';
+import type { ClauseId } from '../../spec/index.ts';
 import { judgeCallback, judgeUnrouted } from './per-callback.ts';
 import type { DeclaredSigning } from './words.ts';
 import { judgeFacts } from './facts.ts';
@@ -54,7 +55,7 @@ export interface Judgement {
 }
 
 /** The clauses whose signing the judge decides only with a declared mode. */
-const SIGNING_CLAUSES = ['SIGN-3', 'SIGN-4', 'SIGN-12', 'SIGN-11'];
+const SIGNING_CLAUSES: ClauseId[] = ['SIGN-3', 'SIGN-4', 'SIGN-12', 'SIGN-11'];
 
 export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
   const v = new Verdicts();
@@ -109,7 +110,7 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
 }
 
 /** Per-event clauses no callback of their event spoke of: which event would exercise them. */
-const EVENT_CLAUSES: Array<[string, string[], string]> = [
+const EVENT_CLAUSES: Array<[ClauseId, string[], string]> = [
   ['EVT-5', ['onStart', 'onSessionInterrupted', 'onSessionTimeout'], 'open a conversation (onStart)'],
   ['EVT-9', ['config.deleted'], 'delete one instance through the chat (config.deleted)'],
   ['EVT-10', ['config.bulk_deleted'], 'delete a whole scope (config.bulk_deleted)'],
@@ -127,7 +128,7 @@ function notExercisedByEvent(callbacks: JournalEntry[], v: Verdicts): void {
 
 /** Per route: the clauses of each mode no route verified in, with the mode that would exercise them. */
 function notExercisedByModesSeen(modes: Set<DeclaredSigning>, v: Verdicts): void {
-  const unseen: Array<[DeclaredSigning, string[], string]> = [
+  const unseen: Array<[DeclaredSigning, ClauseId[], string]> = [
     ['hmac', ['SIGN-11', 'SIGN-12'], 'no request came to a route of an HMAC workspace'],
     ['jwks', ['SIGN-7', 'SIGN-8', 'SIGN-9'], 'no request came to a route of a JWKS workspace'],
     ['none', ['SIGN-1'], 'no request came to a route of a workspace with signing off'],
@@ -140,8 +141,8 @@ function notExercisedByModesSeen(modes: Set<DeclaredSigning>, v: Verdicts): void
 
 /** The signing clauses of the mode the workspace does not use: the other mode would exercise them. */
 function notExercisedByMode(signing: DeclaredSigning, v: Verdicts): void {
-  const hmacOnly = ['SIGN-11', 'SIGN-12'];
-  const jwksOnly = ['SIGN-7', 'SIGN-8', 'SIGN-9'];
+  const hmacOnly: ClauseId[] = ['SIGN-11', 'SIGN-12'];
+  const jwksOnly: ClauseId[] = ['SIGN-7', 'SIGN-8', 'SIGN-9'];
   const other =
     signing === 'hmac'
       ? { clauses: jwksOnly, why: 'the workspace signs with HMAC: a JWKS workspace with --jwks-url' }

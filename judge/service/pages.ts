@@ -32,7 +32,7 @@ export function judgePages(entries: JournalEntry[], v: Verdicts): void {
     else current!.push(page);
   }
   if (by.size === 0) {
-    for (const c of ['PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5'])
+    for (const c of ['PAGE-1', 'PAGE-2', 'PAGE-4', 'PAGE-5'] as const)
       v.notExercised(c, 'no config.bulk_deleted arrived: delete a whole scope');
     return;
   }

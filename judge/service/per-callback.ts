@@ -9,8 +9,8 @@ import type { JournalEntry } from '../../mock-host/index.ts';
 import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header } from './journal.ts';
 import { judgeSignature } from './signature.ts';
 import { at, bodyOf, show, type DeclaredSigning } from './words.ts';
-import type { Verdicts } from './verdicts.ts';
-import type { ServiceCheckId } from '../../spec/index.ts';
+import type { CheckWords, Verdicts } from './verdicts.ts';
+import { toClauseId, type ServiceCheckId } from '../../spec/index.ts';
 
 const BODY_HEADER_RULES = new Set(['HDR-2', 'HDR-3', 'HDR-4', 'HDR-5']);
 const OWN_RULE_MEMBERS = new Set(['eventType', 'data', 'values']);
@@ -54,32 +54,37 @@ function hasUnlisted(p: Record<string, unknown>, allowed: Set<string>, own: Set<
   return false;
 }
 
-/** The header checks of the mock host, by name: the fault model's check id of the same rule. */
+/**
+ * The header checks of the mock host (mock-host/checks.ts), by name and the clause it names: the fault
+ * model's check id of the same rule. One name serves two clauses where the rule depends on the event (the
+ * attempt header: counted on onComplete, HDR-4; absent on the others, HDR-5).
+ */
 const ENTRY_CHECK_IDS: Record<string, ServiceCheckId> = {
-  method: 'hook.post-to-hook-path',
-  'content-type': 'header.content-type',
-  'event-header': 'header.event-equals-body',
-  'delivery-id': 'header.delivery-id-form',
-  'attempt-header': 'delivery.attempt-numbering',
-  'signature-present': 'header.signature-exactly-when-on',
-  'signature-absent': 'sign.absent-when-off',
+  'method HOOK-1': 'hook.post-to-hook-path',
+  'content-type HDR-1': 'header.content-type',
+  'event-header HDR-2': 'header.event-equals-body',
+  'delivery-id HDR-3': 'header.delivery-id-form',
+  'attempt-header HDR-4': 'delivery.attempt-numbering',
+  'attempt-header HDR-5': 'header.attempt-only-oncomplete',
+  'signature-present HDR-6': 'header.signature-exactly-when-on',
+  'signature-absent SIGN-1': 'sign.absent-when-off',
 };
 
 /**
  * The words of each check (its id), made once: the judge of 100,000 callbacks makes no object per
  * check, and a failure's words (the closure given last to `that`) only for a check that failed.
  */
-const ENTRY_CHECK_WORDS = new Map(Object.entries(ENTRY_CHECK_IDS).map(([name, id]) => [name, { id }]));
+const ENTRY_CHECK_WORDS = new Map(Object.entries(ENTRY_CHECK_IDS).map(([key, id]) => [key, { id }]));
 const NO_ID = {};
-const JSON_OBJECT = { id: 'model.json-object' };
-const NO_INLINE_VALUES = { id: 'payload.no-inline-values' };
-const EVENT_MEMBER = { id: 'payload.event-member' };
-const UNKNOWN_EVENT = { id: 'model.unknown-event' };
-const CLOSED_MEMBERS = { id: 'payload.closed-members' };
-const COMMON = { id: 'payload.common-fields' };
-const CONFIG_END = { id: 'payload.configend-slash' };
-const CONVERSATION_ID = { id: 'payload.conversation-id-integer' };
-const TIMESTAMP = { id: 'payload.timestamp-form' };
+const JSON_OBJECT: CheckWords = { id: 'model.json-object' };
+const NO_INLINE_VALUES: CheckWords = { id: 'payload.no-inline-values' };
+const EVENT_MEMBER: CheckWords = { id: 'payload.event-member' };
+const UNKNOWN_EVENT: CheckWords = { id: 'model.unknown-event' };
+const CLOSED_MEMBERS: CheckWords = { id: 'payload.closed-members' };
+const COMMON: CheckWords = { id: 'payload.common-fields' };
+const CONFIG_END: CheckWords = { id: 'payload.configend-slash' };
+const CONVERSATION_ID: CheckWords = { id: 'payload.conversation-id-integer' };
+const TIMESTAMP: CheckWords = { id: 'payload.timestamp-form' };
 
 /** An unrouted request that says it is a lifecycle callback went to another path than hookPath (HOOK-1). */
 export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[]): void {
@@ -118,10 +123,10 @@ export function judgeCallback(
     if (c.clause === 'HDR-3' && body?.conversationId === undefined) continue;
     // the mock host's detail reads "<what was seen>; expected <what the rule wants>" (mock-host/checks.ts)
     v.that(
-      c.clause,
+      toClauseId(c.clause),
       ruleOf(c.name),
       c.ok,
-      ENTRY_CHECK_WORDS.get(c.name) ?? NO_ID,
+      ENTRY_CHECK_WORDS.get(`${c.name} ${c.clause}`) ?? NO_ID,
       c.ok
         ? undefined
         : () => {

@@ -12,7 +12,7 @@
  * PENDING is a warning, not a failure: a host REST write over it, which no callback shows, may leave it
  * PENDING (STATE-2 reading).
  */
-import { CONFIG_END_FORMS, type ConfigEndForm } from '../../spec/index.ts';
+import { CONFIG_END_FORMS, type ClauseId, type ConfigEndForm, type ServiceCheckId } from '../../spec/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { envelopeProblems } from './envelope.ts';
 import { at, bodyOf } from './words.ts';
@@ -29,7 +29,7 @@ interface Named extends Where {
   entry: JournalEntry;
 }
 
-const READ_BACK_CLAUSES = ['ENV-1', 'STATE-4', 'STATE-7', 'STATE-8', 'DELIV-14'];
+const READ_BACK_CLAUSES: ClauseId[] = ['ENV-1', 'STATE-4', 'STATE-7', 'STATE-8', 'DELIV-14'];
 const HOW = '`--data-api URL --token-env NAME` reads back the records the callbacks name';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -81,7 +81,7 @@ function namedKeys(callbacks: JournalEntry[]): Named[] {
   return [...byKey.values()];
 }
 
-const IDS: Record<Named['clause'], string> = {
+const IDS: Record<Named['clause'], ServiceCheckId> = {
   'STATE-4': 'state.complete-delivered',
   'DELIV-14': 'delivery.status-not-delivery',
   'STATE-7': 'state.chat-delete-removes',
@@ -133,7 +133,7 @@ export async function readBack(
   }
   const spoke = judgeChatDeletes(callbacks, arrival, forms, v);
   const unproven = 'no completed record was read back 200 under any configEnd path form, so no 404 proves a deletion';
-  for (const [clause, why] of Object.entries(NOT_NAMED)) {
+  for (const [clause, why] of Object.entries(NOT_NAMED) as Array<[ClauseId, string]>) {
     if (v.decided(clause) || (clause === 'STATE-7' && spoke)) continue;
     const gone = clause === 'STATE-7' || clause === 'STATE-8';
     v.notExercised(clause, gone && forms.size === 0 && named.some((n) => n.clause === clause) ? unproven : why);
@@ -141,7 +141,7 @@ export async function readBack(
 }
 
 /** What would exercise a read-back clause the callbacks gave nothing to read for. */
-const NOT_NAMED: Record<string, string> = {
+const NOT_NAMED: Partial<Record<ClauseId, string>> = {
   'ENV-1': 'no completed record was read back 200: complete a conversation whose records stay',
   'STATE-4': 'no completed record stayed to be read back: complete a conversation whose records stay',
   'DELIV-14': 'no onComplete failed on every attempt: `--inject onComplete=503,503,503`',

@@ -11,7 +11,7 @@ import type { Timing } from '../../target/service/timing.ts';
 import { endOfAttempt, judgeTriggers } from './triggers.ts';
 import { at, bodyOf } from './words.ts';
 import type { DeclaredSigning } from './words.ts';
-import type { Verdicts } from './verdicts.ts';
+import type { CheckWords, Verdicts } from './verdicts.ts';
 
 export interface SeriesContext {
   timing: Timing;
@@ -45,8 +45,8 @@ function blindTo(s: JournalEntry[], ctx: SeriesContext): boolean {
 const NO_TIMEOUT_SEEN =
   'no onComplete attempt was held past the 10 s timeout: `--inject onComplete=hold:15000` holds attempt 1 for 15 s ' +
   '(scaled by --time-scale)';
-const THREE_ATTEMPTS = { id: 'delivery.three-attempts' };
-const FIRST_ATTEMPT_1 = { id: 'header.first-attempt-1' };
+const THREE_ATTEMPTS: CheckWords = { id: 'delivery.three-attempts' };
+const FIRST_ATTEMPT_1: CheckWords = { id: 'header.first-attempt-1' };
 const NO_RETRY_SEEN = 'no onComplete was retried: `--inject onComplete=503,503` answers 503 to the first two attempts';
 const endOf = (e: JournalEntry): bigint | undefined => (e.finished ? BigInt(e.finished.monoNs) : undefined);
 /** Refused: a non-2xx answer or a network error (a reset, a close, a hold the service gave up), DELIV-1. */
@@ -89,11 +89,11 @@ export function judgeSeries(entries: JournalEntry[], v: Verdicts, ctx: SeriesCon
     judgeOne(Array.isArray(s) ? s : [s], v, ctx);
   }
   if (series.size === 0) {
-    for (const c of ['DELIV-4', 'DELIV-7', 'DELIV-8', 'DELIV-10', 'DELIV-11', 'SIGN-5', 'HDR-4']) {
+    for (const c of ['DELIV-4', 'DELIV-7', 'DELIV-8', 'DELIV-10', 'DELIV-11', 'SIGN-5', 'HDR-4'] as const) {
       v.notExercised(c, 'no onComplete arrived: complete a conversation while observing');
     }
   } else if (retried === 0) {
-    for (const c of ['DELIV-8', 'DELIV-11', 'SIGN-5']) v.notExercised(c, NO_RETRY_SEEN);
+    for (const c of ['DELIV-8', 'DELIV-11', 'SIGN-5'] as const) v.notExercised(c, NO_RETRY_SEEN);
   }
   if (!v.decided('DELIV-4')) v.notExercised('DELIV-4', 'no onComplete was answered 5xx: `--inject onComplete=503`');
   if (!v.decided('DELIV-6')) v.notExercised('DELIV-6', NO_TIMEOUT_SEEN);

@@ -8,7 +8,7 @@ import type { JournalEntry } from '../../mock-host/index.ts';
 import { header, rawBody } from './journal.ts';
 import { hmacAtFirstSight, judgeHmac, type BytesRule } from './hmac-variants.ts';
 import { at, show, type DeclaredSigning } from './words.ts';
-import type { Verdicts } from './verdicts.ts';
+import type { CheckWords, Verdicts } from './verdicts.ts';
 
 /** SIGN-4 reading: t is within 5 s of the arrival; past the receiver's 300 s window it is broken. */
 const T_NEAR_ARRIVAL_S = 5;
@@ -22,9 +22,9 @@ const SIGN_3_BYTES: BytesRule = {
 };
 
 /** The words (check ids) of the checks every callback passes through, made once (per-callback.ts). */
-const EVERY_EVENT = { id: 'sign.every-event' };
-const HMAC_HEADER_FORM = { id: 'sign.hmac-header-form' };
-const T_NOW = { id: 'sign.t-now' };
+const EVERY_EVENT: CheckWords = { id: 'sign.every-event' };
+const HMAC_HEADER_FORM: CheckWords = { id: 'sign.hmac-header-form' };
+const T_NOW: CheckWords = { id: 'sign.t-now' };
 
 /** The signature's verdict in a failure's words. */
 function seen(e: JournalEntry): string {

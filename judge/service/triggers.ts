@@ -11,7 +11,7 @@ import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { HARNESS_SLACK_MS, type Timing } from '../../target/service/timing.ts';
 import { at } from './words.ts';
-import type { Verdicts } from './verdicts.ts';
+import type { CheckWords, Verdicts } from './verdicts.ts';
 
 /** How an attempt ended, as the mock host saw it. */
 export type AttemptEnd =
@@ -58,7 +58,7 @@ function band(timing: Timing): TimeoutBand {
   return { timeout, tol, under: Math.max(timeout - 2 * tol, timeout / 2) };
 }
 
-const NO_RETRY_AFTER_2XX = { id: 'delivery.no-retry-after-2xx-4xx' };
+const NO_RETRY_AFTER_2XX: CheckWords = { id: 'delivery.no-retry-after-2xx-4xx' };
 const GIVE_UP = 'the service gives up an attempt held by the host at the 10 s whole-request timeout';
 const WAITED = 'an attempt answered 200 under the 10 s timeout is waited for and not retried';
 

@@ -5,12 +5,13 @@
  * once with a count; failures are kept one by one up to a bound, so a stream of 100,000 callbacks
  * makes a report of bounded size.
  */
-import type { CheckRecord } from '../../spec/index.ts';
+import type { CheckRecord, ClauseId, ServiceCheckId } from '../../spec/index.ts';
 
 const MAX_FAILURES_PER_RULE = 20;
 
 export interface CheckWords {
-  id?: string;
+  /** The fault model's id of the check (spec/faults/service.yaml): the rows it catches name it. */
+  id?: ServiceCheckId;
   expected?: string;
   seen?: string;
 }
@@ -24,7 +25,7 @@ export interface CheckWords {
 export type FailureWords = () => Pick<CheckWords, 'expected' | 'seen'>;
 
 export class Verdicts {
-  private readonly byClause = new Map<string, CheckRecord[]>();
+  private readonly byClause = new Map<ClauseId, CheckRecord[]>();
   /** the passing record of each rule, by clause, rule and check id ('' for none): no key is built per check */
   private readonly passes = new Map<string, Map<string, Map<string, CheckRecord>>>();
   private readonly failures = new Map<string, number>();
@@ -35,7 +36,7 @@ export class Verdicts {
   private readonly lastPass = new Map<string, { clause: string; id: string; record: CheckRecord }>();
 
   /** One condition of a rule of `clause`, held or not. */
-  that(clause: string, rule: string, ok: boolean, words: CheckWords = {}, failure?: FailureWords): boolean {
+  that(clause: ClauseId, rule: string, ok: boolean, words: CheckWords = {}, failure?: FailureWords): boolean {
     if (ok) {
       const id = words.id ?? '';
       const last = this.lastPass.get(rule);
@@ -81,13 +82,13 @@ export class Verdicts {
   }
 
   /** The traffic could not decide `clause`: why, and what would exercise it. */
-  notExercised(clause: string, reason: string): void {
+  notExercised(clause: ClauseId, reason: string): void {
     const rule = 'decided from the observed traffic';
     this.list(clause).push({ clauses: [clause], rule, outcome: 'not-exercised', reason });
   }
 
   /** The judge cannot tell whether the rule holds (never a failure, always shown). */
-  warn(clause: string, rule: string, reason: string): void {
+  warn(clause: ClauseId, rule: string, reason: string): void {
     this.list(clause).push({ clauses: [clause], rule, outcome: 'warning', reason });
   }
 
@@ -101,16 +102,16 @@ export class Verdicts {
       });
   }
 
-  clauses(): Map<string, CheckRecord[]> {
+  clauses(): Map<ClauseId, CheckRecord[]> {
     return this.byClause;
   }
 
   /** Whether any check of `clause` passed or failed (a decision, not a note). */
-  decided(clause: string): boolean {
+  decided(clause: ClauseId): boolean {
     return (this.byClause.get(clause) ?? []).some((c) => c.outcome === 'passed' || c.outcome === 'failed');
   }
 
-  private list(clause: string): CheckRecord[] {
+  private list(clause: ClauseId): CheckRecord[] {
     let l = this.byClause.get(clause);
     if (!l) {
       l = [];
