@@ -86,13 +86,19 @@ const CONFIG_END: CheckWords = { id: 'payload.configend-slash' };
 const CONVERSATION_ID: CheckWords = { id: 'payload.conversation-id-integer' };
 const TIMESTAMP: CheckWords = { id: 'payload.timestamp-form' };
 
+/** The hook paths a callback may go to, in words: a driven run has one per test workspace, so a few and a count. */
+function pathsInWords(paths: string[]): string {
+  const shown = paths.slice(0, 3).join(' or ');
+  return paths.length > 3 ? `${shown} or one of ${paths.length - 3} more hook paths` : shown || 'the hook path';
+}
+
 /** An unrouted request that says it is a lifecycle callback went to another path than hookPath (HOOK-1). */
 export function judgeUnrouted(e: JournalEntry, v: Verdicts, hookPaths: string[]): void {
   const lifecycleId = header(e, 'x-service-delivery-id')?.startsWith('lc-') === true;
   if (header(e, 'x-service-event') === undefined || !lifecycleId) return;
   v.that('HOOK-1', 'a lifecycle callback is a POST to hostBaseUrl + hookPath', false, {
     id: 'hook.post-to-hook-path',
-    expected: `${e.method === 'POST' ? 'POST' : 'a POST'} to ${hookPaths.join(' or ')}`,
+    expected: `${e.method === 'POST' ? 'POST' : 'a POST'} to ${pathsInWords(hookPaths)}`,
     seen: `${e.method} ${e.path} (${at(e)})`,
   });
 }
