@@ -10,7 +10,7 @@
  * Own files are found from each module's location (import.meta.url), so dist/ keeps the layout of
  * the source tree.
  */
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -19,18 +19,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
-const ROOMS = [
-  'spec',
-  'protocol',
-  'mock-host',
-  'reference-service',
-  'fixtures',
-  'reports',
-  'target',
-  'judge',
-  'suites',
-  'cli',
-];
+// the rooms tsc compiles (tsconfig.build.json's include, its folders): one list for both steps
+const ROOMS = JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')).include.filter(
+  (p) => !p.includes('.'),
+);
 /** Never shipped: the harness's own tests, run outputs, this script. */
 const SKIP = [join('suites', 'self'), join('reports', 'out'), join('cli', 'build.mjs')];
 const DATA = /\.(ya?ml|json|md)$/;
