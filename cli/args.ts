@@ -93,6 +93,12 @@ export const VERBOSE_FLAG: FlagSpec = {
   kind: 'boolean',
   help: "show a failed test's whole errors with their stack frames",
 };
+/** The gate's flag for partial verdicts (reports/exercised.ts), shared by `run` and `host`. */
+export const REQUIRE_FULL_FLAG: FlagSpec = {
+  name: 'require-full',
+  kind: 'boolean',
+  help: 'fail when a MUST clause passed only partly (a test citing it, or a check of it, not exercised)',
+};
 export const REPORT_DIR_FLAG: FlagSpec = {
   name: 'report-dir',
   kind: 'string',

@@ -1,7 +1,7 @@
 /** Prints the gate's outcome (shared by `run` and `report --merge`). */
 import { join, resolve } from 'node:path';
 import type { ClauseRecord, ConformanceReport, GateOptions } from '../reports/index.ts';
-import { applyGate, clauseCheckLines, recipeLink, runOnlyHints } from '../reports/index.ts';
+import { applyGate, clauseCheckLines, isPartly, recipeLink, runOnlyHints } from '../reports/index.ts';
 
 /**
  * The recipe's file from where the command ran (node_modules/ccs-conformance/docs/recipes/... in a project), else its
@@ -27,6 +27,8 @@ export function printGate(report: ConformanceReport, reportDir: string, options:
   const gate = applyGate(report, options);
   for (const e of gate.harnessErrors) process.stderr.write(`error: harness defect (no verdict on the target): ${e}\n`);
   for (const w of gate.warnings) process.stderr.write(`warning: ${w}\n${seenLines(w, report)}`);
+  // Passed, but a part not exercised (what and why): a note, or an error with --require-full on a MUST clause.
+  for (const n of gate.notes) process.stderr.write(`note: ${n}\n`);
   for (const e of gate.errors) process.stderr.write(`error: ${e}\n${seenLines(e, report)}`);
   // What a known library or mistake explains, whole, with the recipe's path from where the command ran;
   // then the run's other hints (a target field to check, from a stopped precondition), each once.
@@ -40,8 +42,9 @@ export function printGate(report: ConformanceReport, reportDir: string, options:
   // A defect of the harness's own tests is never a PASS, nor the target's failure: FAIL with no verdict, exit 2.
   const verdict =
     gate.exitCode === 0 ? 'PASS' : gate.exitCode === 2 ? 'FAIL (harness defect, no verdict on the target)' : 'FAIL';
+  const partly = report.clauses.filter(isPartly).length;
   const counts =
-    `${t.passed} passed, ${t.failed} failed, ${t.blocked ?? 0} blocked, ` +
+    `${t.passed} passed${partly > 0 ? ` (${partly} partly)` : ''}, ${t.failed} failed, ${t.blocked ?? 0} blocked, ` +
     `${t['not-exercised']} not exercised, ${t.unspecified} unspecified clauses`;
   process.stdout.write(
     `conformance ${verdict}: ${counts}\n` +
@@ -50,7 +53,7 @@ export function printGate(report: ConformanceReport, reportDir: string, options:
   return gate.exitCode;
 }
 
-/** The --grep / --area selection as a clause predicate (for --require-all). */
+/** The --grep / --area selection as a clause predicate (for --require-all and --require-full). */
 export function selection(greps: string[], areas: string[]): ((c: ClauseRecord) => boolean) | undefined {
   if (greps.length === 0 && areas.length === 0) return undefined;
   return (c) => greps.includes(c.id) || areas.includes(c.area);

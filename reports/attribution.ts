@@ -11,6 +11,9 @@
  *   not-exercised  the test did not run, or ran without checking the clause (with the reason): a clause
  *                  whose only checks are not-exercised notes stays so even when the test failed
  *
+ * A test that passed or failed a clause may also have noted parts of it it could not check
+ * (`notSeen`): the clause is then exercised only partly (reports/exercised.ts).
+ *
  * Pure; shared by the clause reporter and the mutation matrix.
  */
 import { checkWords, type CheckHint, type CheckRecord } from '../spec/index.ts';
@@ -30,6 +33,8 @@ export interface TestClauseOutcome {
   reasons: string[];
   /** Checks that could not tell (warnings), shown with any status. */
   warnings: string[];
+  /** passed or failed: the reasons of the clause's not-exercised checks beside the ones that ran (each once). */
+  notSeen: string[];
 }
 
 /** What attribution needs of a test (a subset of TestRecord, so the matrix can build it from JSON). */
@@ -84,9 +89,13 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
       hints: [],
       reasons: [],
       warnings: mine.filter((c) => c.outcome === 'warning').map(checkWords),
+      notSeen: [],
     };
     const failed = mine.filter((c) => c.outcome === 'failed');
     const held = mine.filter((c) => c.outcome === 'passed' || c.outcome === 'warning');
+    const notes = [
+      ...new Set(mine.filter((c) => c.outcome === 'not-exercised').map((c) => c.reason ?? 'no reason given')),
+    ];
     if (failed.length > 0) {
       o.status = 'failed';
       o.failures = failed.map(checkWords);
@@ -94,6 +103,7 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
       o.hints = uniqueHints(
         failed.flatMap((c) => (c.hint ? [{ hint: c.hint, ...(c.recipe ? { recipe: c.recipe } : {}) }] : [])),
       );
+      o.notSeen = notes;
     } else if (!ran) {
       o.reasons = t.skipReasons.length > 0 ? [...t.skipReasons] : ['the test did not run'];
     } else if (mine.length > 0 && mine.every((c) => c.outcome === 'not-exercised')) {
@@ -109,12 +119,14 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
       ];
     } else if (held.length > 0) {
       o.status = 'passed';
+      // What the test could not check of the clause beside what it did: the clause passes only partly.
+      o.notSeen = notes;
     } else if (!t.ok) {
       o.status = 'blocked';
       o.reasons = [`blocked: ${failedClauses.join(', ')} failed first`];
     } else {
-      const notes = mine.filter((c) => c.outcome === 'not-exercised').map((c) => c.reason ?? 'no reason given');
-      o.reasons = notes.length > 0 ? notes : [`the test ran but made no check of ${id}`];
+      const reasons = mine.filter((c) => c.outcome === 'not-exercised').map((c) => c.reason ?? 'no reason given');
+      o.reasons = reasons.length > 0 ? reasons : [`the test ran but made no check of ${id}`];
     }
     out.set(id, o);
   }

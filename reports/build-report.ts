@@ -4,7 +4,8 @@
  * check of it failed, else blocked when a test that would check it stopped first, else passed
  * when at least one check of it ran and every one held, else not-exercised (with the skip reasons,
  * the tests' own not-exercised notes, or the clause's `unobservable` note). unspecified when the
- * contract says "not shown" (never asserted).
+ * contract says "not shown" (never asserted). A decided clause (passed or failed) says how much of it
+ * its tests exercised (`exercised`, reports/exercised.ts): a passed one with a part not seen passed partly.
  */
 import type {
   ClauseInput,
@@ -21,6 +22,7 @@ import { Redactor, hintWords, type DataApiForms } from '../spec/index.ts';
 import { reproductionFor, type ReproContext } from './repro.ts';
 import { attributeTest, citedClauses, uniqueHints, type TestClauseOutcome } from './attribution.ts';
 import { groupFailedChecks } from './failure-lines.ts';
+import { exercisedOf } from './exercised.ts';
 
 export interface BuildInput {
   runId: string;
@@ -129,8 +131,10 @@ function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, si
   const failing = withStatus('failed');
   const blocked = withStatus('blocked');
   const passed = withStatus('passed');
+  const exercised = () => exercisedOf(citing.map((c) => ({ title: c.test.title, outcome: c.outcome })));
   if (failing.length > 0) {
     record.status = 'failed';
+    record.exercised = exercised();
     // The words of the failed checks: the rule, what was expected, what was seen.
     record.failures = failing.map((c) => ({ test: c.test.title, error: c.outcome.failures.join('\n') }));
     const checks = failing.flatMap((c) => c.outcome.failedChecks.map((r) => ({ ...r, test: c.test.title })));
@@ -150,6 +154,7 @@ function decide(clause: ClauseInput, citing: Citation[], repro: ReproContext, si
     record.evidence = blocked.flatMap((c) => c.test.evidence);
   } else if (passed.length > 0) {
     record.status = 'passed';
+    record.exercised = exercised();
     record.evidence = passed.flatMap((c) => c.test.evidence);
   } else {
     const reasons = [...new Set(citing.flatMap((c) => c.outcome.reasons))];
@@ -170,6 +175,8 @@ function applyExpected(records: ClauseRecord[], expected: ExpectedOutcomes | und
     if (r.status === 'failed') {
       r.status = 'passed';
       r.expectedFailure = { reason };
+      // Passed by the file, not by its checks: never "passed (partly)".
+      delete r.exercised;
     } else if (r.status === 'passed') {
       r.status = 'failed';
       r.staleExpectation = { reason };

@@ -4,15 +4,20 @@
  * the run did not test (status not-in-run) never counts as not exercised. Exit 2 is "no verdict": the
  * CLI's usage and configuration errors, and here a defect of the harness's own tests (harnessErrors: a
  * clause id naming no clause), which says nothing about the target, so it is neither PASS nor exit 1.
+ * A clause that passed only partly (a part not exercised: exercised.ts) is a note, or with requireFull
+ * and level MUST an error (-> 1), one line each naming what was not seen and why.
  */
 import type { ClauseRecord, ConformanceReport } from './model.ts';
 import { seenFirst } from './failure-lines.ts';
+import { PARTLY, isPartly, partlyWords } from './exercised.ts';
 
 export interface GateOptions {
   requireAll?: boolean;
+  /** --require-full: a MUST clause that passed only partly fails the run. */
+  requireFull?: boolean;
   /** Sides whose clauses the run could exercise (service for `run`, host for `host`); default the report's `sides`. */
   sides?: string[];
-  /** Restrict requireAll to these clauses (the --grep / --area selection). */
+  /** Restrict requireAll and requireFull to these clauses (the --grep / --area selection). */
   selected?: (c: ClauseRecord) => boolean;
 }
 
@@ -22,6 +27,8 @@ export interface GateResult {
   harnessErrors: string[];
   errors: string[];
   warnings: string[];
+  /** Clauses that passed only partly and fail nothing: one line each ("MUST SIGN-9 passed (partly), 3 of 4 ..."). */
+  notes: string[];
 }
 
 export function applyGate(report: ConformanceReport, options: GateOptions = {}): GateResult {
@@ -59,7 +66,18 @@ export function applyGate(report: ConformanceReport, options: GateOptions = {}):
     for (const c of missing)
       errors.push(`${c.level} ${c.id} not exercised (--require-all): ${(c.notExercisedReasons ?? []).join('; ')}`);
   }
+  const notes: string[] = [];
+  for (const c of report.clauses) {
+    if (!isPartly(c)) continue;
+    const required =
+      options.requireFull === true &&
+      c.level === 'MUST' &&
+      (options.sides ?? report.sides).includes(c.side) &&
+      (options.selected === undefined || options.selected(c));
+    if (required) errors.push(`MUST ${c.id} passed only partly (--require-full): ${partlyWords(c)}`);
+    else notes.push(`${c.level} ${c.id} ${PARTLY}, ${partlyWords(c)}`);
+  }
   const harnessErrors = [...(report.harnessErrors ?? [])];
   const exitCode = harnessErrors.length > 0 ? 2 : errors.length > 0 ? 1 : 0;
-  return { exitCode, harnessErrors, errors, warnings };
+  return { exitCode, harnessErrors, errors, warnings, notes };
 }

@@ -35,6 +35,7 @@ tr.clause:target{background:#fff8c5}tr[hidden]{display:none}
 td.id{white-space:nowrap;font-weight:600}.meta{font-size:12px;color:var(--mute);margin-top:2px}
 .st,.lv,.badge{display:inline-block;border-radius:999px;padding:0 8px;font-size:12px;font-weight:600;white-space:nowrap}
 .s-passed{background:#dafbe1;color:var(--pass)}.s-failed{background:#ffebe9;color:var(--fail)}.s-blocked{background:#fbefff;color:var(--blk)}.s-not-exercised{background:#fff8c5;color:#7d4e00}
+.s-partly{background:#f0f9ed;border:1px dashed var(--pass)}.why.partly{color:var(--pass)}
 .s-unspecified{background:var(--bg);color:var(--mute)}.s-not-in-run{background:var(--bg);color:var(--mute)}
 b.s-failed{background:none}.lv{background:var(--bg);color:var(--ink);font-weight:500}.lv-MUST{background:#ddf4ff;color:#0550ae}
 .tl-badge{background:#ddf4ff;color:#0550ae;margin-left:4px}

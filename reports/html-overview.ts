@@ -8,6 +8,7 @@ import { describeDataApiForms } from '../spec/index.ts';
 import { notInRunLines } from './render-summary.ts';
 import { STATUS_LABEL } from './html-rows.ts';
 import { runOnlyHints } from './hints.ts';
+import { PARTLY, partlyClauses } from './exercised.ts';
 
 export const BAR_STATUSES: ClauseStatus[] = ['failed', 'blocked', 'passed', 'not-exercised', 'unspecified'];
 
@@ -59,6 +60,14 @@ export function overview(report: ConformanceReport, areaTitles: Record<string, s
     (s) =>
       `<button type="button" class="total" data-filter="status" data-value="${s}"><span class="dot b-${s}"></span><b>${inRun.filter((c) => c.status === s).length}</b> ${STATUS_LABEL[s]}</button>`,
   ).join('');
+  const partly = partlyClauses(inRun);
+  // Passed, but a part of each was not exercised: said beside the counts, each row says what and why.
+  const partlyNote =
+    partly.length > 0
+      ? `<p class="other-side partly-note">${partly.length} of the passed clauses ${PARTLY}: ${partly
+          .map((c) => `<a href="#${htmlEscape(c.id)}">${htmlEscape(c.id)}</a>`)
+          .join(', ')}</p>`
+      : '';
   const other = notInRunLines(report)
     .map(
       (l) =>
@@ -77,7 +86,7 @@ ${
     : ''
 }
 ${report.target.dataApi ? `<p class="forms">Data API forms (target <code>dataApi</code>; UNSPEC-8, UNSPEC-9): ${htmlEscape(describeDataApiForms(report.target.dataApi))}</p>` : ''}
-<div class="totals">${totals}</div>${other}</div>
+<div class="totals">${totals}</div>${partlyNote}${other}</div>
 </header>
 <section class="charts">
 <div class="chart"><h2>By level</h2><div class="rows">${levels.map((x) => bar('level', x.l, x.l, `${x.l} clauses`, x.c, levelMax)).join('')}</div>

@@ -8,6 +8,7 @@ import { sectionLink } from './contract-sections.ts';
 import { htmlEscape, textEscape } from './html-escape.ts';
 import { renderTimeline } from './render-timeline.ts';
 import { recipeLink } from './hints.ts';
+import { PARTLY, fractionWords, isPartly, notSeenGroups } from './exercised.ts';
 
 export const STATUS_LABEL: Record<string, string> = {
   passed: 'passed',
@@ -135,6 +136,11 @@ export function clauseRow(c: ClauseRecord, tests: Map<string, number>, dir?: str
     })
     .join('');
   const mark = c.expectedFailure ? ' <small>(expected failure)</small>' : '';
+  const partly = isPartly(c) && c.exercised !== undefined ? c.exercised : undefined;
+  // A clause that passed only partly reads so, with what was not seen and why; its status (the filter's) stays passed.
+  const status = partly
+    ? `<span class="st s-passed s-partly" title="${htmlEscape(fractionWords(partly))}">${PARTLY}</span>`
+    : `<span class="st s-${c.status}">${STATUS_LABEL[c.status] ?? c.status}</span>`;
   const reading = c.reading
     ? `<details class="reading"><summary>reading</summary><p>${htmlEscape(c.reading)}</p></details>`
     : '';
@@ -143,14 +149,16 @@ export function clauseRow(c: ClauseRecord, tests: Map<string, number>, dir?: str
   const why =
     hintLines(c, dir) +
     [
+      ...(partly ? [`<div class="why partly">${PARTLY}: ${htmlEscape(fractionWords(partly))}</div>`] : []),
+      ...(partly ? notSeenGroups(partly) : []).map((n) => `<div class="why">not seen: ${htmlEscape(n)}</div>`),
       ...(c.notExercisedReasons ?? []).map((n) => `<div class="why">not exercised: ${htmlEscape(n)}</div>`),
       ...(c.blockedReasons ?? []).map((n) => `<div class="why">${htmlEscape(n)}</div>`),
       ...(c.warnings ?? []).map((n) => `<div class="why">warning: ${htmlEscape(n)}</div>`),
     ].join('');
   const meta = `${sectionRef(c.section)} · ${htmlEscape(c.side)}`;
   // The evidence gets a row of its own under the clause, the table's full width (timelines need it).
-  return `<tr class="clause${evidence ? ' has-ev' : ''}" id="${htmlEscape(c.id)}" data-status="${c.status}" data-level="${c.level}" data-area="${htmlEscape(c.area)}" data-side="${htmlEscape(c.side)}">
-<td class="id"><a href="#${htmlEscape(c.id)}">${htmlEscape(c.id)}</a></td><td><span class="lv lv-${c.level}">${c.level}</span></td><td><span class="st s-${c.status}">${STATUS_LABEL[c.status] ?? c.status}</span>${mark}</td>
+  return `<tr class="clause${evidence ? ' has-ev' : ''}" id="${htmlEscape(c.id)}" data-status="${c.status}"${partly ? ' data-partly="1"' : ''} data-level="${c.level}" data-area="${htmlEscape(c.area)}" data-side="${htmlEscape(c.side)}">
+<td class="id"><a href="#${htmlEscape(c.id)}">${htmlEscape(c.id)}</a></td><td><span class="lv lv-${c.level}">${c.level}</span></td><td>${status}${mark}</td>
 <td class="text">${htmlEscape(c.text)}<div class="meta">${meta}</div>${why}${reading}</td>
 <td class="tests"><ul>${testItems}</ul></td></tr>${evidence ? `\n<tr class="ev-row" data-for="${htmlEscape(c.id)}"><td></td><td colspan="4" class="ev">${evidence}</td></tr>` : ''}`;
 }

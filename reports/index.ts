@@ -6,6 +6,7 @@ export type {
   ClauseRecord,
   ConformanceReport,
   Evidence,
+  Exercised,
   ExpectedOutcomes,
   FailedCheck,
   Reproduction,
@@ -30,7 +31,7 @@ export { Redactor, REDACTED, loadSecrets } from '../spec/index.ts';
 export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproContext } from './repro.ts';
 export { assertValidReport, reportProblems, conformanceSchema } from './validate.ts';
 export { renderJunit, xmlEscape } from './render-junit.ts';
-export { renderSummary, notInRunLines, notExercisedLines, type SummaryOptions } from './render-summary.ts';
+export { renderSummary, notInRunLines, notExercisedLines, partlyLines, type SummaryOptions } from './render-summary.ts';
 export {
   clauseCheckLines,
   failedCheckLine,
@@ -48,6 +49,15 @@ export { readReport } from './render.ts';
 export { loadClauses, readClausesFile, contractAreaTitles } from './load-clauses.ts';
 export { loadExpectedOutcomes, parseExpectedOutcomes } from './expected.ts';
 export { applyGate, type GateOptions, type GateResult } from './gate.ts';
+export {
+  PARTLY,
+  exercisedOf,
+  fractionWords,
+  isPartly,
+  notSeenGroups,
+  partlyClauses,
+  partlyWords,
+} from './exercised.ts';
 export { countLine } from './count-results.ts';
 export { generateDocs, staleDocs, renderConfigReference, renderClauseList } from './generate-docs.ts';
 export { clausesOf, toTestRecord, COVERAGE_ANNOTATION } from './collect.ts';

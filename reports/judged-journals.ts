@@ -2,7 +2,10 @@
  * The traffic judge's verdicts of a run, as the reports count them: each worker leaves its mock host's
  * journal and the judge's checks over it (`<project>-w<N>.judged.json` in the run's journal folder,
  * written by judge/service/run-journal.ts). They become one record per project, beside the tests', so a
- * rule is decided on every exchange of the run, whichever test caused it.
+ * rule is decided on every exchange of the run, whichever test caused it. Its not-exercised notes are
+ * dropped here: in a driven run they are advice for `observe` ("no onComplete was answered 5xx: `--inject
+ * onComplete=503`"), the suites exercise what they name, and a note beside the judge's passes would make
+ * the clause pass only partly (reports/exercised.ts). Its passes, failures and warnings count.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +34,7 @@ function readJudged(file: string): JudgedFile | string {
       worker: Number(v.worker),
       journal: v.journal,
       callbacks: Number(v.callbacks ?? 0),
-      checks: parseCheckRecords(JSON.stringify(v.checks ?? [])),
+      checks: parseCheckRecords(JSON.stringify(v.checks ?? [])).filter((c) => c.outcome !== 'not-exercised'),
     };
   } catch (error) {
     return `${file}: ${(error as Error).message}`;

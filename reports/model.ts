@@ -94,6 +94,20 @@ export interface FailedCheck {
   test?: string;
 }
 
+/**
+ * How much of a decided clause (passed or failed) its citing tests exercised. A part is a citing test, or
+ * a reason a test that exercised the clause gave for a check of it it could not make: `seen` counts the
+ * tests that exercised it, `of` adds one per test that did not (skipped, not run, blocked, or whose checks
+ * of it were all not-exercised notes) and one per distinct not-exercised note of a test that did. A passed
+ * clause with `seen < of` passed only partly ("passed (partly)" in every report; `notSeen` says what and why).
+ */
+export interface Exercised {
+  seen: number;
+  of: number;
+  /** When seen < of: one per part not seen, the test and the reason it gave. */
+  notSeen?: Array<{ test: string; reason: string }>;
+}
+
 export interface ClauseRecord {
   id: string;
   area: string;
@@ -120,6 +134,8 @@ export interface ClauseRecord {
   /** Checks that could not tell whether the rule holds (never a failure). */
   warnings?: string[];
   notExercisedReasons?: string[];
+  /** passed or failed: the parts of the clause its tests exercised (a passed clause with seen < of passed partly). */
+  exercised?: Exercised;
   evidence: Evidence[];
   expectedFailure?: { reason: string };
   staleExpectation?: { reason: string };

@@ -1,11 +1,13 @@
 /**
  * junit.xml: one test case per clause of the run's sides (suite "clauses") and one per test (suite
  * "tests"), so CI test views show clauses. The clauses of a side the run did not
- * test are one skipped test case ("25 host clauses: not in this run"), not one each.
+ * test are one skipped test case ("25 host clauses: not in this run"), not one each. A clause that passed
+ * only partly passes, saying so in its system-out: "passed (partly): 3 of 4 exercised; not seen: ...".
  */
 import type { ConformanceReport } from './model.ts';
 import { notInRunLines } from './render-summary.ts';
 import { hintWords } from '../spec/index.ts';
+import { PARTLY, isPartly, partlyWords } from './exercised.ts';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 forbids (control characters but tab, LF, CR) are dropped: error text may hold ANSI escapes.
@@ -67,9 +69,12 @@ export function renderJunit(report: ConformanceReport): string {
           : (c.notExercisedReasons ?? []).join('; ');
       lines.push(`${open}>`, `      <skipped message="${xmlEscape(`${c.status}: ${why}`)}"/>`, '    </testcase>');
     } else {
-      const note = c.expectedFailure
-        ? `\n      <system-out>${xmlEscape(`expected failure: ${c.expectedFailure.reason}`)}</system-out>\n    </testcase>`
-        : '';
+      const out = c.expectedFailure
+        ? `expected failure: ${c.expectedFailure.reason}`
+        : isPartly(c)
+          ? `${PARTLY}: ${partlyWords(c)}`
+          : undefined;
+      const note = out !== undefined ? `\n      <system-out>${xmlEscape(out)}</system-out>\n    </testcase>` : '';
       lines.push(note ? `${open}>${note}` : `${open}/>`);
     }
   }

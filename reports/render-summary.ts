@@ -2,14 +2,16 @@
  * summary.md: short enough for a pull-request comment or a CI step summary:
  * verdict, counts by level and status, failed MUST clauses first, then failed SHOULD clauses as
  * warnings, each with one line per failed check (what was seen first, the request second, a check
- * that failed 12 times once with its count: failure-lines.ts), then the clauses not exercised with
- * their reasons. Only the clauses of the run's sides are counted; the other side's clauses get one
- * line ("25 host clauses: not in this run").
+ * that failed 12 times once with its count: failure-lines.ts), then the clauses that passed only partly
+ * (a part not exercised, with what and why: exercised.ts), then the clauses not exercised with their
+ * reasons. Only the clauses of the run's sides are counted; the other side's clauses get one line
+ * ("25 host clauses: not in this run").
  */
 import type { ClauseLevel, ClauseRecord, ClauseStatus, ConformanceReport } from './model.ts';
 import { describeDataApiForms } from '../spec/index.ts';
 import { recipeLink, runOnlyHints } from './hints.ts';
 import { clauseCheckLines, seenFirst } from './failure-lines.ts';
+import { PARTLY, partlyClauses, partlyWords } from './exercised.ts';
 
 /** Where the summary is written: recipe links are relative to it. */
 export interface SummaryOptions {
@@ -75,6 +77,17 @@ export function notExercisedLines(report: ConformanceReport): string[] {
   return [...byReason].map(([reason, ids]) => `- ${ids.join(', ')}: ${md(oneLine(reason, Infinity))}`);
 }
 
+/**
+ * '- **SIGN-9** [MUST] (§5.3) <rule> — passed (partly), 3 of 4 exercised; not seen: <reason>, in "<test>"': the
+ * clauses that passed without every part of them exercised, what was not seen and why, whole.
+ */
+export function partlyLines(report: ConformanceReport): string[] {
+  return partlyClauses(report.clauses).map(
+    (c) =>
+      `- **${c.id}** [${c.level}] (§${c.section}) ${md(c.text)} — ${PARTLY}, ${md(oneLine(partlyWords(c), Infinity))}`,
+  );
+}
+
 export function renderSummary(report: ConformanceReport, o: SummaryOptions = {}): string {
   // With seeded faults on, the clauses they break lead (the point of the run); then the contract's order.
   const faultClauses = new Set((report.seededFaults ?? []).map((f) => f.clause));
@@ -133,6 +146,12 @@ export function renderSummary(report: ConformanceReport, o: SummaryOptions = {})
   out.push(`| **all** | ${STATUSES.map((s) => `**${report.totals[s]}**`).join(' | ')} |`, '');
   const other = notInRunLines(report);
   if (other.length > 0) out.push(other.join(' · '), '');
+  const partly = partlyLines(report);
+  if (partly.length > 0) {
+    const n = partly.length;
+    const which = n === 1 ? '1 passed clause passed' : `${n} passed clauses passed`;
+    out.push(`${which} only partly: a part not exercised (see "Passed partly").`, '');
+  }
   if (blocked.length > 0) {
     // Not failures: the tests that would decide them stopped first. A blocked MUST clause still keeps the run from
     // passing.
@@ -148,6 +167,10 @@ export function renderSummary(report: ConformanceReport, o: SummaryOptions = {})
     out.push('## Warnings: failed SHOULD clauses', '');
     for (const c of failedShould) out.push(...failedLines(c, [], o));
     out.push('');
+  }
+  if (partly.length > 0) {
+    // Still passed (the verdict keeps its meaning), but a part of each was not seen: what, and why.
+    out.push('## Passed partly (a part not exercised)', '', ...partly, '');
   }
   const notExercised = notExercisedLines(report);
   if (notExercised.length > 0) {

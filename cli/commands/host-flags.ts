@@ -10,6 +10,7 @@ import {
   HELP_FLAG,
   helpText,
   REPORT_DIR_FLAG,
+  REQUIRE_FULL_FLAG,
   str,
   usageError,
   VERBOSE_FLAG,
@@ -101,6 +102,7 @@ export const HOST_FLAGS: FlagSpec[] = [
     kind: 'boolean',
     help: 'with --target/--base-url: skip the check that the receiver accepts connections',
   },
+  REQUIRE_FULL_FLAG,
   REPORT_DIR_FLAG,
   VERBOSE_FLAG,
   HELP_FLAG,
@@ -112,9 +114,10 @@ export const HOST_HELP = helpText(
   HOST_FLAGS,
   [
     `Faulty variants of the reference receiver: ${HOST_FAULTS.map((f) => f.name).join(', ')}.`,
-    'Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target file error, or nothing listens',
-    "at the receiver's hostBaseUrl or servicePort cannot be served (preflight; no clause is run).",
-    'A failed SHOULD only warns.',
+    'Exit codes: 0 every MUST clause passed; 1 a MUST clause failed, or --require-full a MUST clause that passed',
+    "only partly; 2 usage or target file error, or nothing listens at the receiver's hostBaseUrl or servicePort",
+    'cannot be served (preflight; no clause is run).',
+    'A failed SHOULD only warns; a clause that passed only partly (a test citing it skipped) is a note.',
   ],
 );
 

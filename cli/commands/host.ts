@@ -5,7 +5,8 @@
  * variant (--fault). The harness plays the service: it signs callbacks and facts GETs, and
  * serves the data API and the JWKS document at a local address printed before the run: for a
  * target, from this process, once for every Playwright worker (they drive it over loopback).
- * Exit codes: 0 every MUST clause passed; 1 a MUST clause failed; 2 usage or target error.
+ * Exit codes: 0 every MUST clause passed; 1 a MUST clause failed (or, with --require-full, passed only
+ * partly); 2 usage or target error.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -153,7 +154,11 @@ export async function run(argv: string[]): Promise<number> {
       );
       return 1;
     }
-    return printGate(readReport(reportFile, { validate: false }), reportDir, { requireAll: false, sides: ['host'] });
+    return printGate(readReport(reportFile, { validate: false }), reportDir, {
+      requireAll: false,
+      requireFull: bool(p, 'require-full'),
+      sides: ['host'],
+    });
   } catch (error) {
     if (isCcsError(error, 'CLI_USAGE') || isCcsErrorOf(error, 'TARGET')) return fail2(error.message);
     throw error;
