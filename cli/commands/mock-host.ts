@@ -14,6 +14,7 @@ import {
   type SigningConfig,
 } from '../../mock-host/index.ts';
 import { ccsError, isCcsError } from '../../spec/index.ts';
+import { SIGNING_FLAGS, signingFlags, type SigningFlags } from './signing-flags.ts';
 
 const HELP = `Usage: ccs-conformance mock-host [options]
 
@@ -26,7 +27,10 @@ Options:
   --hook-path PATH         lifecycle callback route (repeatable; default /hooks when no route given)
   --tool-path PATH         tool dispatch route (repeatable)
   --facts-path PATH        user-facts GET route (repeatable)
-  --hmac-secret-file F     HMAC mode: file holding one secret (repeatable: rotation, either accepted)
+  --signing MODE           none, hmac or jwks: the mode the workspaces sign in (default: what the flags below
+                           imply; with neither, the presence of the signature header is not judged)
+  --hmac-secret-file [WS=]F  HMAC mode: file holding one secret, for every workspace or bound to workspace
+                           WS (repeatable: a rotation, either accepted; another workspace)
   --jwks-url URL           JWKS mode: the service's /.well-known/service/jwks.json
   --script FILE            response scripts (JSON or YAML)
   --enforce                answer 401 when signature verification fails
@@ -56,8 +60,7 @@ export const MOCK_HOST_FLAGS: FlagSpec[] = [
   { name: 'hook-path', kind: 'list', value: 'PATH', help: 'a lifecycle callback route' },
   { name: 'tool-path', kind: 'list', value: 'PATH', help: 'a tool dispatch route' },
   { name: 'facts-path', kind: 'list', value: 'PATH', help: 'a user-facts route' },
-  { name: 'hmac-secret-file', kind: 'list', value: 'FILE', help: 'an HMAC secret (repeat for a rotation)' },
-  { name: 'jwks-url', kind: 'string', value: 'URL', help: 'the JWKS document of the service' },
+  ...SIGNING_FLAGS,
   { name: 'script', kind: 'string', value: 'FILE', help: 'response scripts (JSON or YAML)' },
   { name: 'enforce', kind: 'boolean', help: 'answer 401 to a bad signature' },
   { name: 'forward-to', kind: 'string', value: 'URL', help: 'relay every request to this app' },
@@ -78,32 +81,9 @@ export const MOCK_HOST_FLAGS: FlagSpec[] = [
  * Throws a CcsError of the CLI room whose message is the usage problem (a bad script: the mock host's
  * MOCKHOST_SCRIPT_INVALID); reads the secret and script files named.
  */
-export function mockHostOptions(values: Parsed['flags']): MockHostOptions {
-  const secretsFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
-  if (secretsFiles.length && values['jwks-url']) {
-    throw ccsError('CLI_FLAGS_EXCLUSIVE', {
-      flag: 'hmac-secret-file',
-      other: 'jwks-url',
-      why: 'a workspace signs in one mode (SIGN-2)',
-    });
-  }
-  // no signing option: the workspace's mode is unknown, so presence of the header is not judged
-  let signing: SigningConfig | undefined;
-  if (secretsFiles.length) {
-    const secrets = secretsFiles.map((f) => {
-      let text: string;
-      try {
-        text = readFileSync(f, 'utf8');
-      } catch (error) {
-        const errno = (error as NodeJS.ErrnoException).code ?? 'error';
-        throw ccsError('CLI_FILE_UNREADABLE', { flag: 'hmac-secret-file', file: f, errno });
-      }
-      const secret = text.replace(/\r?\n$/, '');
-      if (!secret) throw ccsError('CLI_FILE_EMPTY', { flag: 'hmac-secret-file', file: f });
-      return secret;
-    });
-    signing = { mode: 'hmac', secrets };
-  } else if (typeof values['jwks-url'] === 'string') signing = { mode: 'jwks', jwksUrl: values['jwks-url'] };
+export function mockHostOptions(values: Parsed['flags'], flags: SigningFlags = signingFlags(values)): MockHostOptions {
+  // no signing mode declared or implied: the workspace's mode is unknown, so presence of the header is not judged
+  const { signing } = flags;
   const routes: RouteConfig[] = [];
   for (const p of (values['hook-path'] as string[] | undefined) ?? []) routes.push({ kind: 'lifecycle', path: p });
   for (const p of (values['tool-path'] as string[] | undefined) ?? []) routes.push({ kind: 'tool', path: p });

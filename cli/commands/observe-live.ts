@@ -3,7 +3,14 @@
  * --idle ends the observation, and the journal's entries handed to the judge (cli/commands/observe.ts).
  */
 import { MockHost, type JournalEntry, type MockHostOptions } from '../../mock-host/index.ts';
-import { ArrivalReader, type ArrivalReads, type ReadBackOptions } from '../../judge/service/index.ts';
+import {
+  ArrivalReader,
+  retriesDueUntilNs,
+  type ArrivalReads,
+  type ReadBackOptions,
+} from '../../judge/service/index.ts';
+import { makeTiming } from '../../target/service/timing.ts';
+import { DEFAULT_TOLERANCES } from '../../target/service/resolve.ts';
 
 /** A usage or start error: one line on stderr, exit 2 (no verdict exists). */
 export function fail(message: string): number {
@@ -65,9 +72,15 @@ export async function observeLive(options: MockHostOptions, o: Stops): Promise<L
     // what is left of the window when it fires, rather than a timer per change.
     let lastChange = performance.now();
     const off = host.journal.subscribeLazy(() => (lastChange = performance.now()));
+    // idle time is quiet time with no retry due: an attempt --inject refused is followed by its retry after
+    // the back-off (scaled), which may be longer than --idle (DELIV-8)
+    const timing = makeTiming(options.timeScale ?? 1, DEFAULT_TOLERANCES);
     const checkIdle = () => {
-      const left = idle! * 1000 - (performance.now() - lastChange);
-      if (left <= 0) finish(`--idle ${idle} s without a request`);
+      const quiet = idle! * 1000 - (performance.now() - lastChange);
+      const due = retriesDueUntilNs(host.journal.entries(), timing);
+      const dueMs = due === undefined ? 0 : Number(due - process.hrtime.bigint()) / 1e6;
+      const left = Math.max(quiet, dueMs);
+      if (left <= 0) finish(`--idle ${idle} s without a request${due !== undefined ? ' or a retry due' : ''}`);
       else timers.push(setTimeout(checkIdle, left));
     };
     if (idle !== undefined) timers.push(setTimeout(checkIdle, idle * 1000));

@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
+import { signingFlags } from './signing-flags.ts';
 import type { JournalEntry, MockHostOptions } from '../../mock-host/index.ts';
 import {
   judgeJournal,
@@ -27,7 +28,7 @@ import { ccsError, isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
 import { JOURNAL_FILE, writeJournal } from './observe-journal.ts';
 import { readSaved } from './observe-har.ts';
-import { DATA_API_FLAGS, dataApiOptions, readBackStep } from './observe-data-api.ts';
+import { DATA_API_FLAGS, dataApiOptions, readBackStep, tokenSource } from './observe-data-api.ts';
 import { fail, observeLive } from './observe-live.ts';
 
 const HELP = `Usage: ccs-conformance observe [options]
@@ -41,7 +42,10 @@ Options:
   --host ADDR              address to listen on (default 127.0.0.1)
   --hook-path PATH         the workspace's hookPath (repeatable; default /hooks)
   --facts-path PATH        the FACTS class's callback path: its user-facts GETs are judged too (repeatable)
-  --hmac-secret-file F     HMAC mode: file holding the workspace's secret (signatures are judged)
+  --signing MODE           none, hmac or jwks: the mode the workspaces sign in (none: the absence of the
+                           signature header is judged; default: what the two flags below imply)
+  --hmac-secret-file [WS=]F  HMAC mode: file holding a secret, for every workspace or bound to workspace WS
+                           (repeatable: a sandbox's own secret, SIGN-13; two for one WS: a rotation, SIGN-14)
   --jwks-url URL           JWKS mode: the service's /.well-known/service/jwks.json
   --time-scale X           the service's time scale (0 < X <= 1; default 1): back-off is judged scaled
   --inject EVENT=A,B,...   answer the attempts of EVENT in turn: a status (503), reset, close, or
@@ -58,6 +62,8 @@ Options:
                            named (envelope, DELIVERED after onComplete, 404 after a scope delete); live, the
                            key a config.deleted names is read as it arrives (404 after a chat delete)
   --token-env NAME         with --data-api: the environment variable holding the data API Bearer token
+  --token-file F           with --data-api: the file holding the token instead; either is read when a read
+                           is made, so a token your tests create while observe runs is found
   --report-dir D           where the reports go (default reports/out)
   --quiet                  no line per request
   -h, --help               this text
@@ -78,6 +84,7 @@ const SHARED = new Set([
   'host',
   'hook-path',
   'facts-path',
+  'signing',
   'hmac-secret-file',
   'jwks-url',
   'time-scale',
@@ -128,9 +135,12 @@ export async function run(argv: string[]): Promise<number> {
   let duration: number | undefined;
   let idle: number | undefined;
   let dataApi: ReadBackOptions | undefined;
+  let hmacByWorkspace: Record<string, string[]>;
   try {
     dataApi = dataApiOptions(values);
-    options = mockHostOptions(values);
+    const signing = signingFlags(values);
+    hmacByWorkspace = signing.byWorkspace;
+    options = mockHostOptions(values, signing);
     duration = seconds('duration', values.duration);
     idle = seconds('idle', values.idle);
     if (options.timeScale !== undefined && options.timeScale > 1) {
@@ -188,11 +198,7 @@ export async function run(argv: string[]): Promise<number> {
   const journal = typeof values.from === 'string' ? values.from : join(reportDir, JOURNAL_FILE);
   // a saved journal carries the signing mode of its verdicts (declaredSigning): no secret needed
   // the secret files by name (never their content): SIGN-3 and SIGN-6 need the secret (hmac-variants.ts)
-  const secretFiles = (values['hmac-secret-file'] as string[] | undefined) ?? [];
-  const rerun = [
-    `ccs-conformance observe --from ${journal} --time-scale ${timeScale}`,
-    ...secretFiles.map((f) => `--hmac-secret-file ${f}`),
-  ].join(' ');
+  const rerun = rerunLine(journal, values, timeScale);
   let judgement: Judgement;
   let report: Awaited<ReturnType<typeof observeReport>>;
   try {
@@ -200,9 +206,9 @@ export async function run(argv: string[]): Promise<number> {
     const judgeOptions: JudgeOptions =
       meta && endNs !== undefined
         ? runJudgeOptions(meta, endNs)
-        : { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, gaps };
+        : { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, hmacByWorkspace, gaps };
     judgement = judgeJournal(entries, judgeOptions);
-    await readBackStep(entries, judgement.verdicts, dataApi, arrival);
+    await readBackStep(entries, judgement.verdicts, dataApi, arrival, tokenSource(values));
     report = await observeReport({
       judgement,
       runId: randomUUID(),
@@ -230,9 +236,30 @@ export async function run(argv: string[]): Promise<number> {
   return report.verdict === 'pass' ? 0 : 1;
 }
 
+/** The flags that decide the judging, again, with the journal to judge (secret files by name, never content). */
+function rerunLine(journal: string, values: Parsed['flags'], timeScale: number): string {
+  const again = [
+    'signing',
+    'hmac-secret-file',
+    'jwks-url',
+    'hook-path',
+    'facts-path',
+    'data-api',
+    'token-env',
+    'token-file',
+  ];
+  const flags = again.flatMap((name) => {
+    const v = values[name];
+    const list = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+    return list.map((x) => `--${name} ${String(x)}`);
+  });
+  return [`ccs-conformance observe --from ${journal} --time-scale ${timeScale}`, ...flags].join(' ');
+}
+
 /** The mode the judge holds the signatures to: the flags, else (for a saved journal) the mode it was recorded in. */
 function declaredSigning(options: MockHostOptions, entries: JournalEntry[], saved: boolean): DeclaredSigning {
-  if (options.signing?.mode === 'hmac' || options.signing?.mode === 'jwks') return options.signing.mode;
+  const declared = options.signing?.mode;
+  if (declared === 'hmac' || declared === 'jwks' || declared === 'none') return declared;
   if (!saved) return 'unknown';
   const modes = new Set(entries.filter((e) => e.kind === 'lifecycle').map((e) => e.signature.mode));
   const [only] = [...modes];

@@ -4,7 +4,8 @@ import { dataApiPath, type ConfigEndForm } from '../../spec/index.ts';
 export interface ReadBackOptions {
   /** The service's base_url: the data API is {base_url}/api/{workspaceKey}/endpoints/{configEnd}/data/... */
   baseUrl: string;
-  token: string;
+  /** The Bearer token, read when a read is made (it may come into being while observing). */
+  readonly token: string;
   /** Each read's deadline (ms). */
   timeoutMs?: number;
 }

@@ -1,7 +1,11 @@
-/** judge/service/: the traffic judge of the service direction, behind `ccs-conformance observe` and every driven run. */
+/**
+ * judge/service/: the traffic judge of the service direction, behind `ccs-conformance observe` and every
+ * driven run.
+ */
 export { judgeJournal, type Gaps, type JudgeOptions, type Judgement } from './judge.ts';
 export { observeReport, NOT_FROM_TRAFFIC, type ObserveReportInput } from './report.ts';
 export { Verdicts } from './verdicts.ts';
+export { retriesDueUntilNs } from './triggers.ts';
 export type { DeclaredSigning } from './words.ts';
 export { readBack, notReadBack, type ReadBackOptions } from './read-back.ts';
 export { ArrivalReader, type ArrivalReads } from './read-at-arrival.ts';

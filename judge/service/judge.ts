@@ -29,6 +29,11 @@ export interface JudgeOptions {
   hookPaths: string[];
   /** HMAC mode: the workspace's secrets, to tell the secret and the bytes (SIGN-3, SIGN-6) from SIGN-12. */
   hmacSecrets?: string[];
+  /**
+   * HMAC mode: secrets bound to a workspace key (observe's `--hmac-secret-file WS=FILE`): a callback of a
+   * bound workspace verifies with its own (SIGN-13), either of two after a rotation (SIGN-14).
+   */
+  hmacByWorkspace?: Record<string, string[]>;
   /** The end of the observation on the mock host's monotonic clock (ns); default: the last entry's end. */
   endNs?: bigint;
   /** Windows in which the mock host refused connections (a driven run's refuse steps): attempts unseen. */
@@ -70,7 +75,7 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
     }
     const signing = o.signing === 'per-route' ? e.signature.mode : o.signing;
     modes.add(signing);
-    if (e.kind === 'lifecycle') judgeCallback(e, v, signing, o.hmacSecrets, timed);
+    if (e.kind === 'lifecycle') judgeCallback(e, v, signing, o.hmacSecrets, timed, o.hmacByWorkspace);
     else judgeFacts(e, v, signing, o.hmacSecrets);
   }
   // the last answer's time stands in for the end of observing only when none is given (a live run gives it)
@@ -104,7 +109,7 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
   else notExercisedByMode(o.signing, v);
   if (o.signing === 'unknown') {
     for (const c of SIGNING_CLAUSES)
-      v.notExercised(c, 'no signing mode given: --hmac-secret-file F or --jwks-url U decides it');
+      v.notExercised(c, 'no signing mode given: --signing none, --hmac-secret-file F or --jwks-url U decides it');
   }
   return { verdicts: v, callbacks: callbacks.length, others: entries.length - callbacks.length };
 }
@@ -149,4 +154,8 @@ function notExercisedByMode(signing: DeclaredSigning, v: Verdicts): void {
       : { clauses: hmacOnly, why: 'the workspace signs with JWKS: an HMAC workspace with --hmac-secret-file' };
   if (signing === 'hmac' || signing === 'jwks') for (const c of other.clauses) v.notExercised(c, other.why);
   if (signing === 'hmac' || signing === 'jwks') v.notExercised('SIGN-1', 'signing is on: a workspace with signing off');
+  if (signing === 'none') {
+    const why = 'the workspaces sign with no mode (--signing none): an HMAC or a JWKS workspace exercises it';
+    for (const c of new Set([...SIGNING_CLAUSES, ...hmacOnly, ...jwksOnly])) if (!v.decided(c)) v.notExercised(c, why);
+  }
 }

@@ -8,9 +8,10 @@ import { CONTRACT, LIFECYCLE_EVENTS } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header } from './journal.ts';
 import { judgeSignature } from './signature.ts';
+import { entryCheckWords, ruleOf } from './entry-checks.ts';
 import { at, bodyOf, show, type DeclaredSigning } from './words.ts';
 import type { CheckWords, Verdicts } from './verdicts.ts';
-import { toClauseId, type ServiceCheckId } from '../../spec/index.ts';
+import { toClauseId } from '../../spec/index.ts';
 
 const BODY_HEADER_RULES = new Set(['HDR-2', 'HDR-3', 'HDR-4', 'HDR-5']);
 const OWN_RULE_MEMBERS = new Set(['eventType', 'data', 'values']);
@@ -54,28 +55,6 @@ function hasUnlisted(p: Record<string, unknown>, allowed: Set<string>, own: Set<
   return false;
 }
 
-/**
- * The header checks of the mock host (mock-host/checks.ts), by name and the clause it names: the fault
- * model's check id of the same rule. One name serves two clauses where the rule depends on the event (the
- * attempt header: counted on onComplete, HDR-4; absent on the others, HDR-5).
- */
-const ENTRY_CHECK_IDS: Record<string, ServiceCheckId> = {
-  'method HOOK-1': 'hook.post-to-hook-path',
-  'content-type HDR-1': 'header.content-type',
-  'event-header HDR-2': 'header.event-equals-body',
-  'delivery-id HDR-3': 'header.delivery-id-form',
-  'attempt-header HDR-4': 'delivery.attempt-numbering',
-  'attempt-header HDR-5': 'header.attempt-only-oncomplete',
-  'signature-present HDR-6': 'header.signature-exactly-when-on',
-  'signature-absent SIGN-1': 'sign.absent-when-off',
-};
-
-/**
- * The words of each check (its id), made once: the judge of 100,000 callbacks makes no object per
- * check, and a failure's words (the closure given last to `that`) only for a check that failed.
- */
-const ENTRY_CHECK_WORDS = new Map(Object.entries(ENTRY_CHECK_IDS).map(([key, id]) => [key, { id }]));
-const NO_ID = {};
 const JSON_OBJECT: CheckWords = { id: 'model.json-object' };
 const NO_INLINE_VALUES: CheckWords = { id: 'payload.no-inline-values' };
 const EVENT_MEMBER: CheckWords = { id: 'payload.event-member' };
@@ -110,6 +89,7 @@ export function judgeCallback(
   signing: DeclaredSigning,
   secrets: string[] = [],
   timed = true,
+  bound?: Record<string, string[]>,
 ): void {
   const body = bodyOf(e);
   const isObject = body !== undefined;
@@ -132,7 +112,7 @@ export function judgeCallback(
       toClauseId(c.clause),
       ruleOf(c.name),
       c.ok,
-      ENTRY_CHECK_WORDS.get(`${c.name} ${c.clause}`) ?? NO_ID,
+      entryCheckWords(c),
       c.ok
         ? undefined
         : () => {
@@ -142,28 +122,7 @@ export function judgeCallback(
     );
   }
   if (body) judgePayload(e, body, v);
-  judgeSignature(e, v, signing, secrets, timed);
-}
-
-function ruleOf(name: string): string {
-  switch (name) {
-    case 'method':
-      return 'a lifecycle callback is an HTTP POST';
-    case 'content-type':
-      return 'a lifecycle callback is sent with Content-Type application/json';
-    case 'event-header':
-      return 'X-Service-Event is present and equals body.event';
-    case 'delivery-id':
-      return 'X-Service-Delivery-Id is lc-<conversationId>-<event>';
-    case 'attempt-header':
-      return 'X-Service-Delivery-Attempt is 1, 2 or 3 on onComplete and absent on other events';
-    case 'signature-present':
-      return 'X-Service-Signature is present exactly when signing is enabled';
-    case 'signature-absent':
-      return 'with no signing mode, X-Service-Signature is absent';
-    default:
-      return name;
-  }
+  judgeSignature(e, v, signing, secrets, timed, bound);
 }
 
 function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts): void {

@@ -180,7 +180,7 @@ function judgeDelivered(n: Named, got: Read, v: Verdicts, proven: boolean): void
   }
 }
 
-/** Without the data API, what the read-back would decide says what would exercise it. */
-export function notReadBack(v: Verdicts): void {
-  for (const c of READ_BACK_CLAUSES) if (!v.decided(c)) v.notExercised(c, HOW);
+/** Without the data API (or its token), what the read-back would decide says what would exercise it. */
+export function notReadBack(v: Verdicts, why = HOW): void {
+  for (const c of READ_BACK_CLAUSES) if (!v.decided(c)) v.notExercised(c, why);
 }

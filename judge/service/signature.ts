@@ -7,6 +7,7 @@ import { SIGNATURE_HEADER, isExactHmacForm } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { header, rawBody } from './journal.ts';
 import { hmacAtFirstSight, judgeHmac, type BytesRule } from './hmac-variants.ts';
+import { SIGN_14_BYTES, judgeBound } from './hmac-bound.ts';
 import { at, show, type DeclaredSigning } from './words.ts';
 import type { CheckWords, Verdicts } from './verdicts.ts';
 
@@ -31,13 +32,14 @@ function seen(e: JournalEntry): string {
   return `${e.signature.verdict}: ${e.signature.reason} (${at(e)})`;
 }
 
-/** SIGN-3, SIGN-4, SIGN-7..9, SIGN-11, SIGN-12 from the entry's verdict in the declared mode. */
+/** SIGN-3, SIGN-4, SIGN-7..9, SIGN-11..14 from the entry's verdict in the declared mode. */
 export function judgeSignature(
   e: JournalEntry,
   v: Verdicts,
   signing: DeclaredSigning,
   secrets: string[],
   timed = true,
+  bound?: Record<string, string[]>,
 ): void {
   if (signing !== 'hmac' && signing !== 'jwks') return;
   const sig = header(e, SIGNATURE_HEADER);
@@ -68,16 +70,21 @@ export function judgeSignature(
         : () => ({ expected: 't=<unix_seconds>,v1=<hex>', seen: `${show(sig!.slice(0, 40))} (${at(e)})` }),
     );
     if (!form) return;
+    // secrets bound to workspaces: this workspace's own, judged apart from the others' (SIGN-13, SIGN-14)
+    const own = bound !== undefined ? judgeBound(e, v, sig!, bound) : undefined;
+    if (own === 'other') return;
+    const valid = own === undefined ? s.verdict === 'valid' : own.valid;
+    const rule = own?.rotated ? SIGN_14_BYTES : SIGN_3_BYTES;
     // the lazy values are closures in an object, which the TypeScript loader names one by one: built
     // only for a signature that is not the contract's at first sight
-    if (!hmacAtFirstSight(v, sig!, s.verdict === 'valid', SIGN_3_BYTES, exact))
+    if (!hmacAtFirstSight(v, sig!, valid, rule, exact))
       judgeHmac(v, {
-        secrets,
+        secrets: own?.secrets ?? secrets,
         header: sig!,
         payload: () => rawBody(e),
-        valid: s.verdict === 'valid',
+        valid,
         where: () => ` (${at(e)})`,
-        bytes: SIGN_3_BYTES,
+        bytes: rule,
       });
   } else {
     const form = v.that(

@@ -95,6 +95,44 @@ function slowSuccess(e: JournalEntry, end: AttemptEnd, timing: Timing): boolean 
   return d >= b.under && d < b.timeout - b.tol;
 }
 
+/**
+ * The latest moment (the mock host's monotonic clock, ns) the retry after attempt `i + 1` may come when
+ * that attempt ended at `endNs` refused: the back-off before it, scaled, with its tolerance and the
+ * harness's slack (DELIV-8).
+ */
+export function retryDeadlineNs(endNs: bigint, i: number, timing: Timing): bigint {
+  const backoff = CONTRACT.backoffMs[i]!;
+  const dueMs = timing.scaled(backoff) + timing.tolerance(backoff) + HARNESS_SLACK_MS;
+  return endNs + BigInt(Math.round(dueMs)) * 1_000_000n;
+}
+
+/**
+ * Until when an observation must go on for the retries its answers made due: the latest retry deadline
+ * of an onComplete attempt (1 or 2) that was refused and has no later attempt yet, or of one still open
+ * (held: its end is still to come). Undefined when none is pending. observe's --idle waits for it.
+ */
+export function retriesDueUntilNs(entries: readonly JournalEntry[], timing: Timing): bigint | undefined {
+  const later = new Set<string>();
+  let until: bigint | undefined;
+  for (let k = entries.length - 1; k >= 0; k--) {
+    const e = entries[k]!;
+    if (e.kind !== 'lifecycle' || e.event !== 'onComplete' || e.deliveryId === undefined) continue;
+    const attempt = e.attempt ?? 1;
+    const superseded = later.has(e.deliveryId);
+    later.add(e.deliveryId);
+    if (superseded || attempt >= CONTRACT.maxAttempts) continue;
+    const end = endOfAttempt(e);
+    if (end.kind !== 'open' && end.kind !== '5xx' && end.kind !== 'timeout' && end.kind !== 'network') continue;
+    // an attempt still open ends by the whole-request timeout at the latest (DELIV-3), its retry after that
+    const t = CONTRACT.requestTimeoutMs;
+    const openUntil = () =>
+      BigInt(e.arrival.monoNs) + BigInt(Math.round(timing.scaled(t) + timing.tolerance(t))) * 1_000_000n;
+    const due = retryDeadlineNs(end.kind === 'open' ? openUntil() : BigInt(e.finished!.monoNs), attempt - 1, timing);
+    if (until === undefined || due > until) until = due;
+  }
+  return until;
+}
+
 export interface TriggerContext {
   timing: Timing;
   /** The end of the observation on the mock host's monotonic clock (ns). */
@@ -115,8 +153,7 @@ export function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: TriggerContex
       if (i + 1 >= CONTRACT.maxAttempts) continue;
       const backoff = CONTRACT.backoffMs[i]!;
       if (end.kind !== 'network') {
-        const dueMs = timing.scaled(backoff) + timing.tolerance(backoff) + HARNESS_SLACK_MS;
-        const deadline = endNs + BigInt(Math.round(dueMs)) * 1_000_000n;
+        const deadline = retryDeadlineNs(endNs, i, timing);
         if (next === undefined && ctx.endNs < deadline) continue; // the observation ended before a retry was due
         requireRetry(e, next, i, end.kind, v, `attempt ${i + 2} within ${ms(deadline - endNs)} ms`);
       }

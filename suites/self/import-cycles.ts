@@ -13,7 +13,10 @@ export function staticImports(source: string): string[] {
   return found;
 }
 
-/** Specifiers a file loads when it runs: static imports but `import type`/`export type` (erased), and `import('...')`. */
+/**
+ * Specifiers a file loads when it runs: static imports but `import type` and `export type` (erased), and
+ * `import('...')`.
+ */
 export function loadedImports(source: string): string[] {
   const found: string[] = [];
   const re = /^\s*(?:import|export)\s+(?!type[\s{])(?:[^'"();]*?\s+from\s+)?['"]([^'"]+)['"]/gm;

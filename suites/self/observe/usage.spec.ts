@@ -8,12 +8,12 @@ import { runObserve } from './children.ts';
 test('observe --help exits 0 and lists --inject, --from, --idle and --duration', async () => {
   const r = await runObserve(['--help']);
   expect(r.code).toBe(0);
-  for (const flag of ['--inject', '--from', '--idle', '--duration', '--hmac-secret-file', '--jwks-url']) {
+  for (const flag of ['--inject', '--from', '--idle', '--duration', '--signing', '--hmac-secret-file', '--jwks-url']) {
     expect(r.out).toContain(flag);
   }
 });
 
-test('observe refuses a bad --inject, a missing, non-journal or non-HAR --from file, a data API without its token, and two signing modes', async () => {
+test('observe refuses a bad --inject, a missing, non-journal or non-HAR --from file, a data API without a token source, and two signing modes', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-usage-'));
   try {
     const notJournal = join(dir, 'not-journal.jsonl');
@@ -33,9 +33,14 @@ test('observe refuses a bad --inject, a missing, non-journal or non-HAR --from f
       [['--hmac-secret-file', secret, '--jwks-url', 'http://127.0.0.1:1/jwks.json', '--idle', '1'], /exclusive/],
       [['--idle', '0'], /--idle must be a number of seconds > 0/],
       [['--data-api', 'localhost:1', '--token-env', 'T'], /--data-api must be the service's http\(s\) base URL/],
-      [['--data-api', 'http://127.0.0.1:1'], /--data-api needs --token-env NAME/],
-      [['--data-api', 'http://127.0.0.1:1', '--token-env', 'CCS_OBSERVE_UNSET_TOKEN'], /is not set or empty/],
+      [['--data-api', 'http://127.0.0.1:1'], /--data-api needs --token-env NAME or --token-file F/],
+      [['--data-api', 'http://127.0.0.1:1', '--token-env', 'T', '--token-file', secret], /exclusive/],
       [['--token-env', 'T'], /--token-env needs --data-api URL/],
+      [['--token-file', secret], /--token-file needs --data-api URL/],
+      [['--signing', 'rsa'], /--signing must be none, hmac or jwks/],
+      [['--signing', 'hmac'], /--signing hmac needs --hmac-secret-file FILE/],
+      [['--signing', 'jwks'], /--signing jwks needs --jwks-url URL/],
+      [['--signing', 'none', '--hmac-secret-file', secret], /exclusive/],
     ];
     for (const [args, words] of cases) {
       const r = await runObserve(args);
