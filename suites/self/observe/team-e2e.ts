@@ -23,7 +23,7 @@ async function call(driverUrl: string, method: string, path: string, body?: unkn
   return text ? JSON.parse(text) : undefined;
 }
 
-export type TeamSigning = { mode: 'hmac'; secret: string } | { mode: 'jwks' };
+export type TeamSigning = { mode: 'hmac'; secret: string } | { mode: 'jwks' } | { mode: 'none' };
 
 /** Points the demo workspace at hostBaseUrl with the signing mode given, then plays a user's two sessions. */
 export async function playTeamTests(driverUrl: string, hostBaseUrl: string, signing: TeamSigning): Promise<TeamRun> {

@@ -32,6 +32,8 @@ export interface TeamRunOptions {
   injects: string[];
   /** Read back what the callbacks name from the reference service's data API (--data-api, --token-env). */
   dataApi?: boolean;
+  /** The workspace's mode, declared to observe with --signing (default: HMAC, implied by the secret file). */
+  signing?: 'none' | 'hmac';
 }
 
 /** The demo workspace's test-only Bearer token (fixtures/workspaces/default.yaml), passed as --token-env names. */
@@ -60,8 +62,7 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
       '/hooks/service',
       '--facts-path',
       '/user-facts',
-      '--hmac-secret-file',
-      secretFile,
+      ...(o.signing === 'none' ? ['--signing', 'none'] : ['--hmac-secret-file', secretFile]),
       '--time-scale',
       String(o.timeScale),
       ...o.injects.flatMap((i) => ['--inject', i]),
@@ -85,7 +86,8 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
       if (b.status === 'rejected') throw b.reason;
     }
     const [service, observer] = [ref!, obs!];
-    await playTeamTests(`${service.url}/__driver`, observer.url, { mode: 'hmac', secret: SECRET });
+    const signing = o.signing === 'none' ? { mode: 'none' as const } : { mode: 'hmac' as const, secret: SECRET };
+    await playTeamTests(`${service.url}/__driver`, observer.url, signing);
     const code = await observer.exited;
     const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
     return { code, report, out: observer.out() };
