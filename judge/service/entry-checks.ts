@@ -4,7 +4,9 @@
  */
 import type { EntryCheck } from '../../mock-host/index.ts';
 import type { ServiceCheckId } from '../../spec/index.ts';
-import type { CheckWords } from './verdicts.ts';
+import type { JournalEntry } from '../../mock-host/index.ts';
+import { at } from './words.ts';
+import type { CheckWords, Verdicts } from './verdicts.ts';
 
 /**
  * The header checks of the mock host (mock-host/checks.ts), by name and the clause it names: the fault
@@ -60,4 +62,17 @@ export function ruleOf(name: string): string {
     default:
       return name;
   }
+}
+
+const SIGNATURE_HDR_6: CheckWords = { id: 'header.signature-exactly-when-on' };
+
+/** With signing off a header sent anyway also breaks HDR-6: the header is present exactly when signing is on. */
+export function judgeAbsentAlsoHdr6(e: JournalEntry, ok: boolean, detail: string, v: Verdicts): void {
+  v.that(
+    'HDR-6',
+    ruleOf('signature-present'),
+    ok,
+    SIGNATURE_HDR_6,
+    ok ? undefined : () => ({ expected: 'no X-Service-Signature with signing off', seen: `${detail} (${at(e)})` }),
+  );
 }

@@ -19,13 +19,44 @@ const FACTS_CHECK_IDS: Record<string, ServiceCheckId | undefined> = {
   'FACTS-4': 'facts.signature-exactly-when-on',
 };
 
+/**
+ * The query holds the X-Service-End-User handle written as it is, not percent-encoded: read as a query it
+ * names another handle (a space, '&', '+', '#' or '%' in it), so FACTS-1's form is what broke, not the
+ * header or the delivery id the mock host compares with the handle it read.
+ */
+function unencodedHandle(e: JournalEntry): string | undefined {
+  const user = header(e, 'x-service-end-user');
+  const raw = e.url.slice(e.url.indexOf('?') + 1);
+  if (user === undefined || !e.url.includes('?') || new URLSearchParams(raw).get('endUserHandle') === user) return;
+  if (!raw.startsWith('endUserHandle=')) return undefined;
+  // the whole rest is the handle when '&', '+' or '#' went unencoded (a client may still encode a space)
+  const rest = raw.slice('endUserHandle='.length);
+  return rest === user || safeDecode(rest) === user ? user : undefined;
+}
+
+function safeDecode(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}
+
 export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[] = []): void {
   const handle = e.query.endUserHandle;
   const noHandle = typeof handle !== 'string' || handle === '';
+  const unencoded = unencodedHandle(e);
+  if (unencoded !== undefined) {
+    v.that('FACTS-1', 'the query is ?endUserHandle= the handle, percent-encoded', false, {
+      id: 'facts.request-form',
+      expected: `?endUserHandle=${encodeURIComponent(unencoded)}`,
+      seen: `${e.url} (${at(e)})`,
+    });
+  }
   for (const c of e.checks) {
-    // the end-user header and the delivery id are compared with the query's handle: without one,
-    // FACTS-1 speaks and they are not decided
-    if (noHandle && (c.name === 'end-user-header' || c.name === 'delivery-id')) continue;
+    // the end-user header and the delivery id are compared with the query's handle: without one, or with
+    // one read from an unencoded query, FACTS-1 speaks and they are not decided
+    if ((noHandle || unencoded !== undefined) && (c.name === 'end-user-header' || c.name === 'delivery-id')) continue;
     // the mock host's checks name the clause of their own rule (mock-host/checks.ts)
     v.that(toClauseId(c.clause), `the user-facts GET: ${c.name}`, c.ok, {
       id: FACTS_CHECK_IDS[c.clause],

@@ -39,6 +39,20 @@ export function judgePages(entries: JournalEntry[], v: Verdicts): void {
   for (const manifests of by.values()) for (const pages of manifests) judgeManifest(pages, v);
 }
 
+/** PAGE-1: "in pages of 500 keys": every page of a complete manifest but the last holds 500 keys. */
+function judgeFullPages(pages: Page[], total: number, v: Verdicts): void {
+  const short = pages.filter(
+    (p) => p.page !== total && (!Array.isArray(p.keys) || p.keys.length !== CONTRACT.bulkPageSize),
+  );
+  v.that('PAGE-1', 'the pages of a manifest hold 500 keys each, but the last', short.length === 0, {
+    id: 'page.500-one-page',
+    expected: `${CONTRACT.bulkPageSize} keys on every page but page ${total}`,
+    seen: short
+      .map((p) => `page ${String(p.page)}: ${Array.isArray(p.keys) ? p.keys.length : 0} keys (${at(p.e)})`)
+      .join('; '),
+  });
+}
+
 function judgeManifest(pages: Page[], v: Verdicts): void {
   for (const p of pages) {
     const n = Array.isArray(p.keys) ? p.keys.length : 0;
@@ -50,8 +64,9 @@ function judgeManifest(pages: Page[], v: Verdicts): void {
   }
   const first = pages[0]!;
   const count = first.count;
+  // count's type is EVT-10's (a member of section 2.2): this clause asks that it is on every page, the same
   for (const p of pages) {
-    v.that('PAGE-4', 'count is on every page, the same on each', Number.isInteger(p.count) && p.count === count, {
+    v.that('PAGE-4', 'count is on every page, the same on each', p.count !== undefined && p.count === count, {
       id: 'page.count-every-page',
       expected: `count ${JSON.stringify(count)}`,
       seen: `count ${JSON.stringify(p.count) ?? 'absent'} (${at(p.e)})`,
@@ -81,7 +96,8 @@ function judgeManifest(pages: Page[], v: Verdicts): void {
     expected: `pages 1..${String(total)}`,
     seen: numbering.join('; '),
   });
-  if (numbering.length > 0 || !Number.isInteger(total)) return;
+  // the union is held to count only when count is a number (EVT-10 judges its type)
+  if (numbering.length > 0 || !Number.isInteger(total) || !Number.isInteger(count)) return;
   const got = new Set(pages.map((p) => p.page as number));
   if (got.size < (total as number)) {
     v.notExercised(
@@ -90,6 +106,7 @@ function judgeManifest(pages: Page[], v: Verdicts): void {
     );
     return;
   }
+  judgeFullPages(pages, total as number, v);
   const union = new Set<string>();
   let dup = 0;
   const seenPage = new Set<number>();

@@ -8,7 +8,9 @@ import { CONTRACT, LIFECYCLE_EVENTS } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { COMMON_FIELDS, EVENT_FIELDS, TIMESTAMP_PATTERN, header } from './journal.ts';
 import { judgeSignature } from './signature.ts';
-import { entryCheckWords, ruleOf } from './entry-checks.ts';
+import { entryCheckWords, judgeAbsentAlsoHdr6, ruleOf } from './entry-checks.ts';
+import { notACallback } from './hook-strays.ts';
+import { judgeSendingTime } from './sending-time.ts';
 import { at, bodyOf, show, type DeclaredSigning } from './words.ts';
 import type { CheckWords, Verdicts } from './verdicts.ts';
 import { toClauseId } from '../../spec/index.ts';
@@ -91,6 +93,7 @@ export function judgeCallback(
   timed = true,
   bound?: Record<string, string[]>,
 ): void {
+  if (notACallback(e, v)) return;
   const body = bodyOf(e);
   const isObject = body !== undefined;
   v.that(
@@ -108,6 +111,8 @@ export function judgeCallback(
     if (c.clause === 'HDR-4' && (e.attempt ?? 0) > CONTRACT.maxAttempts) continue;
     if (c.clause === 'HDR-3' && body?.conversationId === undefined) continue;
     // the mock host's detail reads "<what was seen>; expected <what the rule wants>" (mock-host/checks.ts)
+    // a header sent with signing off breaks both rules of that one condition (HDR-6's "exactly when")
+    if (c.name === 'signature-absent') judgeAbsentAlsoHdr6(e, c.ok, c.detail, v);
     v.that(
       toClauseId(c.clause),
       ruleOf(c.name),
@@ -266,5 +271,6 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
         ? undefined
         : () => ({ expected: 'YYYY-MM-DDTHH:MM:SS.mmm', seen: `timestamp ${show(p.timestamp)} (${at(e)})` }),
     );
+    if (form) judgeSendingTime(e, p.timestamp as string, v);
   }
 }

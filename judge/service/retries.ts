@@ -103,7 +103,23 @@ export function judgeSeries(entries: JournalEntry[], v: Verdicts, ctx: SeriesCon
   judgeBestEffort(entries, v, ctx);
 }
 
-function judgeOne(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
+/**
+ * The attempts in the order the service numbered them, when each carries its own number 1 to 3: an attempt
+ * sent before its retry may arrive after it (EVT-19 reading); else in arrival order (HDR-4 judges numbers).
+ */
+function inSendingOrder(s: JournalEntry[]): JournalEntry[] {
+  if (s.length < 2) return s;
+  const n = s.map((e) => Number(e.headers['x-service-delivery-attempt']));
+  const distinct = new Set(n).size === n.length && n.every((x) => Number.isInteger(x) && x >= 1 && x <= 3);
+  return distinct
+    ? [...s].sort(
+        (a, b) => Number(a.headers['x-service-delivery-attempt']) - Number(b.headers['x-service-delivery-attempt']),
+      )
+    : s;
+}
+
+function judgeOne(arrived: JournalEntry[], v: Verdicts, ctx: SeriesContext): void {
+  const s = inSendingOrder(arrived);
   const first = s[0]!;
   const blind = blindTo(s, ctx);
   // the failure's words are made only for a failure (per-callback.ts), the check ids once
@@ -168,8 +184,10 @@ function judgeResigned(s: JournalEntry[], v: Verdicts, ctx: SeriesContext): void
   // SIGN-5 reading: when attempt 1 does not verify, the signing clauses speak, not SIGN-5
   if (first.signature.verdict !== 'valid' || first.signature.t === undefined) return;
   for (const e of s.slice(1)) {
-    // an unsigned retry is HDR-6's and SIGN-3's (presence); SIGN-5 judges the signatures sent
-    if (e.signature.verdict === 'absent') continue;
+    // an unsigned retry is HDR-6's and SIGN-3's (presence), one that does not verify the signing clauses';
+    // SIGN-5 judges whether a verified retry's t is fresh
+    if (e.signature.verdict !== 'valid' && e.signature.verdict !== 'stale' && e.signature.verdict !== 'future')
+      continue;
     const t = e.signature.t;
     const moved = (e.arrival.wallMs - first.arrival.wallMs) / 1000;
     // t is whole seconds: 1 s of rounding on each side, and the loaded machine's jitter

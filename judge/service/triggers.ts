@@ -139,6 +139,21 @@ export interface TriggerContext {
   endNs: bigint;
 }
 
+/**
+ * The next attempt was sent before this one ended on the host: it arrived first (sent earlier, delayed on
+ * the way), or while this one was still open past the whole-request timeout, which the service counts
+ * from its own send (DELIV-12: a slow attempt may be followed by a retry). What followed this attempt's
+ * answer is then not for the host's clock to judge.
+ */
+function sentBeforeEnd(e: JournalEntry, next: JournalEntry, timing: Timing): boolean {
+  const arrived = BigInt(e.arrival.monoNs);
+  const nextArrived = BigInt(next.arrival.monoNs);
+  if (nextArrived < arrived) return true;
+  if (!e.finished || nextArrived >= BigInt(e.finished.monoNs)) return false;
+  const b = band(timing);
+  return ms(nextArrived - arrived) >= b.timeout - b.tol;
+}
+
 /** DELIV-3, DELIV-4, DELIV-6, DELIV-7, DELIV-8, DELIV-10: what followed each attempt of one onComplete. */
 export function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: TriggerContext): void {
   const { timing } = ctx;
@@ -148,6 +163,7 @@ export function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: TriggerContex
     const end = endOfAttempt(e);
     if (end.kind === 'open') continue;
     judgeHeld(e, end, v, timing);
+    if (next !== undefined && sentBeforeEnd(e, next, timing)) continue;
     const endNs = BigInt(e.finished!.monoNs);
     if (end.kind === '5xx' || end.kind === 'timeout' || end.kind === 'network') {
       if (i + 1 >= CONTRACT.maxAttempts) continue;

@@ -120,7 +120,7 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
       } finally {
         // The one judge sees every exchange of the worker, whichever test caused it (DESIGN.md): its
         // journal and the judge's checks over it are left in the run's journal folder for the reports.
-        keepWorkerJournal(host, target, workerInfo);
+        await keepWorkerJournal(host, target, workerInfo);
         await host.close();
       }
     },
