@@ -12,6 +12,7 @@ import { judgeCallback, judgeUnrouted } from './per-callback.ts';
 import type { DeclaredSigning } from './words.ts';
 import { judgeFacts } from './facts.ts';
 import { judgePages } from './pages.ts';
+import { judgeConversations } from './conversations.ts';
 import { judgeSeries, type RefusalWindow } from './retries.ts';
 import { Verdicts } from './verdicts.ts';
 
@@ -89,6 +90,7 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
     }, 0n);
   const timing = makeTiming(o.timeScale, o.tolerances ?? DEFAULT_TOLERANCES);
   const series = (into: Verdicts) => {
+    judgeConversations(callbacks, into);
     judgeSeries(callbacks, into, {
       timing,
       signing: o.signing,

@@ -11,6 +11,7 @@ import { judgeSignature } from './signature.ts';
 import { entryCheckWords, judgeAbsentAlsoHdr6, ruleOf } from './entry-checks.ts';
 import { notACallback } from './hook-strays.ts';
 import { judgeSendingTime } from './sending-time.ts';
+import { judgeEventMembers } from './event-members.ts';
 import { at, bodyOf, show, type DeclaredSigning } from './words.ts';
 import type { CheckWords, Verdicts } from './verdicts.ts';
 import { toClauseId } from '../../spec/index.ts';
@@ -18,7 +19,6 @@ import { toClauseId } from '../../spec/index.ts';
 const BODY_HEADER_RULES = new Set(['HDR-2', 'HDR-3', 'HDR-4', 'HDR-5']);
 const OWN_RULE_MEMBERS = new Set(['eventType', 'data', 'values']);
 const OWN_RULE_MEMBERS_DELETED = new Set([...OWN_RULE_MEMBERS, 'serviceKeys']);
-const SESSION_EVENTS = new Set(['onStart', 'onSessionInterrupted', 'onSessionTimeout']);
 const EVENTS = new Set<string>(LIFECYCLE_EVENTS);
 const INLINE = ['data', 'values'];
 
@@ -201,43 +201,7 @@ function judgePayload(e: JournalEntry, p: Record<string, unknown>, v: Verdicts):
           seen: `no ${COMMON_FIELDS.filter((f) => f !== 'event' && !(f in p)).join(', ')} (${at(e)})`,
         }),
   );
-  if (SESSION_EVENTS.has(event)) {
-    const keys = p.serviceKeys;
-    v.that(
-      'EVT-5',
-      `${event} carries serviceKeys as an empty array`,
-      Array.isArray(keys) && keys.length === 0,
-      { id: 'payload.session-servicekeys-empty' },
-      () => ({ expected: 'serviceKeys: []', seen: `serviceKeys ${show(keys)} (${at(e)})` }),
-    );
-  }
-  if (event === 'config.deleted') {
-    v.that(
-      'EVT-9',
-      'config.deleted carries serviceKey (a string) and no serviceKeys',
-      typeof p.serviceKey === 'string' && !('serviceKeys' in p),
-      { id: 'payload.deleted-singular' },
-      () => ({
-        expected: 'serviceKey: a string, no serviceKeys',
-        seen: `serviceKey ${show(p.serviceKey)}, serviceKeys ${show(p.serviceKeys)} (${at(e)})`,
-      }),
-    );
-  }
-  if (event === 'config.bulk_deleted') {
-    // a page without count is PAGE-4's (count is on every page); a count of another type is this clause's
-    const ints = ['count', 'page', 'totalPages'].filter((k) => (k !== 'count' || k in p) && !Number.isInteger(p[k]));
-    const keysOk = Array.isArray(p.keys) && p.keys.every((k) => typeof k === 'string');
-    v.that(
-      'EVT-10',
-      'config.bulk_deleted carries count, page, totalPages as integers and keys as strings',
-      ints.length === 0 && keysOk,
-      { id: 'payload.bulk-members' },
-      () => ({
-        expected: 'integers count, page, totalPages; keys an array of strings',
-        seen: `${ints.map((k) => `${k} ${show(p[k])}`).join(', ')}${keysOk ? '' : ` keys ${show(p.keys)}`} (${at(e)})`,
-      }),
-    );
-  }
+  judgeEventMembers(e, p, event, v);
   if ('configEnd' in p) {
     const slash = typeof p.configEnd === 'string' && p.configEnd.startsWith('/');
     v.that(
