@@ -24,17 +24,20 @@ import type { ArrivalReads } from './read-at-arrival.ts';
 export type { ReadBackOptions } from './data-api-read.ts';
 
 interface Named extends Where {
-  expect: 'delivered' | 'gone';
-  clause: 'STATE-4' | 'DELIV-14' | 'STATE-7' | 'STATE-8';
+  expect: 'delivered' | 'gone' | 'draft';
+  clause: 'STATE-4' | 'DELIV-14' | 'STATE-7' | 'STATE-8' | 'ENV-3';
   entry: JournalEntry;
 }
 
-const READ_BACK_CLAUSES: ClauseId[] = ['ENV-1', 'STATE-4', 'STATE-7', 'STATE-8', 'DELIV-14'];
+const READ_BACK_CLAUSES: ClauseId[] = ['ENV-1', 'ENV-3', 'STATE-4', 'STATE-7', 'STATE-8', 'DELIV-14'];
 const HOW = '`--data-api URL --token-env NAME` reads back the records the callbacks name';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** The last word of the service on each key: completed (to read DELIVERED) or deleted (to read 404). */
+/**
+ * The last word of the service on each key: completed (to read DELIVERED), deleted (to read 404), or saved
+ * (to read in its envelope, a draft's completedAt set).
+ */
 function namedKeys(callbacks: JournalEntry[]): Named[] {
   const answered = new Set<string>();
   for (const e of callbacks) {
@@ -77,6 +80,7 @@ function namedKeys(callbacks: JournalEntry[]): Named[] {
       put(p.serviceKeys, 'delivered', e.deliveryId && answered.has(e.deliveryId) ? 'STATE-4' : 'DELIV-14');
     } else if (p.event === 'config.deleted') put(p.serviceKey, 'gone', 'STATE-7');
     else if (p.event === 'config.bulk_deleted') put(p.keys, 'gone', 'STATE-8');
+    else if (p.event === 'config.saved') put(p.serviceKey, 'draft', 'ENV-3');
   }
   return [...byKey.values()];
 }
@@ -86,6 +90,7 @@ const IDS: Record<Named['clause'], ServiceCheckId> = {
   'DELIV-14': 'delivery.status-not-delivery',
   'STATE-7': 'state.chat-delete-removes',
   'STATE-8': 'state.scope-delete-removes',
+  'ENV-3': 'env.draft-completed-at',
 };
 
 /** `arrival`: the reads made as each config.deleted arrived (live), undefined when none could be (--from). */
@@ -102,8 +107,9 @@ export async function readBack(
   };
   if (named.length === 0) return untried('no callback named a record: complete or delete one while observing');
   try {
-    // completed records first: a 200 among them proves the path form the deletions are read in
-    for (const n of named.filter((x) => x.expect === 'delivered')) {
+    // completed and saved records first: a 200 among them proves the path form the deletions are read in
+    const stays = [...named.filter((x) => x.expect === 'delivered'), ...named.filter((x) => x.expect === 'draft')];
+    for (const n of stays) {
       let got: Read | undefined;
       for (const form of forms.has(n.workspaceKey) ? [forms.get(n.workspaceKey)!] : CONFIG_END_FORMS) {
         got = await read(o, n, form);
@@ -114,7 +120,8 @@ export async function readBack(
         forms.set(n.workspaceKey, form);
         break;
       }
-      judgeDelivered(n, got!, v, forms.has(n.workspaceKey));
+      if (n.expect === 'draft') judgeSavedRecord(n, got!, v);
+      else judgeDelivered(n, got!, v, forms.has(n.workspaceKey));
     }
     // a chat delete's key was read as its config.deleted arrived (chat-deletes.ts)
     for (const n of named.filter((x) => x.expect === 'gone' && x.clause === 'STATE-8')) {
@@ -140,6 +147,34 @@ export async function readBack(
   }
 }
 
+/** ENV-1: a record read 200 is in the envelope of 2.3. */
+function judgeEnvelope(n: Named, got: Read, v: Verdicts): void {
+  const problems = envelopeProblems(got.json);
+  v.that('ENV-1', 'a stored record is read in the envelope of 2.3', problems.length === 0, {
+    id: 'env.envelope',
+    expected: 'data, errors, warnings, callbackStatus, completedAt',
+    seen: `${problems.join('; ')} (key ${n.serviceKey})`,
+  });
+}
+
+/**
+ * A record a config.saved named, read 200: in the envelope of 2.3 (ENV-1), and while it is a draft its
+ * completedAt is set (ENV-3: the last-write time until completion). Another answer decides nothing: a
+ * later write no callback shows may have moved it.
+ */
+function judgeSavedRecord(n: Named, got: Read, v: Verdicts): void {
+  if (got.status !== 200) return;
+  judgeEnvelope(n, got, v);
+  const record = got.json as { callbackStatus?: unknown; completedAt?: unknown } | undefined;
+  if (record?.callbackStatus !== 'PENDING') return;
+  const set = typeof record.completedAt === 'string' && record.completedAt !== '';
+  v.that('ENV-3', 'a draft carries completedAt, its last-write time', set, {
+    id: IDS['ENV-3'],
+    expected: `completedAt set on the draft ${n.serviceKey} (saved by ${at(n.entry)})`,
+    seen: `completedAt ${JSON.stringify(record.completedAt) ?? 'absent'}`,
+  });
+}
+
 /** What would exercise a read-back clause the callbacks gave nothing to read for. */
 const NOT_NAMED: Partial<Record<ClauseId, string>> = {
   'ENV-1': 'no completed record was read back 200: complete a conversation whose records stay',
@@ -147,6 +182,7 @@ const NOT_NAMED: Partial<Record<ClauseId, string>> = {
   'DELIV-14': 'no onComplete failed on every attempt: `--inject onComplete=503,503,503`',
   'STATE-7': 'no config.deleted named a record: delete one instance through the chat',
   'STATE-8': 'no config.bulk_deleted named a record: delete a whole scope',
+  'ENV-3': 'no config.saved named a record that stayed a draft: save fields without completing',
 };
 
 function judgeDelivered(n: Named, got: Read, v: Verdicts, proven: boolean): void {
@@ -161,12 +197,7 @@ function judgeDelivered(n: Named, got: Read, v: Verdicts, proven: boolean): void
     });
     return;
   }
-  const problems = envelopeProblems(got.json);
-  v.that('ENV-1', 'a stored record is read in the envelope of 2.3', problems.length === 0, {
-    id: 'env.envelope',
-    expected: 'data, errors, warnings, callbackStatus, completedAt',
-    seen: `${problems.join('; ')} (key ${n.serviceKey})`,
-  });
+  judgeEnvelope(n, got, v);
   const status = (got.json as { callbackStatus?: unknown } | undefined)?.callbackStatus;
   if (status === 'DELIVERED')
     v.that(n.clause, 'a completed record is read back DELIVERED', true, { id: IDS[n.clause] });

@@ -4,7 +4,7 @@
  * due (the moment it is due is worked out from the journal, as the judge holds the back-off).
  */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clauseTags } from '../../../spec/index.ts';
@@ -12,7 +12,17 @@ import type { JournalEntry } from '../../../mock-host/index.ts';
 import { retriesDueUntilNs } from '../../../judge/service/index.ts';
 import { HARNESS_SLACK_MS, makeTiming } from '../../../target/service/timing.ts';
 import { DEFAULT_TOLERANCES } from '../../../target/service/resolve.ts';
-import { RUN_DEADLINE_MS, failedOf, observeTeamRun, reasonsOf, statusOf, type TeamRunOptions } from './team-run.ts';
+import {
+  DATA_TOKEN,
+  RUN_DEADLINE_MS,
+  failedOf,
+  observeTeamRun,
+  reasonsOf,
+  statusOf,
+  type Report,
+  type TeamRunOptions,
+} from './team-run.ts';
+import { runObserve } from './children.ts';
 
 async function observed(o: TeamRunOptions) {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-declared-'));
@@ -50,6 +60,54 @@ test(
     });
     expect(failedOf(report), out).toContain('SIGN-1');
     expect(code, out).toBe(1);
+  },
+);
+
+test(
+  'observe --from a saved journal with --data-api reads back what the service still holds (ENV-1, STATE-4, STATE-8)',
+  { tag: clauseTags('ENV-1', 'STATE-4', 'STATE-8') },
+  async () => {
+    test.setTimeout(RUN_DEADLINE_MS * 2);
+    const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-from-data-'));
+    try {
+      let again: { code: number | null; out: string } | undefined;
+      const tokenFile = join(dir, 'token');
+      writeFileSync(tokenFile, DATA_TOKEN.OBSERVE_DATA_TOKEN);
+      await observeTeamRun(dir, {
+        timeScale: 0.1,
+        injects: ['onComplete=503,503'],
+        dataApi: true,
+        // the journal of the live run, judged again while the service is still there to read
+        then: async (serviceUrl) => {
+          const journal = join(dir, 'live', 'journal.jsonl');
+          const args = ['--from', journal, '--time-scale', '0.1', '--data-api', serviceUrl, '--token-file', tokenFile];
+          again = await runObserve([...args, '--report-dir', join(dir, 'from')]);
+        },
+      });
+      const replay = JSON.parse(readFileSync(join(dir, 'from', 'conformance.json'), 'utf8')) as Report;
+      for (const c of ['ENV-1', 'STATE-4', 'STATE-8'])
+        expect(statusOf(replay, c), `${c}: ${reasonsOf(replay, c)}\n${again?.out}`).toBe('passed');
+      expect(again?.code, again?.out).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  'observe --data-api reads back the draft a config.saved named: completedAt set (ENV-3), and fails a service leaving it null (ENV-3)',
+  { tag: clauseTags('ENV-3') },
+  async () => {
+    test.setTimeout(RUN_DEADLINE_MS * 3);
+    const clean = await observed({ timeScale: 0.1, injects: ['onComplete=503,503'], dataApi: true });
+    expect(statusOf(clean.report, 'ENV-3'), `${reasonsOf(clean.report, 'ENV-3')}\n${clean.out}`).toBe('passed');
+    const broken = await observed({
+      faults: ['draft-completed-at-null'],
+      timeScale: 0.1,
+      injects: ['onComplete=503,503'],
+      dataApi: true,
+    });
+    expect(failedOf(broken.report), broken.out).toEqual(['ENV-3']);
   },
 );
 

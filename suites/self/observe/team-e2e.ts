@@ -2,8 +2,8 @@
  * A service team's own end-to-end tests, as `observe` meets them: they drive the service through
  * whatever it offers (here the reference service's driver API, called over plain HTTP as any client
  * would), never through the harness. Opens, saves, completes (contacts, then the profile that stays),
- * deletes and bulk deletes, then a second user deletes a contact; the callbacks go to hostBaseUrl, where
- * `observe` listens.
+ * deletes and bulk deletes, then a second user deletes a contact and a third leaves a draft; the callbacks
+ * go to hostBaseUrl, where `observe` listens.
  */
 
 export interface TeamRun {
@@ -64,5 +64,15 @@ export async function playTeamTests(driverUrl: string, hostBaseUrl: string, sign
   })) as { serviceKeys: string[] };
   await call(driverUrl, 'POST', `/conversations/${c4}/delete`, { serviceKey: kept.serviceKeys[0] });
   await call(driverUrl, 'POST', `/conversations/${c4}/interrupt`, {});
-  return { conversations: [c1, c3, c2, c4], keys: saved.serviceKeys };
+  // a third user's profile stays a draft: saved, the conversation interrupted, never completed
+  const drafted = await call(driverUrl, 'POST', '/workspaces/demo/conversations', {
+    endUserHandle: `${endUserHandle}-c`,
+    configEnd: '/profile',
+  });
+  const c5 = (drafted as { conversationId: number }).conversationId;
+  await call(driverUrl, 'POST', `/conversations/${c5}/turns`, {
+    saves: [{ configEnd: '/profile', fields: { email: 'd@example.test', displayName: 'Di' } }],
+  });
+  await call(driverUrl, 'POST', `/conversations/${c5}/interrupt`, {});
+  return { conversations: [c1, c3, c2, c4, c5], keys: saved.serviceKeys };
 }

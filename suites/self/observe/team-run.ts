@@ -34,10 +34,12 @@ export interface TeamRunOptions {
   dataApi?: boolean;
   /** The workspace's mode, declared to observe with --signing (default: HMAC, implied by the secret file). */
   signing?: 'none' | 'hmac';
+  /** Runs once observe has written its reports, while the reference service still answers (its base URL). */
+  then?: (serviceUrl: string) => Promise<void>;
 }
 
 /** The demo workspace's test-only Bearer token (fixtures/workspaces/default.yaml), passed as --token-env names. */
-const DATA_TOKEN = { OBSERVE_DATA_TOKEN: 'bt_test_fixture_demo_production' };
+export const DATA_TOKEN = { OBSERVE_DATA_TOKEN: 'bt_test_fixture_demo_production' };
 
 /**
  * --idle: as long as the judge's quiet window after the last callback (connect 5 s + request 10 s,
@@ -90,6 +92,7 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
     await playTeamTests(`${service.url}/__driver`, observer.url, signing);
     const code = await observer.exited;
     const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
+    await o.then?.(service.url);
     return { code, report, out: observer.out() };
   } finally {
     stop(obs);
