@@ -74,7 +74,8 @@ export function sessionPayload(
   const f = ctx.faults;
   const p: OnStartPayload | OnSessionInterruptedPayload | OnSessionTimeoutPayload = {
     ...commonFields(ctx, conv, event),
-    serviceKeys: [],
+    // EVT-5 broken on purpose by session-events-carry-touched-keys: a closing conversation names what it touched.
+    serviceKeys: event !== 'onStart' && f.has('session-events-carry-touched-keys') ? [...conv.touched] : [],
   };
   const drop =
     event === 'onStart' && f.has('onstart-without-servicekeys')

@@ -85,6 +85,8 @@ export interface Conversation {
   openerLanguage: string;
   /** Every instance touched in this conversation, in order of first touch. */
   touched: string[];
+  /** Keys deleted through the chat in this conversation (read by seeded faults only). */
+  chatDeleted?: string[];
 }
 
 export interface FactsEntry {

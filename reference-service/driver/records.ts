@@ -26,6 +26,7 @@ export function registerRecordRoutes(d: DriverScope): void {
         ? { ...conv, conversationId: creator }
         : conv;
     const payload = deletedPayload(ctx, as, r.configEnd, r.serviceKey);
+    (conv.chatDeleted ??= []).push(r.serviceKey);
     if (cls(r) === 'SETTING') ctx.deletedSettings.add(ctx.settingSlot(r.workspaceKey, r.configEnd, r.endUserHandle));
     // STATE-7 broken on purpose by chat-delete-keeps-record.
     const kept = f.has('chat-delete-keeps-record');

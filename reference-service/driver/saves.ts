@@ -115,7 +115,12 @@ export function registerSaveRoutes(d: DriverScope): void {
       if (!Array.isArray(b.serviceKeys) || !b.serviceKeys.every((k) => typeof k === 'string'))
         throw badRequest('serviceKeys', 'serviceKeys must be an array of strings');
       keys = b.serviceKeys as string[];
-    } else keys = conv.touched.filter((k) => ctx.findRecord(ws, k));
+    } else keys = conv.touched.filter((k) => ctx.findRecord(ws, k)); // EVT-6: every live instance it touched
+    // EVT-6 broken on purpose by touched-list-keeps-chat-deleted: left to decide, it names chat-deleted ones too.
+    const stale =
+      b.serviceKeys === undefined && f.has('touched-list-keeps-chat-deleted')
+        ? conv.touched.filter((k) => !keys.includes(k) && conv.chatDeleted?.includes(k))
+        : [];
     if (keys.length === 0)
       throw badRequest('serviceKeys', 'nothing to complete: no instance touched in this conversation');
     const records = keys.map((k) => {
@@ -146,7 +151,9 @@ export function registerSaveRoutes(d: DriverScope): void {
     conv.state = 'completed';
     const values = Object.fromEntries(records.map((r) => [r.serviceKey, r.values]));
     // EVT-6 broken on purpose by oncomplete-lists-deleted-keys: the keys touched, deleted ones too.
-    const listed = f.has('oncomplete-lists-deleted-keys') ? [...new Set([...conv.touched, ...keys])] : keys;
+    const listed = f.has('oncomplete-lists-deleted-keys')
+      ? [...new Set([...conv.touched, ...keys])]
+      : [...keys, ...stale];
     const done = d.lifecycle(conv, 'onComplete', completePayload(ctx, conv, listed, effectiveHookPath(ws), values));
     if (f.has('complete-waits-for-host')) await done; // DELIV-9 broken on purpose
     return reply.code(202).send({ serviceKeys: keys });

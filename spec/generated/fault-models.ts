@@ -370,6 +370,7 @@ export const SERVICE_CHECK_IDS: readonly ServiceCheckId[] = [
 /** Every fault spec/faults/service.yaml declares. */
 export type ServiceFaultName =
   | 'onstart-without-servicekeys'
+  | 'session-events-carry-touched-keys'
   | 'eventtype-instead-of-event'
   | 'oncomplete-inline-data'
   | 'timestamp-with-zone'
@@ -543,6 +544,7 @@ export type ServiceFaultName =
   | 'bulk-page-one-twice'
   | 'bulk-duplicate-key'
   | 'oncomplete-lists-deleted-keys'
+  | 'touched-list-keeps-chat-deleted'
   | 'scope-delete-this-conversation-only'
   | 'unkeyed-write-skips-held-setting'
   | 'list-drops-closed-drafts'
@@ -563,6 +565,7 @@ export type ServiceFaultName =
 /** The faults of spec/faults/service.yaml, in their order there. */
 export const SERVICE_FAULTS: readonly SeededFaultOf<ServiceFaultName>[] = [
   { name: 'onstart-without-servicekeys', clause: 'EVT-5', sentence: "onStart is sent without its serviceKeys member." },
+  { name: 'session-events-carry-touched-keys', clause: 'EVT-5', sentence: "onSessionInterrupted and onSessionTimeout carry the keys their conversation touched, when it touched any." },
   { name: 'eventtype-instead-of-event', clause: 'EVT-3', sentence: "Lifecycle payloads name the discriminator eventType instead of event." },
   { name: 'oncomplete-inline-data', clause: 'EVT-2', sentence: "onComplete carries an inline data object with the record values." },
   { name: 'timestamp-with-zone', clause: 'EVT-14', sentence: "Payload timestamps end with a Z zone designator." },
@@ -577,7 +580,7 @@ export const SERVICE_FAULTS: readonly SeededFaultOf<ServiceFaultName>[] = [
   { name: 'signature-header-when-off', clause: 'HDR-6', also: ['SIGN-1'], sentence: "With signing off, an empty X-Service-Signature header is still sent." },
   { name: 'sandbox-no-inherit-host', clause: 'HOOK-3', sentence: "A sandbox without its own hostBaseUrl does not inherit its parent's (events skipped)." },
   { name: 'listen-pipe-also-posts-host', clause: 'HOOK-5', sentence: "With a local listen pipe running, events are POSTed to the host as well as to the pipe." },
-  { name: 'send-without-hookpath', clause: 'HOOK-4', sentence: "With hookPath missing, events are POSTed to hostBaseUrl itself instead of skipped." },
+  { name: 'send-without-hookpath', clause: 'HOOK-4', also: ['HOOK-1'], sentence: "With hookPath missing, events are POSTed to hostBaseUrl itself instead of skipped." },
   { name: 'two-attempts-only', clause: 'DELIV-7', sentence: "onComplete makes 2 attempts in total instead of 3." },
   { name: 'four-attempts', clause: 'DELIV-7', sentence: "onComplete makes 4 attempts in total instead of 3." },
   { name: 'backoff-5s-both', clause: 'DELIV-8', sentence: "The onComplete back-off is 5 s before attempt 3 too (instead of 20 s)." },
@@ -598,11 +601,11 @@ export const SERVICE_FAULTS: readonly SeededFaultOf<ServiceFaultName>[] = [
   { name: 'hmac-uppercase-hex', clause: 'SIGN-12', sentence: "The HMAC v1 value is uppercase hex." },
   { name: 'facts-signed-without-get', clause: 'SIGN-6', sentence: "The facts GET is signed over the path and query without the leading \"GET \"." },
   { name: 'rotation-signs-with-neither', clause: 'SIGN-14', sentence: "After an HMAC rotation the service signs with a secret that is neither the current nor the previous one." },
-  { name: 'listen-pipe-unsigned', clause: 'SIGN-15', sentence: "Events through a local listen pipe carry no X-Service-Signature although signing is on." },
+  { name: 'listen-pipe-unsigned', clause: 'SIGN-15', also: ['HDR-6', 'SIGN-3'], sentence: "Events through a local listen pipe carry no X-Service-Signature although signing is on." },
   { name: 'hmac-sandbox-parent-secret', clause: 'SIGN-13', sentence: "An HMAC sandbox signs with its production parent's secret instead of its own." },
   { name: 'tool-dispatch-unsigned', clause: 'TOOL-2', sentence: "Tool dispatches carry no X-Service-Signature when signing is on." },
   { name: 'tool-dispatch-to-hook', clause: 'TOOL-1', sentence: "Tool dispatches are POSTed to the callback hook instead of the tool's route." },
-  { name: 'bulk-501-keys', clause: 'PAGE-1', sentence: "config.bulk_deleted pages hold 501 keys." },
+  { name: 'bulk-501-keys', clause: 'PAGE-1', also: ['PAGE-2'], sentence: "config.bulk_deleted pages hold 501 keys." },
   { name: 'pages-from-zero', clause: 'PAGE-2', sentence: "config.bulk_deleted pages are numbered from 0." },
   { name: 'count-only-page-one', clause: 'PAGE-4', sentence: "count is sent on page 1 only." },
   { name: 'saved-on-rest-write', clause: 'STATE-3', sentence: "A host REST write fires config.saved." },
@@ -650,9 +653,9 @@ export const SERVICE_FAULTS: readonly SeededFaultOf<ServiceFaultName>[] = [
   { name: 'retry-content-type-text', clause: 'HDR-1', sentence: "onComplete retries (attempts 2 and 3) are sent with Content-Type text/plain." },
   { name: 'retry-event-header-missing', clause: 'HDR-2', sentence: "onComplete retries carry no X-Service-Event." },
   { name: 'attempt-header-stuck-at-1', clause: 'HDR-4', sentence: "Every onComplete attempt carries X-Service-Delivery-Attempt: 1." },
-  { name: 'retry-unsigned', clause: 'HDR-6', sentence: "onComplete retries carry no X-Service-Signature although signing is on." },
+  { name: 'retry-unsigned', clause: 'HDR-6', also: ['SIGN-3'], sentence: "onComplete retries carry no X-Service-Signature although signing is on." },
   { name: 'deleted-sent-with-put', clause: 'HOOK-1', sentence: "config.deleted is sent with PUT instead of POST." },
-  { name: 'sandbox-hookpath-suffixed', clause: 'HOOK-2', sentence: "A sandbox delivers to hookPath + /sandbox instead of its parent's hookPath." },
+  { name: 'sandbox-hookpath-suffixed', clause: 'HOOK-2', also: ['HOOK-1'], sentence: "A sandbox delivers to hookPath + /sandbox instead of its parent's hookPath." },
   { name: 'no-host-drops-saves', clause: 'HOOK-4', sentence: "With hostBaseUrl or hookPath missing, chat saves are not stored." },
   { name: 'retry-saved-after-reset', clause: 'DELIV-1', sentence: "config.saved is sent again after a connection reset." },
   { name: 'request-timeout-5s', clause: 'DELIV-3', sentence: "The whole-request timeout is 5 s instead of 10 s." },
@@ -664,14 +667,14 @@ export const SERVICE_FAULTS: readonly SeededFaultOf<ServiceFaultName>[] = [
   { name: 'no-repeat-oncomplete', clause: 'DELIV-13', sentence: "A completion whose records were all completed before fires no onComplete." },
   { name: 'status-follows-delivery', clause: 'DELIV-14', sentence: "When every onComplete attempt failed, the records go back to PENDING." },
   { name: 'reads-wait-for-deliveries', clause: 'DELIV-15', sentence: "Data API reads wait until the service's deliveries in flight have ended." },
-  { name: 'mode-switch-keeps-hmac', clause: 'SIGN-2', sentence: "A switch from HMAC to JWKS mode is ignored: the workspace keeps signing with HMAC." },
-  { name: 'unsigned-config-deleted', clause: 'SIGN-3', sentence: "config.deleted carries no X-Service-Signature although signing is on." },
+  { name: 'mode-switch-keeps-hmac', clause: 'SIGN-2', also: ['SIGN-7'], sentence: "A switch from HMAC to JWKS mode is ignored: the workspace keeps signing with HMAC." },
+  { name: 'unsigned-config-deleted', clause: 'SIGN-3', also: ['HDR-6'], sentence: "config.deleted carries no X-Service-Signature although signing is on." },
   { name: 'future-t', clause: 'SIGN-4', sentence: "The signature t is 400 s in the future." },
   { name: 'facts-jws-without-query', clause: 'SIGN-6', sentence: "In JWKS mode the facts GET is signed over \"GET \" and the path without its query." },
   { name: 'jws-without-kid', clause: 'SIGN-7', sentence: "The JWS header carries no kid." },
   { name: 'jwks-private-d', clause: 'SIGN-9', sentence: "The JWKS document carries a private d member with each key." },
   { name: 'jws-keeps-old-kid-after-rotation', clause: 'SIGN-9', sentence: "After a JWKS rotation the new key is published but callbacks are still signed with the old key and kid." },
-  { name: 'jws-old-kid-new-key', clause: 'SIGN-9', sentence: "After a JWKS rotation callbacks are signed with the new key, named the old kid." },
+  { name: 'jws-old-kid-new-key', clause: 'SIGN-9', also: ['SIGN-8', 'SIGN-6'], sentence: "After a JWKS rotation callbacks are signed with the new key, named the old kid." },
   { name: 'hmac-header-v1-first', clause: 'SIGN-11', sentence: "The HMAC header is v1=<hex>,t=<unix_seconds> (v1 first)." },
   { name: 'facts-query-other-name', clause: 'FACTS-1', sentence: "The facts GET names the user in ?user=<handle> instead of ?endUserHandle=<handle>." },
   { name: 'facts-query-unencoded', clause: 'FACTS-1', sentence: "The facts GET writes the endUserHandle into its query without percent-encoding it." },
@@ -732,10 +735,11 @@ export const SERVICE_FAULTS: readonly SeededFaultOf<ServiceFaultName>[] = [
   { name: 'upload-octet-stream-refused', clause: 'UPLOAD-6', sentence: "upload refuses a source file sent as application/octet-stream." },
   { name: 'upload-status-own-404', clause: 'UPLOAD-7', sentence: "upload status answers 404 for an id pushed in this workspace." },
   { name: 'upload-status-any-key', clause: 'UPLOAD-9', sentence: "upload status accepts any API key." },
-  { name: 'bulk-499-per-page', clause: 'PAGE-1', sentence: "config.bulk_deleted pages hold at most 499 keys (500 keys make two pages)." },
+  { name: 'bulk-499-per-page', clause: 'PAGE-1', also: ['PAGE-2'], sentence: "config.bulk_deleted pages hold at most 499 keys (500 keys make two pages)." },
   { name: 'bulk-page-one-twice', clause: 'PAGE-3', sentence: "A scope over 500 keys sends its first page twice instead of its second." },
   { name: 'bulk-duplicate-key', clause: 'PAGE-5', sentence: "The last page of a manifest repeats the first key in place of its own last one." },
   { name: 'oncomplete-lists-deleted-keys', clause: 'EVT-6', sentence: "onComplete lists every key touched in the conversation, also those deleted through the chat before the completion." },
+  { name: 'touched-list-keeps-chat-deleted', clause: 'EVT-6', sentence: "A completion that names no keys lists, in onComplete, an instance its conversation touched and deleted through the chat before it (its touched list keeps chat-deleted instances); named keys are sent as named." },
   { name: 'scope-delete-this-conversation-only', clause: 'STATE-8', sentence: "A scope delete removes only the records touched in the deleting conversation, though its manifest names the whole scope." },
   { name: 'unkeyed-write-skips-held-setting', clause: 'DATA-11', sentence: "An unkeyed POST to a Setting whose one record is held mid-migration is applied instead of answered 409." },
   { name: 'list-drops-closed-drafts', clause: 'DATA-2', sentence: "A List read leaves out drafts whose last conversation closed without completing." },
@@ -817,6 +821,7 @@ export type HostCheckId =
   | 'data.every-key-read-after-held'
   | 'data.every-key-read-after-null-data'
   | 'values.every-key-read'
+  | 'observe.every-key-read'
   | 'delivery.every-page-acked'
   | 'facts.no-envelope'
   | 'facts.flat-object'
@@ -940,6 +945,7 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'data.every-key-read-after-held',
   'data.every-key-read-after-null-data',
   'values.every-key-read',
+  'observe.every-key-read',
   'delivery.every-page-acked',
   'facts.no-envelope',
   'facts.flat-object',
@@ -1048,6 +1054,7 @@ export type HostFaultName =
   | 'reads-first-key-only'
   | 'read-path-unencoded'
   | 'crashes-on-null-data'
+  | 'skips-stale-complete'
   | 'pool-drops-reads'
   | 'pool-drops-retries'
   | 'jwks-derived-url'
@@ -1061,6 +1068,7 @@ export type HostFaultName =
   | 'facts-list'
   | 'facts-undeclared-field'
   | 'facts-wrong-type'
+  | 'facts-edge-204'
   | 'facts-slow'
   | 'facts-verified-as-json'
   | 'facts-verify-decoded-target'
@@ -1138,6 +1146,7 @@ export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'reads-first-key-only', clause: 'HOST-13', sentence: "reads only the first key of serviceKeys" },
   { name: 'read-path-unencoded', clause: 'HOST-13', sentence: "builds the read path from the raw endUserHandle and serviceKey, without percent-encoding" },
   { name: 'crashes-on-null-data', clause: 'HOST-13', sentence: "reads serviceKeys one by one and reads data.label of each record, so a record whose data is null throws and no further key is read" },
+  { name: 'skips-stale-complete', clause: 'HOST-13', sentence: "acknowledges an onComplete whose payload timestamp is more than a day from now and never reads its keys (a freshness filter; only generated payloads carry such timestamps)" },
   { name: 'pool-drops-reads', clause: 'HOST-13', sentence: "reads serviceKeys with a pool of 8 readers and a queue of 16, and drops a key that finds both full (a bulkhead that rejects work), so most keys of a 64-key onComplete are never read" },
   { name: 'pool-drops-retries', clause: 'HOST-21', sentence: "lets at most 8 retries of 409 and 503 wait at a time and gives up a read that finds the retry queue full, so when most reads of an onComplete fail at once most are never retried" },
   { name: 'jwks-derived-url', clause: 'HOST-8', sentence: "looks for the JWKS document at the service origin's /.well-known/jwks.json before the configured key source (a discovery habit), then fetches the key source" },
@@ -1151,6 +1160,7 @@ export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'facts-list', clause: 'HOST-15', sentence: "answers the facts as a one-element list" },
   { name: 'facts-undeclared-field', clause: 'HOST-15', sentence: "adds a member that the FACTS class does not declare" },
   { name: 'facts-wrong-type', clause: 'HOST-15', sentence: "answers a string field of the FACTS class as a number" },
+  { name: 'facts-edge-204', clause: 'HOST-15', sentence: "answers a correctly signed facts GET whose signature t is more than 290 s from now with 204 and no body" },
   { name: 'facts-slow', clause: 'HOST-16', sentence: "answers the facts GET after 11 s" },
   { name: 'facts-verified-as-json', clause: 'HOST-16', sentence: "verifies the facts GET like a webhook event, reading the signed payload as a JSON body first (stripe-node's constructEvent), so every facts GET is refused" },
   { name: 'facts-verify-decoded-target', clause: 'HOST-16', sentence: "verifies the facts GET over the decoded request line, so a handle that needs percent-encoding is refused" },

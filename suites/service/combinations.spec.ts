@@ -4,12 +4,16 @@
  * delete, interrupt, idle sweep, migration hold, seeding) and the host's own requests (writes
  * with and without a key, List, Setting and key reads), each checked step by step against an
  * executable model of the records' states and envelopes, what the data API answers, and exactly
- * which callbacks the service sends (suites/service/stateful/). A failure shrinks to a minimal
+ * which callbacks the service sends (suites/service/stateful/). Where the driver lets the harness
+ * either name what a trigger covers or leave it to the service (a completion's keys, a scope delete's
+ * configEnd and keys, a save's configEnd), sequences do both, and the model predicts what the service
+ * must decide from its own tracking (EVT-6, STATE-8 readings). A failure shrinks to a minimal
  * sequence, printed as a script with a curl line per request, replayed by its seed. Steered steps
  * among the random ones (stateful/commands-steer.ts) take the model toward the rarest rows, so a
  * default run reaches every row; the run prints which rows of section 3's transition table, which
  * mixed-scope triggers and which event sequences of section 6 its sequences exercised
- * (stateful/coverage.ts), naming the rows not reached.
+ * (stateful/coverage.ts), naming the rows not reached; a completion or scope-delete row counts only
+ * where the service decided.
  *
  * Its sequences are the service project's longest run: the file's name sorts it first, so it
  * starts while the retry schedules of service-realtime wait, not after the short tests.

@@ -14,7 +14,7 @@ interface Report {
 /** A fault of two features together: onComplete names a key the conversation deleted (EVT-6). */
 const FAULT = 'oncomplete-lists-deleted-keys';
 const CLAUSE = 'EVT-6';
-/** Shrinks to 4 steps (measured). */
+/** Shrinks to 5 steps (measured). */
 const SEED = 1;
 
 /** The shrunk sequence's header and the rerun line, from a failure's words. */

@@ -12,7 +12,7 @@ import { Hold, KeyRead, ListRead, Seed } from './commands-host.ts';
 import type { Step } from './commands-step.ts';
 import { RestWrite, type WriteMode } from './commands-write.ts';
 import { GOALS, Steer } from './commands-steer.ts';
-import { rowByShort } from './transitions.ts';
+import { rowByShort, type DecidedBy } from './transitions.ts';
 import { LIST, SETTING, type Model } from './model.ts';
 import type { Real } from './real.ts';
 
@@ -23,7 +23,11 @@ const user = fc.constantFrom(0, 0, 0, 1);
 const end = fc.constantFrom(SETTING, LIST);
 const index = fc.nat({ max: 7 });
 const fields = fc.uniqueArray(fc.nat({ max: 2 }), { minLength: 1, maxLength: 2 });
-const save = fc.record({ end, target: fc.option(index, { nil: null, freq: 2 }), fields });
+// Where the driver lets the harness name what the service would otherwise decide (spec/driver.openapi.yaml's
+// defaults: a completion's keys, a scope's configEnd and keys, a save's configEnd and Setting record), a
+// sequence does both, and the model predicts what the service must decide.
+const by = fc.constantFrom<DecidedBy>('service', 'harness');
+const save = fc.record({ end, target: fc.option(index, { nil: null, freq: 2 }), fields, named: fc.boolean() });
 
 interface Trigger {
   name: string;
@@ -40,13 +44,18 @@ const TRIGGERS: Trigger[] = [
     weight: 7,
     arb: fc.tuple(user, fc.array(save, { minLength: 1, maxLength: 3 })).map(([u, s]) => new Turn(u, s)),
   },
-  { name: 'complete', capability: 'complete', weight: 5, arb: user.map((u) => new Complete(u)) },
+  {
+    name: 'complete',
+    capability: 'complete',
+    weight: 5,
+    arb: fc.tuple(user, by).map(([u, b]) => new Complete(u, b)),
+  },
   { name: 'delete', capability: 'delete', weight: 2, arb: fc.tuple(user, index).map(([u, i]) => new Delete(u, i)) },
   {
     name: 'bulk-delete',
     capability: 'bulk-delete',
     weight: 3,
-    arb: fc.tuple(user, end).map(([u, e]) => new ScopeDelete(u, e)),
+    arb: fc.tuple(user, end, by, fc.boolean()).map(([u, e, b, n]) => new ScopeDelete(u, e, b, n)),
   },
   { name: 'interrupt', capability: 'interrupt', weight: 1, arb: user.map((u) => new Close(u, 'interrupt')) },
   { name: 'idle-sweep', capability: 'idle-sweep', weight: 1, arb: user.map((u) => new Close(u, 'sweep')) },

@@ -46,11 +46,17 @@ export class Open extends Step {
   }
 }
 
-/** One save of a turn: to the Setting's one record, to a new List instance (target null) or to an existing one. */
+/**
+ * One save of a turn: to the Setting's one record, to a new List instance (target null) or to an existing one.
+ * named: the save names its configEnd and the Setting's key when the model knows it; otherwise it leaves them to
+ * the driver's defaults (the conversation's configEnd, when it is the save's; the user's one Setting record,
+ * DATA-13). A List instance is addressed by its key either way: without one the save creates a new instance.
+ */
 export interface SaveSpec {
   end: End;
   target: number | null;
   fields: number[];
+  named: boolean;
 }
 
 export class Turn extends Step {
@@ -66,7 +72,7 @@ export class Turn extends Step {
     return !this.saves.some((s) => s.end === SETTING && m.setting(this.user)?.held);
   }
   toString(): string {
-    return `turn of ${who(this.user)}: ${this.saves.map((s) => `${s.end === SETTING ? 'the Setting' : s.target === null ? `a new ${LIST}` : `${LIST} instance #${s.target}`} {${fieldsOf(s).join(', ')}}`).join('; ')}`;
+    return `turn of ${who(this.user)}: ${this.saves.map((s) => `${s.end === SETTING ? 'the Setting' : s.target === null ? `a new ${LIST}` : `${LIST} instance #${s.target}`} {${fieldsOf(s).join(', ')}}${defaults(s)}`).join('; ')}`;
   }
   override describe(m: Readonly<Model>): string {
     const what = (s: SaveSpec) => {
@@ -75,7 +81,7 @@ export class Turn extends Step {
       const target = s.target === null ? undefined : pick(m.addressable(this.user, LIST), s.target);
       return target ? named(target) : `a new ${LIST} instance`;
     };
-    return `turn of ${who(this.user)}: ${this.saves.map((s) => `${what(s)} {${fieldsOf(s).join(', ')}}`).join('; ')}`;
+    return `turn of ${who(this.user)}: ${this.saves.map((s) => `${what(s)} {${fieldsOf(s).join(', ')}}${defaults(s)}`).join('; ')}`;
   }
   protected async act(m: Model, r: Real): Promise<void> {
     const conv = m.openConversation(this.user)!;
@@ -83,12 +89,16 @@ export class Turn extends Step {
       const target = s.end === LIST && s.target !== null ? pick(m.addressable(this.user, LIST), s.target) : undefined;
       const values: Record<string, unknown> = Object.fromEntries(fieldsOf(s).map((f) => [f, m.fresh(f)]));
       if (s.end === LIST && target === undefined) values[IDENTITY] = m.freshLabel();
-      return { end: s.end, target, values };
+      // What the save names (the rest is the driver's defaults): configEnd, unless left out as the conversation's;
+      // the key of the record it addresses, unless the Setting's one record is left to the service.
+      const configEnd = s.named || s.end !== conv.end ? { configEnd: s.end } : {};
+      const key = target?.key ?? (s.named && s.end === SETTING ? m.setting(this.user)?.key : undefined);
+      return { end: s.end, target, values, request: { ...configEnd, ...(key ? { serviceKey: key } : {}) } };
     });
     const atMs = Date.now();
     const { serviceKeys } = await r.driver.turn(
       conv.id,
-      plan.map((p) => ({ configEnd: p.end, fields: p.values, ...(p.target ? { serviceKey: p.target.key! } : {}) })),
+      plan.map((p) => ({ ...p.request, fields: p.values })),
     );
     if (!Array.isArray(serviceKeys) || serviceKeys.length !== plan.length)
       throw new Error(`the driver's turn answered ${show(serviceKeys)}, not one serviceKey per save`);
@@ -158,6 +168,9 @@ export class Turn extends Step {
     }
   }
 }
+
+/** A save that leaves what it may to the driver's defaults, in the script's words. */
+const defaults = (s: SaveSpec) => (s.named ? '' : ' (driver defaults)');
 
 function fieldsOf(s: SaveSpec): string[] {
   const all = FIELDS[s.end];

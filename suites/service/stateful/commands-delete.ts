@@ -1,12 +1,15 @@
 /**
  * Deletes through the chat as fast-check commands: one instance (config.deleted, STATE-7) or a whole
  * scope in one confirmed action (config.bulk_deleted in pages, per-key config.deleted allowed,
- * STATE-8); each reads back that the records are gone.
+ * STATE-8); each reads back that the records are gone. A scope delete names its configEnd and its
+ * keys, or leaves either to the service (the driver's defaults: the conversation's configEnd, all of
+ * the user's records there), whose choice the model predicts (STATE-8 reading).
  */
 import type { Expected } from './ledger.ts';
 import { SETTING, pick, type End, type Model } from './model.ts';
 import { readGone, readSetting } from './reads.ts';
 import type { Real } from './real.ts';
+import type { DecidedBy } from './transitions.ts';
 import { Step, named, settle, trail, who } from './commands-step.ts';
 
 export class Delete extends Step {
@@ -53,9 +56,15 @@ export class Delete extends Step {
 }
 
 export class ScopeDelete extends Step {
+  /**
+   * keys: the harness names the scope's keys, or the service decides them (the driver's default). nameEnd: the
+   * harness names the configEnd; otherwise it is left out when it is the conversation's (the driver's default).
+   */
   constructor(
     readonly user: number,
     readonly end: End,
+    readonly keys: DecidedBy,
+    readonly nameEnd: boolean,
   ) {
     super();
   }
@@ -68,15 +77,28 @@ export class ScopeDelete extends Step {
     );
   }
   toString(): string {
-    return `${who(this.user)} deletes the whole ${this.end} scope`;
+    return this.words(this.nameEnd ? 'named' : "left out when the conversation's");
+  }
+  override describe(m: Readonly<Model>): string {
+    return this.words(this.nameEnd || m.openConversation(this.user)?.end !== this.end ? 'named' : 'left out');
+  }
+  private words(configEnd: string): string {
+    const keys = this.keys === 'harness' ? 'naming its keys' : 'its keys left to the service';
+    return `${who(this.user)} deletes the whole ${this.end} scope, ${keys}, configEnd ${configEnd}`;
   }
   protected async act(m: Model, r: Real): Promise<void> {
     const conv = m.openConversation(this.user)!;
+    // The scope, named or not: every live record of the user at the configEnd, whichever conversation or REST write
+    // made it (STATE-8 reading). Left to the service, that is its own choice the model predicts.
     const scope = m.live(this.user, this.end);
     const keys = scope.map((x) => x.key!);
     const states = new Set(scope.map((x) => x.status));
     r.log.note(`${keys.length} record(s)`);
-    await r.driver.bulkDelete(conv.id, this.end);
+    const leaveEnd = !this.nameEnd && conv.end === this.end;
+    await r.driver.bulkDelete(conv.id, {
+      ...(leaveEnd ? {} : { configEnd: this.end }),
+      ...(this.keys === 'harness' ? { serviceKeys: keys } : {}),
+    });
     const gone = scope.map((x) => m.remove(x, 'STATE-8', conv.id));
     // EVT-23 reading: per-key config.deleted are allowed for any scope (the threshold is not shown), each once.
     const perKey: Expected[] = keys.map((key) => ({
@@ -95,6 +117,7 @@ export class ScopeDelete extends Step {
         conversationId: conv.id,
         user: this.user,
         manifest: keys,
+        by: this.keys,
         arrival: 'EVT-23',
         rule: 'config.bulk_deleted fires when the user deletes a whole scope',
         matched: [],
@@ -105,9 +128,9 @@ export class ScopeDelete extends Step {
     const sample = gone.filter((g, i) => g.label !== undefined || i === 0 || i === gone.length - 1).slice(0, 6);
     for (const g of sample) await readGone(m, r, g);
     if (this.end === SETTING) await readSetting(m, r, this.user);
-    trail(r, conv.id, 'config.bulk_deleted');
-    if (states.has('PENDING')) r.coverage.row('T7');
-    if (states.has('DELIVERED')) r.coverage.row('T8');
-    if (states.has('PENDING') && states.has('DELIVERED')) r.coverage.row('M1');
+    trail(r, conv.id, 'config.bulk_deleted', this.keys);
+    if (states.has('PENDING')) r.coverage.row('T7', this.keys);
+    if (states.has('DELIVERED')) r.coverage.row('T8', this.keys);
+    if (states.has('PENDING') && states.has('DELIVERED')) r.coverage.row('M1', this.keys);
   }
 }

@@ -1,17 +1,25 @@
 /**
  * How a conversation ends, as fast-check commands: the user says done (a completion fires onComplete
  * with the keys it finalizes, 3 and 6), or it closes without completing or is swept after the idle
- * TTL (onSessionInterrupted, onSessionTimeout), which changes no record.
+ * TTL (onSessionInterrupted, onSessionTimeout), which changes no record. A completion names its keys,
+ * or leaves them to the service (the driver's default: every instance the conversation touched), whose
+ * own tracking of what its conversation touched the model then predicts.
  */
 import { header } from '../../../judge/service/journal.ts';
+import { show } from '../../shared/index.ts';
 import type { Expected } from './ledger.ts';
 import { LIST, type Model } from './model.ts';
 import { readList, readLive } from './reads.ts';
 import type { Real } from './real.ts';
+import type { DecidedBy } from './transitions.ts';
 import { Step, settle, trail, who } from './commands-step.ts';
 
 export class Complete extends Step {
-  constructor(readonly user: number) {
+  /** keys: the harness names the keys, or the service decides them (the driver's default). */
+  constructor(
+    readonly user: number,
+    readonly keys: DecidedBy,
+  ) {
     super();
   }
   check(m: Readonly<Model>): boolean {
@@ -20,17 +28,17 @@ export class Complete extends Step {
     return recs.length > 0 && recs.every((x) => x.key !== undefined && !x.held);
   }
   toString(): string {
-    return `complete ${who(this.user)}`;
+    return `complete ${who(this.user)}${this.keys === 'harness' ? ', naming the keys' : ', its keys left to the service'}`;
   }
   protected async act(m: Model, r: Real): Promise<void> {
     const conv = m.openConversation(this.user)!;
+    // What the completion finalizes, named or not: every live instance the conversation touched (EVT-6 reading: one
+    // deleted before it, through the chat or in its scope, is not finalized). Left to the service, that is the
+    // service's own tracking of the conversation the model predicts.
     const recs = m.completion(conv);
-    // The keys are named: the live instances the conversation touched (what a deleted one would be is the model's
-    // question, not the driver's).
-    await r.driver.complete(
-      conv.id,
-      recs.map((x) => x.key!),
-    );
+    const keys = recs.map((x) => x.key!);
+    const answer = await r.driver.complete(conv.id, this.keys === 'harness' ? keys : undefined);
+    if (this.keys === 'service') r.log.note(`the driver finalized ${show(answer.serviceKeys)}`);
     const earlierIds = recs.flatMap((x) => x.onCompleteIds);
     // What the completion finalizes, before it: PENDING records (T3), DELIVERED ones edited since (M4), and
     // whether an instance the conversation touched was deleted through the chat meanwhile (M2).
@@ -51,7 +59,8 @@ export class Complete extends Step {
         event: 'onComplete',
         conversationId: conv.id,
         user: this.user,
-        keys: recs.map((x) => x.key!),
+        keys,
+        by: this.keys,
         arrival: again ? 'DELIV-13' : 'STATE-4',
         rule: again
           ? 'a later completion of a key fires another onComplete'
@@ -66,10 +75,10 @@ export class Complete extends Step {
       x.statusBy = 'STATE-4';
     }
     for (const x of recs) await readLive(m, r, x);
-    trail(r, conv.id, 'onComplete');
-    if (before.some((b) => b.status === 'PENDING')) r.coverage.row('T3');
-    if (before.some((b) => b.status === 'DELIVERED' && b.edited)) r.coverage.row('M4');
-    if (deletedTouched) r.coverage.row('M2');
+    trail(r, conv.id, 'onComplete', this.keys);
+    if (before.some((b) => b.status === 'PENDING')) r.coverage.row('T3', this.keys);
+    if (before.some((b) => b.status === 'DELIVERED' && b.edited)) r.coverage.row('M4', this.keys);
+    if (deletedTouched) r.coverage.row('M2', this.keys);
   }
 }
 

@@ -73,13 +73,15 @@ export class Steer extends Step {
     if (conv === undefined) return new Open(u, LIST);
     // The live instances the open conversation touched: what a completion finalizes.
     const live = m.completion(conv);
+    const named = this.variant % 2 === 0;
     const fresh = (n: number, end: End = LIST) =>
       new Turn(
         u,
-        Array.from({ length: n }, () => ({ end, target: null, fields: [this.variant % 3] })),
+        Array.from({ length: n }, () => ({ end, target: null, fields: [this.variant % 3], named })),
       );
-    // A DELIVERED record comes of a completion of what the conversation saved.
-    const deliver = () => (live.length > 0 ? new Complete(u) : fresh(1));
+    // A DELIVERED record comes of a completion of what the conversation saved. A steered completion or scope
+    // delete leaves its keys to the service: its rows count only where the service decided (coverage.ts).
+    const deliver = () => (live.length > 0 ? new Complete(u, 'service') : fresh(1));
     const addressable = m.addressable(u);
     switch (this.goal) {
       case 'M1': {
@@ -88,7 +90,7 @@ export class Steer extends Step {
         if (!scope.some((x) => x.status === 'DELIVERED')) return deliver();
         if (!scope.some((x) => x.status === 'PENDING'))
           return this.variant % 2 === 0 ? fresh(1) : new RestWrite(u, LIST, 'unkeyed', 0, [this.variant % 2]);
-        return new ScopeDelete(u, LIST);
+        return new ScopeDelete(u, LIST, 'service', named);
       }
       case 'M2': {
         const deleted = m.gone.some(
@@ -104,12 +106,12 @@ export class Steer extends Step {
       case 'M3':
         return conv.touched.length === 0 ? fresh(1, this.variant % 2 === 0 ? LIST : SETTING) : new Close(u, this.how);
       case 'M4': {
-        if (live.some((x) => x.status === 'DELIVERED' && x.statusBy === 'STATE-6')) return new Complete(u);
+        if (live.some((x) => x.status === 'DELIVERED' && x.statusBy === 'STATE-6')) return new Complete(u, 'service');
         const list = m.addressable(u, LIST);
         const delivered = list.filter((x) => x.status === 'DELIVERED');
         const edit = delivered[this.variant % Math.max(1, delivered.length)];
         if (edit === undefined) return deliver();
-        return new Turn(u, [{ end: LIST, target: list.indexOf(edit), fields: [this.variant % 2] }]);
+        return new Turn(u, [{ end: LIST, target: list.indexOf(edit), fields: [this.variant % 2], named }]);
       }
       case 'T6': {
         const delivered = addressable.filter((x) => x.status === 'DELIVERED');

@@ -7,6 +7,7 @@ import type fc from 'fast-check';
 import type { Expected } from './ledger.ts';
 import type { End, Model } from './model.ts';
 import type { Real } from './real.ts';
+import type { DecidedBy } from './transitions.ts';
 
 /** One command: its words in the script, then what it does. */
 export abstract class Step implements fc.AsyncCommand<Model, Real> {
@@ -39,7 +40,10 @@ export function settle(r: Real, expected: Expected[] = []): Promise<void> {
   return r.ledger.settle(expected, r.timing.deliveryDeadlineMs());
 }
 
-/** The step's callbacks arrived: the conversation's event trail goes on (section 6 sequences, coverage.ts). */
-export function trail(r: Real, conversationId: number, ...events: string[]): void {
-  for (const e of events) r.coverage.event(r.sequenceTag, conversationId, e);
+/**
+ * The step's callbacks arrived: the conversation's event trail goes on (section 6 sequences, coverage.ts); by: who
+ * decided what the event names, for a trigger that leaves it to the service.
+ */
+export function trail(r: Real, conversationId: number, event: string, by?: DecidedBy): void {
+  r.coverage.event(r.sequenceTag, conversationId, event, by);
 }

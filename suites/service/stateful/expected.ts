@@ -5,6 +5,7 @@
 import type { JournalEntry } from '../../../mock-host/index.ts';
 import type { ClauseId, ServiceCheckId } from '../../../spec/index.ts';
 import type { Status } from './model.ts';
+import type { DecidedBy } from './transitions.ts';
 
 export interface Expected {
   event: string;
@@ -20,6 +21,11 @@ export interface Expected {
   changedFields?: string[];
   /** config.bulk_deleted: the deleted scope. */
   manifest?: string[];
+  /**
+   * onComplete, config.bulk_deleted: who decided what it names. The service, when the trigger named no
+   * keys (the driver's default: the model predicts the service's own choice); the harness, naming them.
+   */
+  by?: DecidedBy;
   /** Per-key config.deleted of a scope delete: allowed, never required (EVT-23 reading). */
   optional?: boolean;
   /** Whose rule the arrival is, in words, and its fault-model check id if a row names it. */

@@ -37,13 +37,19 @@ export function judgeContent(j: Judge, users: readonly string[], x: Expected, e:
   if (x.event === 'onComplete') {
     const keys = keysOf(p.serviceKeys);
     const want = x.keys ?? [];
+    // EVT-6 reading: what a completion finalizes is the live instances it closes; one that names no keys closes
+    // every live instance its conversation touched, so the service's own tracking decides, and is judged.
+    const rule =
+      x.by === 'service'
+        ? 'onComplete of a completion that names no keys names every live instance its conversation touched (none deleted before it), and no other'
+        : 'onComplete names every instance the completion finalizes, and no other';
     must(
       j,
       sameSet(keys, want) && keys.length === new Set(keys).size,
       'EVT-6',
-      'onComplete names every instance the completion finalizes, and no other',
+      rule,
       {
-        expected: `serviceKeys ${show([...want].sort())}`,
+        expected: `serviceKeys ${show([...want].sort())}${x.by === 'service' ? ` (the live instances conversation ${x.conversationId} touched)` : ''}`,
         seen: `serviceKeys ${show(p.serviceKeys)} in ${describe(e)}`,
       },
       { id: 'model.oncomplete-keys' },
@@ -138,9 +144,11 @@ function judgePage(j: Judge, x: Expected, e: JournalEntry): void {
     j,
     twice.length === 0 && missing.length === 0 && foreign.length === 0,
     'PAGE-5',
-    'the pages of a scope delete name exactly the records of the scope, each once',
+    x.by === 'service'
+      ? "the pages of a scope delete that names no keys name exactly the user's records at its configEnd, each once"
+      : 'the pages of a scope delete name exactly the records of the scope, each once',
     {
-      expected: `the ${n} keys of the scope`,
+      expected: `the ${n} keys of the scope${x.by === 'service' ? ' (every record of the user at its configEnd)' : ''}`,
       seen: `missing ${show(missing, 160)}; not of the scope ${show(foreign, 160)}; twice ${show(twice, 160)}`,
     },
     { id: 'model.manifest' },

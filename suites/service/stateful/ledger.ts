@@ -50,8 +50,11 @@ export class Ledger {
   private readonly expectations: Expected[] = [];
   private readonly pending = new Map<number, JournalEntry>();
   private readonly judged = new Set<number>();
-  /** Delivery ids of the callbacks matched so far: a later attempt of one is a retry, not a new event. */
-  private readonly delivered = new Set<string>();
+  /**
+   * Delivery ids of the callbacks matched so far, with the attempt numbers received of each: another attempt of one
+   * is that delivery re-sent, not a new event.
+   */
+  private readonly delivered = new Map<string, Set<number>>();
   private wake: (() => void) | undefined;
   private readonly off: () => void;
 
@@ -203,8 +206,15 @@ export class Ledger {
     );
     // "A slow-but-successful attempt can still be followed by a retry" (DELIV-12): a later attempt of a delivery
     // already matched re-sends that callback (DELIV-11); whether a retry was due is DELIV-10's and DELIV-12's to judge.
+    // So is its first attempt when a retry of it reached the hook first (a loaded machine hands the hook two sockets in
+    // either order); how the attempts are numbered is HDR-4's.
     const id = header(e, 'x-service-delivery-id');
-    if (id !== undefined && this.delivered.has(id) && Number(header(e, 'x-service-delivery-attempt')) > 1) return;
+    const attempt = Number(header(e, 'x-service-delivery-attempt'));
+    const attempts = id === undefined ? undefined : this.delivered.get(id);
+    if (attempts !== undefined && (attempt > 1 || (attempt === 1 && !attempts.has(1)))) {
+      attempts.add(attempt);
+      return;
+    }
     const x = this.match(e);
     if (x === undefined) {
       const s = this.stray(e);
@@ -219,7 +229,7 @@ export class Ledger {
       return;
     }
     x.matched.push(e);
-    if (id !== undefined) this.delivered.add(id);
+    if (id !== undefined) this.delivered.set(id, new Set(Number.isInteger(attempt) ? [attempt] : []));
     if (!x.optional) this.j.tally.add(x.arrival);
     x.onMatch?.(e);
     judgeContent(this.j, this.users, x, e);

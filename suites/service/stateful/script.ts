@@ -80,17 +80,20 @@ export class RecordingDriver {
     this.say('POST', `/conversations/${conversationId}/turns`, { saves });
     return this.d.turn(conversationId, saves);
   }
-  complete(conversationId: number, serviceKeys: string[]) {
-    this.say('POST', `/conversations/${conversationId}/complete`, { serviceKeys });
-    return this.d.complete(conversationId, { serviceKeys });
+  /** serviceKeys undefined: the driver's default, every instance the conversation touched (the service decides). */
+  complete(conversationId: number, serviceKeys?: string[]) {
+    const body = serviceKeys === undefined ? {} : { serviceKeys };
+    this.say('POST', `/conversations/${conversationId}/complete`, body);
+    return this.d.complete(conversationId, body);
   }
   deleteRecord(conversationId: number, serviceKey: string) {
     this.say('POST', `/conversations/${conversationId}/delete`, { serviceKey });
     return this.d.deleteRecord(conversationId, serviceKey);
   }
-  bulkDelete(conversationId: number, configEnd: string) {
-    this.say('POST', `/conversations/${conversationId}/bulk-delete`, { configEnd });
-    return this.d.bulkDelete(conversationId, { configEnd });
+  /** A member left out takes the driver's default: the conversation's configEnd, all of the user's records there. */
+  bulkDelete(conversationId: number, o: { configEnd?: string; serviceKeys?: string[] }) {
+    this.say('POST', `/conversations/${conversationId}/bulk-delete`, o);
+    return this.d.bulkDelete(conversationId, o);
   }
   interrupt(conversationId: number) {
     this.say('POST', `/conversations/${conversationId}/interrupt`, {});

@@ -3,10 +3,21 @@
  * test records when a step of a sequence exercised them (coverage.ts), one entry per row of the
  * contract's tables, in its own words. A row whose from-state reads "PENDING or DELIVERED" is two
  * rows here: a delete of a DELIVERED record is a state of its own to reach. The mixed situations
- * are no row of the contract: they are triggers over mixed scopes the issue asks the runs to reach.
+ * are no row of the contract: they are triggers over mixed scopes where two of its rows meet.
+ *
+ * A trigger the driver lets the harness either scope itself or leave to the service (the keys of a
+ * completion, the records of a scope delete: spec/driver.openapi.yaml's defaults) exercises its row only
+ * when the service decided: a row names that decision, and a step that named it instead is shown beside
+ * the count, never in it (coverage.ts).
  */
 
 export type RowKind = 'record' | 'conversation' | 'mixed';
+
+/**
+ * Who decided what a trigger covers: the service, from its own tracking (the driver's default: the
+ * instances a conversation touched, the user's records at a configEnd), or the harness, naming it.
+ */
+export type DecidedBy = 'service' | 'harness';
 
 export interface TransitionRow {
   id: string;
@@ -19,9 +30,14 @@ export interface TransitionRow {
   also: string;
   /** Driver capabilities the trigger needs (a target lacking one leaves the row out, with that reason). */
   capabilities: readonly string[];
+  /** What the trigger leaves the service to decide: the row counts only the steps where the service did. */
+  decision?: string;
 }
 
 const CHAT = ['conversations', 'turns'];
+/** The decisions a completion and a scope delete leave to the service (the driver's defaults). */
+const KEYS = 'the keys of the completion';
+const SCOPE = 'the records of the scope';
 
 const record = (
   n: number,
@@ -32,6 +48,7 @@ const record = (
   also: string,
   capabilities: readonly string[],
   short: string,
+  decision?: string,
 ): TransitionRow => ({
   id: `T${n} ${from} --${short}--> ${to}`,
   kind: 'record',
@@ -41,6 +58,7 @@ const record = (
   to,
   also,
   capabilities,
+  ...(decision !== undefined ? { decision } : {}),
 });
 
 const move = (id: string, trigger: string, event: string, capabilities: readonly string[]): TransitionRow => ({
@@ -62,7 +80,18 @@ const mixed = (
   to: string,
   also: string,
   capabilities: readonly string[],
-): TransitionRow => ({ id, kind: 'mixed', from, trigger, condition, to, also, capabilities });
+  decision?: string,
+): TransitionRow => ({
+  id,
+  kind: 'mixed',
+  from,
+  trigger,
+  condition,
+  to,
+  also,
+  capabilities,
+  ...(decision !== undefined ? { decision } : {}),
+});
 
 const SAVE_ALSO = 'config.saved fires once per touched instance per turn.';
 const DONE =
@@ -97,6 +126,7 @@ export const TRANSITIONS: readonly TransitionRow[] = [
     'onComplete fires with the key(s).',
     [...CHAT, 'complete'],
     'complete',
+    KEYS,
   ),
   record(
     4,
@@ -137,6 +167,7 @@ export const TRANSITIONS: readonly TransitionRow[] = [
     SCOPE_ALSO,
     [...CHAT, 'bulk-delete'],
     'scope delete',
+    SCOPE,
   ),
   record(
     8,
@@ -147,6 +178,7 @@ export const TRANSITIONS: readonly TransitionRow[] = [
     SCOPE_ALSO,
     [...CHAT, 'complete', 'bulk-delete'],
     'scope delete',
+    SCOPE,
   ),
   move('C1 --fresh conversation--> onStart', 'A fresh conversation opens for an end user', 'onStart', [
     'conversations',
@@ -165,7 +197,7 @@ export const TRANSITIONS: readonly TransitionRow[] = [
   ),
 ];
 
-/** Triggers over mixed scopes (issue 30): states the table's rows meet together. */
+/** Triggers over mixed scopes: states the table's rows meet together. */
 export const MIXED: readonly TransitionRow[] = [
   mixed(
     'M1 scope delete over PENDING and DELIVERED records',
@@ -175,6 +207,7 @@ export const MIXED: readonly TransitionRow[] = [
     'removed',
     SCOPE_ALSO,
     [...CHAT, 'complete', 'bulk-delete'],
+    SCOPE,
   ),
   mixed(
     'M2 completion after a chat delete of one of several touched instances',
@@ -184,6 +217,7 @@ export const MIXED: readonly TransitionRow[] = [
     'DELIVERED',
     'onComplete names the live instances only.',
     [...CHAT, 'complete', 'delete'],
+    KEYS,
   ),
   mixed(
     'M3 interrupt or idle sweep after a turn that saved',
@@ -202,25 +236,32 @@ export const MIXED: readonly TransitionRow[] = [
     'DELIVERED',
     'another onComplete with a new delivery id for the same key.',
     [...CHAT, 'complete'],
+    KEYS,
   ),
 ];
 
 export interface EventSequence {
   id: string;
-  /** Matched against a conversation's events in order, repeats of one event collapsed, space-separated. */
+  /**
+   * Matched against a conversation's events in order, repeats of one event collapsed, space-separated; an
+   * event of a trigger the harness scoped itself reads `named:<event>` (coverage.ts).
+   */
   pattern: RegExp;
   capabilities: readonly string[];
+  /** What its last trigger leaves the service to decide: counted only where the service did. */
+  decision?: string;
 }
 
-const seq = (id: string, pattern: RegExp, capabilities: readonly string[]): EventSequence => ({
+const seq = (id: string, pattern: RegExp, capabilities: readonly string[], decision?: string): EventSequence => ({
   id,
   pattern,
   capabilities,
+  ...(decision !== undefined ? { decision } : {}),
 });
 
 /** Section 6's events as the sequences one conversation sends (its "fires when" column, in order). */
 export const EVENT_SEQUENCES: readonly EventSequence[] = [
-  seq('E1 onStart, config.saved, onComplete', /^onStart config\.saved onComplete$/, [...CHAT, 'complete']),
+  seq('E1 onStart, config.saved, onComplete', /^onStart config\.saved onComplete$/, [...CHAT, 'complete'], KEYS),
   seq('E2 onStart, config.saved, onSessionInterrupted', /^onStart config\.saved onSessionInterrupted$/, [
     ...CHAT,
     'interrupt',
@@ -234,15 +275,16 @@ export const EVENT_SEQUENCES: readonly EventSequence[] = [
     'interrupt',
   ]),
   seq('E5 onStart, onSessionTimeout (nothing saved)', /^onStart onSessionTimeout$/, ['conversations', 'idle-sweep']),
-  seq('E6 config.deleted, then onComplete', /config\.deleted.* onComplete$/, [...CHAT, 'delete', 'complete']),
-  seq('E7 config.bulk_deleted in a conversation', /config\.bulk_deleted/, ['conversations', 'bulk-delete']),
+  seq('E6 config.deleted, then onComplete', /config\.deleted.* onComplete$/, [...CHAT, 'delete', 'complete'], KEYS),
+  seq(
+    'E7 config.bulk_deleted in a conversation',
+    /(^| )config\.bulk_deleted( |$)/,
+    ['conversations', 'bulk-delete'],
+    SCOPE,
+  ),
 ];
 
 /** The row of the table by its number (T3, C2, M1): the commands name rows by it. */
-export function rowId(short: string): TransitionRow['id'] {
-  return rowByShort(short).id;
-}
-
 export function rowByShort(short: string): TransitionRow {
   const row = [...TRANSITIONS, ...MIXED].find((r) => r.id.startsWith(`${short} `));
   if (row === undefined) throw new Error(`no row ${short} in the transition table`);

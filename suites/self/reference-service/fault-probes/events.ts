@@ -60,6 +60,35 @@ export const EVENTS_PROBES = {
       expect((await first(s, 'onComplete')).json).toMatchObject({ serviceKeys: t.json.serviceKeys });
     },
   },
+  'touched-list-keeps-chat-deleted': {
+    run: async (s) => {
+      const saves = [{ fields: { email: 'a@x.io' } }, { fields: { email: 'b@x.io' } }];
+      const id = await s.open('u-1', '/contacts');
+      const [gone, kept] = (await turn(s, id, saves)).json.serviceKeys;
+      await s.driver('POST', `/conversations/${id}/delete`, { serviceKey: gone });
+      await s.driver('POST', `/conversations/${id}/complete`, {});
+      expect(json(await first(s, 'onComplete')).serviceKeys).toEqual([kept, gone]);
+      // Keys the completion names are sent as named.
+      const id2 = await s.open('u-1', '/contacts');
+      const [gone2, kept2] = (await turn(s, id2, saves)).json.serviceKeys;
+      await s.driver('POST', `/conversations/${id2}/delete`, { serviceKey: gone2 });
+      await s.driver('POST', `/conversations/${id2}/complete`, { serviceKeys: [kept2] });
+      expect(json(await first(s, 'onComplete', 2)).serviceKeys).toEqual([kept2]);
+    },
+  },
+  'session-events-carry-touched-keys': {
+    run: async (s) => {
+      const id = await s.open();
+      const keys = (await turn(s, id, [{ fields: { email: 'a@x.io' } }])).json.serviceKeys;
+      await s.driver('POST', `/conversations/${id}/interrupt`, {});
+      expect(json(await first(s, 'onSessionInterrupted')).serviceKeys).toEqual(keys);
+      const id2 = await s.open();
+      await turn(s, id2, [{ fields: { name: 'A' } }]);
+      await s.driver('POST', `/conversations/${id2}/idle-sweep`, {});
+      expect(json(await first(s, 'onSessionTimeout')).serviceKeys).toEqual(keys);
+      expect(json(await first(s, 'onStart', 2)).serviceKeys).toEqual([]);
+    },
+  },
   'oncomplete-without-path': {
     run: async (s) => {
       await lifecycle(s);
