@@ -26,7 +26,6 @@ export const ERROR_PREFIXES = {
 } as const;
 
 export const ERROR_CODES = {
-  CLI_ENV_UNSET: { message: '--{flag} {variable}: the environment variable is not set or empty' },
   CLI_FILE_EMPTY: { message: '--{flag} {file}: the file is empty', details: ['file'] },
   CLI_FILE_UNREADABLE: { message: '--{flag} {file}: cannot read ({errno})', details: ['file'] },
   CLI_FLAG_INVALID: { message: '--{flag} must be {rule}, got {got}', details: ['flag'] },
