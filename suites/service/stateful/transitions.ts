@@ -39,6 +39,25 @@ const CHAT = ['conversations', 'turns'];
 const KEYS = 'the keys of the completion';
 const SCOPE = 'the records of the scope';
 
+/** A row of section 3's tables: the state moves it makes, and what the service decides in it, if anything. */
+const rowOf = (
+  kind: 'record' | 'mixed',
+  id: string,
+  [from, trigger, condition, to, also]: [string, string, string, string, string],
+  capabilities: readonly string[],
+  decision?: string,
+): TransitionRow => ({
+  id,
+  kind,
+  from,
+  trigger,
+  condition,
+  to,
+  also,
+  capabilities,
+  ...(decision !== undefined ? { decision } : {}),
+});
+
 const record = (
   n: number,
   from: string,
@@ -49,17 +68,8 @@ const record = (
   capabilities: readonly string[],
   short: string,
   decision?: string,
-): TransitionRow => ({
-  id: `T${n} ${from} --${short}--> ${to}`,
-  kind: 'record',
-  from,
-  trigger,
-  condition,
-  to,
-  also,
-  capabilities,
-  ...(decision !== undefined ? { decision } : {}),
-});
+): TransitionRow =>
+  rowOf('record', `T${n} ${from} --${short}--> ${to}`, [from, trigger, condition, to, also], capabilities, decision);
 
 const move = (id: string, trigger: string, event: string, capabilities: readonly string[]): TransitionRow => ({
   id,
@@ -81,17 +91,7 @@ const mixed = (
   also: string,
   capabilities: readonly string[],
   decision?: string,
-): TransitionRow => ({
-  id,
-  kind: 'mixed',
-  from,
-  trigger,
-  condition,
-  to,
-  also,
-  capabilities,
-  ...(decision !== undefined ? { decision } : {}),
-});
+): TransitionRow => rowOf('mixed', id, [from, trigger, condition, to, also], capabilities, decision);
 
 const SAVE_ALSO = 'config.saved fires once per touched instance per turn.';
 const DONE =
