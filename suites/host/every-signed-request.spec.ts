@@ -14,6 +14,7 @@ import { deliverCase, fetchFactsCase } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { judgeCallbackCases, judgeFactsCases, edgeInconclusive, type SentCase } from './harness/judge-signatures.ts';
 import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
+import { servedKeysOf } from './harness/ledger.ts';
 import { atStartOfSecond } from './harness/clock.ts';
 import type { ClauseId } from '../../spec/index.ts';
 
@@ -37,9 +38,10 @@ function signedEndpoints(host: HostHarness): ModeEndpoint[] {
 
 /**
  * Prepares one case on one event: a fresh payload each, so a receiver that wrongly accepts one case
- * cannot dedupe the next. An onComplete's keys are announced here, before the second the edges go
- * out in: with a shared service side that is a round trip, which must not push the sending past
- * the second t was taken from (the edge would then be judged on the wrong second).
+ * cannot dedupe the next. The records a callback names (an onComplete's keys, a config.saved's) are
+ * announced here, before the second the edges go out in: with a shared service side that is a round
+ * trip, which must not push the sending past the second t was taken from (the edge would then be
+ * judged on the wrong second). The judge holds an accepted onComplete to its reads (HOST-13).
  */
 async function prepareCallback(
   host: HostHarness,
@@ -54,8 +56,8 @@ async function prepareCallback(
     conversationId: freshConversationId(),
     hookPath: ep.hookPath,
   });
-  if (event === 'onComplete')
-    await host.service.announce(String(payload.endUserHandle), payload.serviceKeys as string[]);
+  const served = servedKeysOf(payload);
+  if (served.length > 0) await host.service.announce(String(payload.endUserHandle), served);
   return async (now) => {
     const tBaseS = now ?? unixNow();
     const o = await deliverCase(host, ep, payload, c, tBaseS);
@@ -127,9 +129,9 @@ async function sendAll<T extends SentCase>(
 }
 
 {
-  const clauses: ClauseId[] = MODES.length > 0 ? ['HOST-18', 'HOST-16'] : ['HOST-18'];
+  const clauses: ClauseId[] = MODES.length > 0 ? ['HOST-18', 'HOST-16', 'HOST-15'] : ['HOST-18'];
   test(
-    "the facts GET with each bad signature of the fault model is refused with a 4xx, and the window's edges are answered, in every signing mode (HOST-18, HOST-16)",
+    "the facts GET with each bad signature of the fault model is refused with a 4xx, and the window's edges are answered with the facts, in every signing mode (HOST-18, HOST-16, HOST-15)",
     { tag: hostTags(...clauses) },
     async ({ host }, testInfo) => {
       const eps = signedEndpoints(host).filter((e) => e.factsUrl !== undefined);

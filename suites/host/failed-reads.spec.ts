@@ -10,10 +10,9 @@
 import { test, hostTags, firstEndpoint } from './fixtures.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle, freshKey } from './harness/payloads.ts';
-import { complete, readOk, readsInWords, summary } from './harness/reads.ts';
+import { complete, readOk, summary } from './harness/reads.ts';
 import { ackClauses, acknowledgedOrStop } from './harness/ack.ts';
 import { POOL_KEYS, POOL_WORDS, poolCapMs, sendPoolCase } from './harness/pool-reads.ts';
-import { check } from '../shared/index.ts';
 
 const cite = ['HOST-13', 'HOST-21', ...ackClauses(true)].join(', ');
 
@@ -47,7 +46,15 @@ test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async 
       const failing = freshKey();
       const others = [freshKey(), freshKey()];
       await host.service.script(handle, failing, f.statuses, 'held' in f ? { ms: holdMs, reads: 1 } : undefined);
-      return { f, others, c: await complete(host, ep, [failing, ...others], { handle }) };
+      // Every key read is the judge's rule (harness/observer.ts), here in these words: the failing key counts as
+      // read by its read answered as scripted.
+      const keysRead = {
+        id: f.id,
+        rule:
+          `every key of serviceKeys is read within ${deadline} ms of the held read's answer although the read of ` +
+          `the first key ${f.words}`,
+      };
+      return { f, others, c: await complete(host, ep, [failing, ...others], { handle, keysRead }) };
     }),
   );
   const sent = cases.map(({ c }) => ({ mode: ep.mode, kind: 'onComplete', o: c.outcome }));
@@ -55,15 +62,11 @@ test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async 
   // HOST-13 reading: the other keys within the deadline from the held read's answer (the contract sets no
   // time limit on a read, so awaiting it is no fault, nor is a receiver that handles one onComplete at a
   // time and so reads the other cases' keys after it).
+  // The reads are waited for here, so the evidence holds them and the judge finds them in.
   const until = performance.now() + holdMs + deadline;
-  const results = await Promise.all(
-    cases.flatMap(({ f, others, c }) =>
-      others.map(async (k) => ({
-        f,
-        c,
-        k,
-        read: await host.service.waitForRead(readOk(c.handle, k), until - performance.now()),
-      })),
+  await Promise.all(
+    cases.flatMap(({ others, c }) =>
+      others.map((k) => host.service.waitForRead(readOk(c.handle, k), until - performance.now())),
     ),
   );
   const handles = new Set(cases.map(({ c }) => c.handle));
@@ -74,19 +77,6 @@ test(TITLE, { tag: hostTags('HOST-13', 'HOST-21', ...ackClauses(true)) }, async 
     cases.map(({ c }) => c.outcome),
     host.service.reads.filter((r) => handles.has(r.endUserHandle)).map(summary),
   );
-  for (const { f, c, k, read } of results) {
-    check
-      .soft(
-        'HOST-13',
-        `key ${JSON.stringify(k)} is read within ${deadline} ms of the held read's answer although` +
-          ` the read of the first key ${f.words}`,
-        { id: f.id },
-      )
-      .that(read !== undefined, {
-        expected: "a GET of the record (by key or the user's list) answered 200",
-        seen: readsInWords(host, c.handle),
-      });
-  }
   // Then the 64-key case, once the keys above are read (a receiver that handles one onComplete at a time
   // reads them first, as the deadline above allows); a receiver that answers nothing stopped the test above.
   const pool = await sendPoolCase(host, ep);

@@ -4,8 +4,11 @@
  * last page, 255-character and non-ASCII endUserHandles, onComplete with many serviceKeys, the
  * largest conversationIds) and bodies whose whitespace is unusual. A 401 to one of them is the
  * verifier refusing these very bytes (HOST-4: over the raw bytes, whatever they hold); any other
- * refusal is the payload's own clause. Every request of a test is sent at once, so a receiver that
- * hangs costs one 10 s wait per test. The seed is printed; `ccs-conformance host --seed N` replays it.
+ * refusal is the payload's own clause. Each is judged on every duty, not on its acknowledgement alone:
+ * the judge (harness/observer.ts) holds each acknowledged onComplete to a read of every key of
+ * serviceKeys (HOST-13), whatever its generated values. Every request of a test is sent at once, so a
+ * receiver that hangs costs one 10 s wait per test. The seed is printed; `ccs-conformance host --seed N`
+ * replays it.
  */
 import type { TestInfo } from '@playwright/test';
 import { test, hostTags, allEndpoints } from './fixtures.ts';
@@ -35,11 +38,6 @@ interface Sent {
   name: string;
   payload: Payload;
   outcome: SendOutcome;
-}
-
-async function announce(h: HostHarness, p: Payload): Promise<void> {
-  if (p.event === 'onComplete' && Array.isArray(p.serviceKeys))
-    await h.service.announce(String(p.endUserHandle), p.serviceKeys as string[]);
 }
 
 function ctxOf(h: HostHarness, ep: ModeEndpoint) {
@@ -110,17 +108,18 @@ async function settle(testInfo: TestInfo, sentence: string, sent: Sent[], s: Set
 
 const SIGNED = signingModesUnderTest();
 /**
- * The payload's clause, HOST-4 and the acknowledgement duties of every callback (ack.ts). HOST-4 in every
- * mode: in mode none the tests say why it is not exercised (a notExercised of HOST-4), which names a
- * clause of their tags only when the tag is there (reports/check-clause-ids.ts).
+ * The payload's clause, HOST-13 (the judge's: every key of each acknowledged onComplete read), HOST-4 and the
+ * acknowledgement duties of every callback (ack.ts). HOST-4 in every mode: in mode none the tests say why it
+ * is not exercised (a notExercised of HOST-4), which names a clause of their tags only when the tag is there
+ * (reports/check-clause-ids.ts).
  */
-const cited = (c: ClauseId): ClauseId[] => [c, 'HOST-4', 'HOST-1', 'HOST-2'];
+const cited = (c: ClauseId): ClauseId[] => [c, 'HOST-13', 'HOST-4', 'HOST-1', 'HOST-2'];
 const withHost4 = (c: ClauseId): string[] => hostTags(...cited(c));
 
 const GENERATED_TITLE =
   'generated valid payloads of every event and the edges (bulk pages of 1, 499 and 500 keys, ' +
   'a short last page, 255-character and non-ASCII endUserHandles, 300 serviceKeys, the largest conversationIds), ' +
-  `correctly signed, are acknowledged with a 2xx (${cited('HOST-26').join(', ')})`;
+  `correctly signed, are acknowledged with a 2xx, and every key of each onComplete is read (${cited('HOST-26').join(', ')})`;
 test(GENERATED_TITLE, { tag: withHost4('HOST-26') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 30_000);
   const seed = runSeed();
@@ -138,7 +137,6 @@ test(GENERATED_TITLE, { tag: withHost4('HOST-26') }, async ({ host }, testInfo) 
     expected: 'none refused',
     seen: JSON.stringify(refused).slice(0, 300),
   });
-  await Promise.all(plan.map((p) => announce(host, p.payload)));
   const outcomes = await inLanes(plan, LANES, (p) => deliver(host, p.ep, p.payload));
   const sentence = `every valid payload of section 2.2 is acknowledged with a 2xx (seed ${seed})`;
   await settle(testInfo, sentence, sentOf(plan, outcomes), {
@@ -151,7 +149,7 @@ test(GENERATED_TITLE, { tag: withHost4('HOST-26') }, async ({ host }, testInfo) 
 
 const SPACED_TITLE =
   'generated payloads with JSON whitespace in unusual places, signed over those raw bytes, are ' +
-  `acknowledged (${cited('HOST-24').join(', ')})`;
+  `acknowledged, and every key of each onComplete is read (${cited('HOST-24').join(', ')})`;
 test(SPACED_TITLE, { tag: withHost4('HOST-24') }, async ({ host }, testInfo) => {
   test.setTimeout(host.target.timeouts.requestMs + 30_000);
   const seed = runSeed();
@@ -165,7 +163,6 @@ test(SPACED_TITLE, { tag: withHost4('HOST-24') }, async ({ host }, testInfo) => 
       name: `generated #${i} ${payload.event} spaced with ${JSON.stringify(spacings[i % spacings.length]!.join(''))}`,
     })),
   );
-  await Promise.all(plan.map((p) => announce(host, p.payload)));
   const outcomes = await inLanes(plan, LANES, (p) => {
     return deliver(host, p.ep, p.payload, { body: spaced(p.payload, p.spacing) });
   });

@@ -66,7 +66,8 @@ test.describe('hmac rotation', () => {
         ep.previousSecret === undefined,
         'capability previous secret not offered by the target (signing.previousSecret not set)',
       );
-      const o: DeliverOptions = { signer: { mode: 'hmac', secret: ep.previousSecret ?? '' } };
+      // Genuine: the previous secret is valid during the overlap (5.2).
+      const o: DeliverOptions = { signer: { mode: 'hmac', secret: ep.previousSecret ?? '' }, genuine: true };
       const out = await deliver(host, ep, onStart(host, ep), o);
       await attachEvidence(testInfo, 'either secret is accepted during a rotation', [out]);
       // No answer (or a 404) is HOST-1's, never a refusal of the previous secret (harness/ack.ts).

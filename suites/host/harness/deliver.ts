@@ -1,14 +1,38 @@
 /**
  * Sending what the service sends: a signed lifecycle callback (4.1, 5.2) or a signed user-facts
- * GET (4.1, SIGN-6), with knobs to break exactly one thing (the signed bytes, t, the header).
+ * GET (4.1, SIGN-6), with knobs to break exactly one thing (the signed bytes, t, the header). Every
+ * request goes into the judge's ledger (ledger.ts) with its answer, whichever test sends it: the judge
+ * derives from it what must follow (duties.ts).
  */
-import { factsSigningPayload, unixNow, ufDeliveryId, type SignerConfig } from '../../../protocol/index.ts';
+import { CONTRACT, factsSigningPayload, unixNow, ufDeliveryId, type SignerConfig } from '../../../protocol/index.ts';
 import type { HostHarness, ModeEndpoint } from './harness.ts';
+import type { Expectation } from './ledger.ts';
 import { callbackHeaders, type Payload } from './payloads.ts';
 import { send, type SendOutcome } from './send.ts';
 import type { Keyring, SignatureCase } from './signature-cases.ts';
 
-export interface DeliverOptions {
+/** What the judge is told of a request: whether a correct verifier accepts it, and what must follow. */
+export interface Judged {
+  /**
+   * Signed as the service signs, t inside the window. Default: true unless the signature, the bytes signed or
+   * the signer were changed, or t is outside the window; a test that changes them and still sends a genuine
+   * request (a rotated key, the previous secret, a window edge) says so.
+   */
+  genuine?: boolean;
+  expect?: Expectation;
+}
+
+/** Whether a request with these knobs is one a correct verifier accepts (Judged.genuine). */
+function genuineOf(
+  o: { signature?: unknown; signer?: unknown; t?: number; genuine?: boolean },
+  signed = true,
+): boolean {
+  if (o.genuine !== undefined) return o.genuine;
+  const inWindow = o.t === undefined || Math.abs(unixNow() - o.t) < CONTRACT.replayWindowSeconds - 1;
+  return signed && o.signature === undefined && o.signer === undefined && inWindow;
+}
+
+export interface DeliverOptions extends Judged {
   /** Raw bytes sent (default: JSON.stringify(payload)). */
   body?: string | Buffer;
   /** Bytes signed (default: the bytes sent). */
@@ -33,16 +57,32 @@ export async function deliver(
   const signature =
     o.signature === undefined ? await h.sign(ep, o.signedBody ?? body, o.t ?? unixNow(), o.signer) : o.signature;
   if (signature !== null && signature !== undefined) headers['x-service-signature'] = signature;
-  return send({
+  const at = await h.observer.ledger.serve(payload);
+  const sentAtMs = performance.now();
+  const outcome = await send({
     method: 'POST',
     url: ep.hookUrl,
     headers,
     body,
     timeoutMs: o.timeoutMs ?? h.target.timeouts.requestMs,
   });
+  h.observer.ledger.add({
+    kind: 'callback',
+    mode: ep.mode,
+    genuine: genuineOf(o, o.signedBody === undefined),
+    outcome,
+    at,
+    sentAtMs,
+    endUserHandle: String(payload.endUserHandle),
+    payload,
+    body,
+    attempt: o.attempt ?? 1,
+    ...(o.expect ? { expect: o.expect } : {}),
+  });
+  return outcome;
 }
 
-export interface FactsOptions {
+export interface FactsOptions extends Judged {
   endUserHandle: string;
   /** The request target signed (default: the one sent). */
   signedTarget?: string;
@@ -82,7 +122,21 @@ export async function fetchFacts(h: HostHarness, ep: ModeEndpoint, o: FactsOptio
       ? await h.sign(ep, factsSigningPayload(o.signedTarget ?? requestTarget), o.t ?? unixNow(), o.signer)
       : o.signature;
   if (signature !== null && signature !== undefined) headers['x-service-signature'] = signature;
-  return send({ method: 'GET', url: url.toString(), headers, timeoutMs: o.timeoutMs ?? h.target.timeouts.requestMs });
+  const at = h.observer.ledger.localSeq();
+  const sentAtMs = performance.now();
+  const timeoutMs = o.timeoutMs ?? h.target.timeouts.requestMs;
+  const outcome = await send({ method: 'GET', url: url.toString(), headers, timeoutMs });
+  const genuine = genuineOf(o, o.signedTarget === undefined);
+  h.observer.ledger.add({
+    kind: 'facts',
+    mode: ep.mode,
+    genuine,
+    outcome,
+    at,
+    sentAtMs,
+    endUserHandle: o.endUserHandle,
+  });
+  return outcome;
 }
 
 /** What an endpoint's signature cases sign with (signature-cases.ts). */
@@ -107,7 +161,7 @@ export async function deliverCase(
   const body = Buffer.from(JSON.stringify(payload));
   const t = c.t ? c.t(now) : now;
   const r = await c.build({ payload: body, t }, keyringOf(ep));
-  return deliver(h, ep, payload, { body: r.body ?? body, signature: r.signature });
+  return deliver(h, ep, payload, { body: r.body ?? body, signature: r.signature, genuine: c.accepted });
 }
 
 /** A facts GET of one signature case (the request line in place of a body, 5.2 item 6). */
@@ -124,5 +178,5 @@ export async function fetchFactsCase(
     { payload: Buffer.from(factsSigningPayload(requestTarget)), requestTarget, t },
     keyringOf(ep),
   );
-  return fetchFacts(h, ep, { endUserHandle, signature: r.signature });
+  return fetchFacts(h, ep, { endUserHandle, signature: r.signature, genuine: c.accepted });
 }

@@ -11,7 +11,7 @@ import { LIFECYCLE_EVENTS, formatCallbackTimestamp, type LifecycleEvent } from '
 import { loadSpec } from '../../../spec/index.ts';
 import { inlineRefs, validArbitrary } from '../../service/property/compile.ts';
 import type { Schema } from '../../service/property/validate.ts';
-import { freshConversationId, type Payload } from './payloads.ts';
+import { freshConversationId, freshKey, type Payload } from './payloads.ts';
 
 export interface GeneratedContext {
   workspaceKey: string;
@@ -52,6 +52,10 @@ const PAGE = fc
 
 function eventArbitrary(event: LifecycleEvent, ctx: GeneratedContext): fc.Arbitrary<Payload> {
   const base = validArbitrary(webhookSchema(event), { maxExtraItems: 8 }) as fc.Arbitrary<Record<string, unknown>>;
+  // An onComplete's keys end with a tail unique per callback (what the schema generated is kept before it): its
+  // reads are then its own, never another callback's with the same generated values (the same seed in another
+  // mode or test), so the judge can hold each onComplete to its reads (PITFALLS "Evidence").
+  const own = (keys: unknown): string[] => (keys as string[]).map((k) => `${k}~${freshKey().slice(3)}`);
   const fix = (p: Record<string, unknown>, timestamp: string): Payload =>
     ({
       ...p,
@@ -59,7 +63,7 @@ function eventArbitrary(event: LifecycleEvent, ctx: GeneratedContext): fc.Arbitr
       configEnd: ctx.configEnd,
       conversationId: freshConversationId(),
       timestamp,
-      ...(event === 'onComplete' ? { path: ctx.hookPath } : {}),
+      ...(event === 'onComplete' ? { path: ctx.hookPath, serviceKeys: own(p.serviceKeys) } : {}),
     }) as unknown as Payload;
   if (event !== 'config.bulk_deleted') return fc.tuple(base, TIMESTAMP).map(([p, ts]) => fix(p, ts));
   const key = fc.string({ minLength: 1, maxLength: 40 });

@@ -8,7 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { signatureFor, type SignerConfig } from '../../../protocol/index.ts';
-import { startHostReceiver, DEFAULT_FACTS, type HostReceiver } from '../../../fixtures/host-receiver/index.ts';
+import {
+  startHostReceiver,
+  DEFAULT_FACTS,
+  type HostReceiver,
+  type HostReceiverVariant,
+} from '../../../fixtures/host-receiver/index.ts';
 import { ccsError, registerSecret } from '../../../spec/index.ts';
 import {
   classToSchema,
@@ -51,7 +56,10 @@ export interface HostHarness {
   reference: boolean;
   fault?: string;
   service: ServiceSide;
-  /** Judges every request the receiver made to the service side, at the end of each test (observer.ts). */
+  /**
+   * The one judge: keeps the ledger of every exchange the harness sends and judges it, and every request the
+   * receiver made to the service side, at the end of each test (observer.ts).
+   */
   observer: Observer;
   endpoints: Partial<Record<Mode, ModeEndpoint>>;
   sign(ep: ModeEndpoint, payload: string | Uint8Array, t?: number, signer?: SignerConfig): Promise<string | undefined>;
@@ -71,7 +79,15 @@ export const REFERENCE_FACTS_CLASS = {
 /** The reference receiver's read deadline (HOST-13): its reads come within milliseconds of the acknowledgement. */
 const REFERENCE_DATA_READ_MS = 4_000;
 
-export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Promise<HostHarness> {
+export interface HostHarnessOptions {
+  /** A correct variant of the reference receiver (fixtures/host-receiver: a self test runs the judge against it). */
+  variant?: HostReceiverVariant;
+}
+
+export async function startHostHarness(
+  env: NodeJS.ProcessEnv = process.env,
+  o: HostHarnessOptions = {},
+): Promise<HostHarness> {
   const settings = readSettings(env);
   const file = settings.hostTarget;
   const portFromEnv = settings.servicePort === undefined ? undefined : Number(settings.servicePort);
@@ -143,7 +159,13 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     keys = await newRunKeys();
     const dataApi = { baseUrl: service.url, workspaceKey: target.workspaceKey, bearerToken };
     const start = (signing: Parameters<typeof startHostReceiver>[0]['signing']): Promise<HostReceiver> =>
-      startHostReceiver({ signing, dataApi, facts: { ...DEFAULT_FACTS }, ...(fault ? { fault } : {}) });
+      startHostReceiver({
+        signing,
+        dataApi,
+        facts: { ...DEFAULT_FACTS },
+        ...(fault ? { fault } : {}),
+        ...(o.variant ? { variant: o.variant } : {}),
+      });
     const [h, j] = await Promise.all([
       start({ mode: 'hmac', ...hmac }),
       start({ mode: 'jwks', jwksUrl: service.jwksUrl }),
@@ -170,7 +192,10 @@ export async function startHostHarness(env: NodeJS.ProcessEnv = process.env): Pr
     reference: !file,
     ...(fault ? { fault } : {}),
     service,
-    observer: observe(service),
+    observer: observe(service, {
+      dataReadMs: target.timeouts.dataReadMs,
+      ...(target.factsSchema ? { factsSchema: target.factsSchema } : {}),
+    }),
     endpoints,
     sign: (ep, payload, t, signer) =>
       signatureFor({ config: signer ?? ep.signer, payload, ...(t === undefined ? {} : { t }) }),

@@ -36,7 +36,9 @@ export async function rotate(
   const key = await h.newKey();
   const publishedSeq = await h.service.addJwk(key.publicJwk);
   await between?.();
-  const outcome = await deliver(h, ep, payload, { signer: { mode: 'jwks', privateKey: key.privateKey, kid: key.kid } });
+  // Genuine: the key is published in the document before the callback is signed with it (a rotation).
+  const signer = { mode: 'jwks' as const, privateKey: key.privateKey, kid: key.kid };
+  const outcome = await deliver(h, ep, payload, { signer, genuine: true });
   const fetch = await h.service.waitForJwksFetch(publishedSeq, 0);
   return { kid: key.kid, publishedSeq, outcome, ...(fetch === undefined ? {} : { fetch }) };
 }

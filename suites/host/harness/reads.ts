@@ -6,6 +6,7 @@
 import type { HostHarness, ModeEndpoint } from './harness.ts';
 import type { DataRead } from './service-side.ts';
 import { deliver } from './deliver.ts';
+import type { KeysReadCheck } from './ledger.ts';
 import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from './payloads.ts';
 import type { SendOutcome } from './send.ts';
 
@@ -60,15 +61,18 @@ export interface Completion {
   keys: string[];
 }
 
-/** An onComplete whose keys the data API serves (announced first), sent with the given attempt. */
+/**
+ * An onComplete whose keys the data API serves (deliver.ts serves them before it leaves), sent with the given
+ * attempt. The judge holds it to a read of every key (HOST-13); `keysRead` names the check that decides it
+ * when the test has words of its own for it.
+ */
 export async function complete(
   h: HostHarness,
   ep: ModeEndpoint,
   keys: string[],
-  o: { handle?: string; conversationId?: number; attempt?: number; payload?: Payload } = {},
+  o: { handle?: string; conversationId?: number; attempt?: number; payload?: Payload; keysRead?: KeysReadCheck } = {},
 ): Promise<Completion> {
   const handle = o.handle ?? freshHandle();
-  await h.service.announce(handle, keys);
   const payload =
     o.payload ??
     lifecyclePayload(
@@ -82,7 +86,10 @@ export async function complete(
       },
       { serviceKeys: keys },
     );
-  const outcome = await deliver(h, ep, payload, o.attempt === undefined ? {} : { attempt: o.attempt });
+  const outcome = await deliver(h, ep, payload, {
+    ...(o.attempt === undefined ? {} : { attempt: o.attempt }),
+    ...(o.keysRead === undefined ? {} : { expect: { keysRead: o.keysRead } }),
+  });
   return { payload, outcome, handle, keys };
 }
 

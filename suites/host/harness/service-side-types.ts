@@ -11,6 +11,11 @@ export interface DataRead {
   endUserHandle: string;
   serviceKey: string | null;
   status: number;
+  /**
+   * The status was one a test scripted for this key (script()): the read was made and answered as the test
+   * wanted, whatever the status (the ledger counts it as a read of the key, HOST-13).
+   */
+  scripted?: true;
   /** The request path as sent (no query): the observer's evidence (observer.ts). */
   path: string;
   /** Whether the path is a data API read path with well-formed percent-encoding (HOST-13). */
@@ -52,9 +57,10 @@ export interface ServiceSide {
   /** The control address when shared by workers (holds its token: never printed). */
   controlUrl?: string;
   /**
-   * Records the receiver may read: the keys announced in an onComplete for this user. Resolves
-   * once the data API serves them (at once in-process, after a round trip when shared), with the
-   * journal position at the announcement: a read journalled later may follow this callback.
+   * Records the receiver may read: the keys announced in an onComplete (or saved by a config.saved) for
+   * this user. Resolves once the data API serves them (at once in-process, after a round trip when shared),
+   * with the journal position at the announcement: a read journalled later may follow this callback. With
+   * no keys it serves nothing and only tells the position.
    */
   announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<number>;
   /**

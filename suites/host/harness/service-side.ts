@@ -91,7 +91,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     const holding = serviceKey === null ? undefined : holds.get(`${endUserHandle}\u0000${serviceKey}`);
     const hold = holding !== undefined && holding.left-- > 0 ? holding.ms : undefined;
     // Journalled on arrival (PITFALLS), answered after the key's hold, if any.
-    const answer = async (status: number, body: unknown) => {
+    const answer = async (status: number, body: unknown, scripted = false) => {
       const entry: DataRead = {
         seq: ++seq,
         atMs: performance.now(),
@@ -103,6 +103,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
         path,
         wellFormed: m !== null && !malformed,
         bearer,
+        ...(scripted ? { scripted: true as const } : {}),
       };
       reads.push(entry);
       events.emit('read', entry);
@@ -118,11 +119,11 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     const queue = serviceKey === null ? undefined : scripts.get(`${endUserHandle}\u0000${serviceKey}`);
     const scripted = queue?.shift();
     if (scripted === 409)
-      return answer(409, { status: 'migrating', message: 'record held mid-migration; retry shortly' });
+      return answer(409, { status: 'migrating', message: 'record held mid-migration; retry shortly' }, true);
     // A 200 scripted: the record with the values section 2.3 allows at their edges (data null...).
-    if (scripted === 200) return answer(200, edgeEnvelope());
+    if (scripted === 200) return answer(200, edgeEnvelope(), true);
     if (scripted !== undefined)
-      return answer(scripted, errorBody(scripted, scripted === 401 ? 'Unauthorized' : 'Error', path));
+      return answer(scripted, errorBody(scripted, scripted === 401 ? 'Unauthorized' : 'Error', path), true);
     const known = records.get(endUserHandle);
     if (known === undefined) return answer(404, errorBody(404, 'Not Found', path));
     if (serviceKey === null) return answer(200, [...known].map(envelope));
@@ -136,6 +137,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     jwksFetches,
     events,
     announce(endUserHandle: string, serviceKeys: readonly string[]) {
+      // No keys: the position only (a user with no record stays one: its list read answers 404).
+      if (serviceKeys.length === 0) return seq;
       const set = records.get(endUserHandle) ?? new Set<string>();
       for (const k of serviceKeys) set.add(k);
       records.set(endUserHandle, set);

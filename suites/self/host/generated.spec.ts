@@ -3,7 +3,14 @@ import { generatePayloads, generateSpacings, invalidBySpec, spaced } from '../..
 import { edgePayloads } from '../../host/harness/edges.ts';
 
 const ctx = { workspaceKey: 'ws-self', configEnd: '/settings', hookPath: '/hooks/ccs' };
-const withoutIds = (ps: ReturnType<typeof generatePayloads>) => ps.map(({ conversationId: _c, ...rest }) => rest);
+/** A generated onComplete key's tail, unique per callback (generated.ts). */
+const TAIL = /~[0-9a-f]{16}$/;
+const withoutIds = (ps: ReturnType<typeof generatePayloads>) =>
+  ps.map(({ conversationId: _c, ...rest }) =>
+    Array.isArray(rest.serviceKeys)
+      ? { ...rest, serviceKeys: (rest.serviceKeys as string[]).map((k) => k.replace(TAIL, '')) }
+      : rest,
+  );
 
 test('generated host payloads are valid per the spec, cover every event and replay from their seed (HOST-26)', () => {
   for (const seed of [1, 42, -7, 123456]) {
@@ -28,4 +35,13 @@ test('a spaced body parses to the same payload and keeps a lone carriage return 
   const [p] = generatePayloads(ctx, 9, 1);
   for (const spacing of generateSpacings(9, 6)) expect(JSON.parse(spaced(p, spacing))).toEqual(p);
   expect(spaced(p, generateSpacings(9, 1)[0]!)).toMatch(/\r(?!\n)/);
+});
+
+test("a generated onComplete's keys are its own: the same seed twice names no key twice (HOST-13)", () => {
+  const keysOf = (seed: number) =>
+    generatePayloads(ctx, seed, 60).flatMap((p) => (p.event === 'onComplete' ? (p.serviceKeys as string[]) : []));
+  const keys = [...keysOf(5), ...keysOf(5)];
+  expect(keys.length).toBeGreaterThan(0);
+  expect(new Set(keys).size).toBe(keys.length);
+  for (const k of keys) expect(k).toMatch(TAIL);
 });
