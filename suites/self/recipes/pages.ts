@@ -1,17 +1,25 @@
 /**
  * What a recipe page tells a host team to do, read from the page itself: the shell block of its
  * "## Copy it" section. Every line but the last prepares (mkdir, cp from the installed package,
- * npm install); the last starts the receiver. The package test runs exactly these lines, so a page
+ * npm install, a build); the last starts the receiver. The package test runs exactly these lines, so a page
  * that tells the user something that does not work fails the test command.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecipeName } from './run-recipe.ts';
 
-export const RECIPE_PAGES: readonly RecipeName[] = ['node-crypto', 'node-jose', 'node-stripe', 'python'];
+export const RECIPE_PAGES: readonly RecipeName[] = [
+  'node-crypto',
+  'node-jose',
+  'node-stripe',
+  'python',
+  'php',
+  'go',
+  'java',
+];
 
 export interface CopyInstruction {
-  /** The shell lines that copy and install, in order, run from the user's project root. */
+  /** The shell lines that copy, install and build, in order, run from the user's project root. */
   prepare: string[];
   /** The line that starts the receiver, split into its words (`node receiver/node-jose/receiver.mjs`). */
   start: string[];

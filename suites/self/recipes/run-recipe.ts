@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { ConformanceReport } from '../../../reports/index.ts';
 import { exec, ROOT, userEnv } from '../package/tarball.ts';
 
-export type RecipeName = 'node-crypto' | 'node-jose' | 'node-stripe' | 'python';
+export type RecipeName = 'node-crypto' | 'node-jose' | 'node-stripe' | 'python' | 'php' | 'go' | 'java';
 
 export interface RecipeRun {
   recipe: RecipeName;
@@ -90,6 +90,9 @@ export function pythonWithCryptography(): string | undefined {
 }
 
 function command(recipe: RecipeName): [string, string[]] {
+  if (recipe === 'go' || recipe === 'java')
+    throw new Error(`the ${recipe} recipe is built by its page's copy lines: run it with a RecipeFrom (stacks.ts)`);
+  if (recipe === 'php') return ['php', [join(ROOT, 'docs', 'recipes', 'php', 'serve.php')]];
   return recipe === 'python'
     ? [pythonWithCryptography() ?? 'python3', [join(ROOT, 'docs', 'recipes', 'python', 'receiver.py')]]
     : [process.execPath, [join(ROOT, 'docs', 'recipes', recipe, 'receiver.mjs')]];
@@ -154,6 +157,8 @@ export async function runRecipe(run: RecipeRun, workers = 2, from?: RecipeFrom):
     SERVICE_DATA_API_URL: service,
     SERVICE_DATA_API_TOKEN: token,
     SERVICE_WORKSPACE_KEY: 'ws-host-conformance',
+    // Where a receiver that keeps state in files (php) keeps it: removed with the run's folder.
+    STATE_DIR: join(dir, 'state'),
     ...(run.mode === 'hmac'
       ? { SERVICE_HMAC_SECRET: secret, SERVICE_HMAC_PREVIOUS_SECRET: previous }
       : { SERVICE_JWKS_URL: `${service}/.well-known/service/jwks.json` }),

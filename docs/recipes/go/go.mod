@@ -1,0 +1,3 @@
+module ccs-receiver
+
+go 1.19
