@@ -10,7 +10,8 @@
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { HARNESS_SLACK_MS, type Timing } from '../../target/service/timing.ts';
-import { at } from './words.ts';
+import { TIMESTAMP_PATTERN, timestampMs } from './journal.ts';
+import { at, bodyOf } from './words.ts';
 import type { CheckWords, Verdicts } from './verdicts.ts';
 
 /** How an attempt ended, as the mock host saw it. */
@@ -36,6 +37,23 @@ export function endOfAttempt(e: JournalEntry): AttemptEnd {
   if (r.status >= 500) return { kind: '5xx', status: r.status };
   // no spread: one literal or the other (the same keys), as the judge asks this of every attempt
   return heldMs !== undefined ? { kind: 'answered', status: r.status, heldMs } : { kind: 'answered', status: r.status };
+}
+
+/**
+ * How long at least the attempt was on its way before it reached the host, by the service's own clock:
+ * attempt 1 was made no earlier than its payload's timestamp (the event's time, EVT-14), a signed retry no
+ * earlier than its t (whole seconds: the second is counted in full). 0 when neither says.
+ */
+export function lateBy(e: JournalEntry): number {
+  const ts = bodyOf(e)?.timestamp;
+  const first = e.headers['x-service-delivery-attempt'] === '1';
+  const made =
+    first && typeof ts === 'string' && TIMESTAMP_PATTERN.test(ts)
+      ? timestampMs(ts)
+      : e.signature.t !== undefined
+        ? e.signature.t * 1000 + 999
+        : undefined;
+  return made === undefined ? 0 : Math.max(0, e.arrival.wallMs - made);
 }
 
 /** The attempt's duration on the mock host: arrival to its end (answer, reset, or the service giving up). */
@@ -176,9 +194,10 @@ export function judgeTriggers(s: JournalEntry[], v: Verdicts, ctx: TriggerContex
       if (next) judgeBackoff(e, next, i, end.kind, v, timing);
       continue;
     }
-    // DELIV-12: a 2xx given at or after the whole-request timeout may still be retried
+    // DELIV-12: a 2xx given at or after the whole-request timeout may still be retried; the service counts
+    // the timeout from its own send, so the time the attempt took to reach the host counts too
     const b = band(timing);
-    if (durationMs(e) >= b.timeout - b.tol) continue;
+    if (lateBy(e) + durationMs(e) >= b.timeout - b.tol) continue;
     const window = endNs + BigInt(Math.round(timing.quietWindowMs())) * 1_000_000n;
     if (next === undefined && ctx.endNs < window) continue;
     if (slowSuccess(e, end, timing)) {
