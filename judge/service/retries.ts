@@ -7,8 +7,8 @@
  */
 import { CONTRACT } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
-import type { Timing } from '../../target/service/timing.ts';
-import { endOfAttempt, judgeTriggers, lateBy } from './triggers.ts';
+import { HARNESS_SLACK_MS, type Timing } from '../../target/service/timing.ts';
+import { endOfAttempt, judgeTriggers, lateBy, retryDeadlineNs } from './triggers.ts';
 import { at, bodyOf } from './words.ts';
 import { TIMESTAMP_PATTERN, timestampMs } from './journal.ts';
 import type { DeclaredSigning } from './words.ts';
@@ -30,17 +30,29 @@ export interface RefusalWindow {
 }
 
 /**
- * Whether an attempt of the series may have been refused unseen: a refusal window from a back-off schedule
- * before its first arrival to one after its last end. Its numbering and what followed each attempt are then
- * not the judge's to decide (a connect failure is an attempt the journal cannot show).
+ * Whether an attempt of the series may have been refused unseen: a refusal window in a gap where one could
+ * have been made, before the first attempt seen (an attempt 1 refused, then its retry after the back-off) or
+ * between an attempt's end and the next one (or, after a last one refused, its retry's deadline). Its numbering and
+ * what followed each attempt are then not the judge's to decide (a connect failure is an attempt the journal
+ * cannot show).
  */
 function blindTo(s: JournalEntry[], ctx: SeriesContext): boolean {
-  if (!ctx.refusals?.length) return false;
-  const margin = BigInt(Math.round(ctx.timing.retryScheduleDeadlineMs())) * 1_000_000n;
-  const from = BigInt(s[0]!.arrival.monoNs) - margin;
-  const last = s[s.length - 1]!;
-  const to = BigInt(last.finished?.monoNs ?? last.arrival.monoNs) + margin;
-  return ctx.refusals.some((r) => r.endNs >= from && r.startNs <= to);
+  const refusals = ctx.refusals ?? [];
+  if (refusals.length === 0) return false;
+  const overlaps = (from: bigint, to: bigint) => refusals.some((r) => r.endNs >= from && r.startNs <= to);
+  const first = BigInt(s[0]!.arrival.monoNs);
+  const t = CONTRACT.requestTimeoutMs + CONTRACT.backoffMs[0]!;
+  const before = BigInt(Math.round(ctx.timing.scaled(t) + ctx.timing.tolerance(t) + HARNESS_SLACK_MS)) * 1_000_000n;
+  if (overlaps(first - before, first)) return true;
+  for (let i = 0; i < s.length && i + 1 < CONTRACT.maxAttempts; i++) {
+    const e = s[i]!;
+    const end = BigInt(e.finished?.monoNs ?? e.arrival.monoNs);
+    const next = s[i + 1];
+    // after the last attempt seen, only a refused one has a retry to hide
+    if (next === undefined && !refusedAttempt(e)) continue;
+    if (overlaps(end, next ? BigInt(next.arrival.monoNs) : retryDeadlineNs(end, i, ctx.timing))) return true;
+  }
+  return false;
 }
 
 const NO_TIMEOUT_SEEN =
