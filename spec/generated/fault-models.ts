@@ -751,7 +751,7 @@ export const SERVICE_FAULTS: readonly SeededFaultOf<ServiceFaultName>[] = [
   { name: 'chat-delete-rest-record-silent', clause: 'EVT-22', sentence: "A chat delete of a record never saved through the chat fires no config.deleted." },
   { name: 'setting-chat-after-rest-second-record', clause: 'DATA-13', sentence: "A chat save on a Setting whose one record was written over REST creates a second record." },
   { name: 'setting-read-after-chat-delete', clause: 'DATA-1', sentence: "After the Setting record is deleted through the chat, GET /{endUserHandle} answers 404 even once the chat saves a new one." },
-  { name: 'manifest-omits-delivered', clause: 'PAGE-5', also: ['PAGE-1'], sentence: "The config.bulk_deleted manifest leaves out DELIVERED records of the scope (count and pages still count them)." },
+  { name: 'manifest-omits-delivered', clause: 'PAGE-5', sentence: "The config.bulk_deleted manifest leaves out DELIVERED records of the scope (count and pages still count them)." },
   { name: 'rest-write-in-live-conversation-saved', clause: 'STATE-3', sentence: "A host REST write to a record touched in a conversation still open fires config.saved." },
   { name: 'scope-delete-keeps-delivered', clause: 'STATE-8', sentence: "A scope delete removes only the PENDING records of the scope; DELIVERED ones stay, though its manifest names them." },
   { name: 'interrupt-finalizes-drafts', clause: 'STATE-1', sentence: "An interrupted conversation stores its drafts as DELIVERED, with no onComplete." },
