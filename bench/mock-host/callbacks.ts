@@ -8,6 +8,12 @@ import { signHmac } from '../../protocol/index.ts';
 export const BENCH_ONLY_SECRET = 'bench-only-hmac-secret';
 export const HOOK_PATH = '/hooks';
 
+/**
+ * The sending time of the benchmark's callbacks (EVT-14: near the arrival, read as UTC), fixed by the first
+ * process that loads this module and inherited by the processes it starts, so every one builds the same bytes.
+ */
+const SENT_AT = (process.env.BENCH_SENT_AT ??= new Date().toISOString().slice(0, 23));
+
 /** The body of callback i: an onComplete of about 230 bytes, unique per index. */
 export function bodyFor(i: number): string {
   return JSON.stringify({
@@ -16,7 +22,7 @@ export function bodyFor(i: number): string {
     configEnd: '/profile',
     endUserHandle: `user-${i % 997}`,
     conversationId: i,
-    timestamp: '2026-11-21T00:00:00.000',
+    timestamp: SENT_AT,
     serviceKeys: [`key-${i}-a`, 'key-b'],
     path: HOOK_PATH,
   });

@@ -109,7 +109,13 @@ function judgeSandboxKids(callbacks: readonly JournalEntry[], v: Verdicts): void
   );
 }
 
+/** Whether any callback deletes a record: only then can an onComplete name a deleted key (most traffic: none). */
+function deletes(callbacks: readonly JournalEntry[]): boolean {
+  for (const e of callbacks) if (e.event === 'config.deleted' || e.event === 'config.bulk_deleted') return true;
+  return false;
+}
+
 export function judgeConversations(callbacks: readonly JournalEntry[], v: Verdicts): void {
-  for (const events of byConversation(callbacks).values()) judgeDeletedKeys(events, v);
+  if (deletes(callbacks)) for (const events of byConversation(callbacks).values()) judgeDeletedKeys(events, v);
   judgeSandboxKids(callbacks, v);
 }

@@ -15,8 +15,12 @@ const NEAR_MS = 60_000;
 const SENDING_TIME: CheckWords = { id: 'payload.timestamp-sending-time' };
 const RULE = 'timestamp is the sending time, read as UTC';
 
+/** The last timestamp read and its time: callbacks sent together share one, parsed once. */
+let last = { text: '', ms: 0 };
+
 export function judgeSendingTime(e: JournalEntry, timestamp: string, v: Verdicts): void {
-  const delta = Math.abs(timestampMs(timestamp) - e.arrival.wallMs);
+  if (last.text !== timestamp) last = { text: timestamp, ms: timestampMs(timestamp) };
+  const delta = Math.abs(last.ms - e.arrival.wallMs);
   const near = delta <= WINDOW_MS;
   v.that(
     'EVT-14',
