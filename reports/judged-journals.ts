@@ -9,7 +9,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkWords, parseCheckRecords, type CheckRecord } from '../spec/index.ts';
+import { checkWords, isCheckRecord, type CheckRecord } from '../spec/index.ts';
 import type { TestRecord } from './model.ts';
 
 const JUDGED = /\.judged\.json$/;
@@ -34,7 +34,9 @@ function readJudged(file: string): JudgedFile | string {
       worker: Number(v.worker),
       journal: v.journal,
       callbacks: Number(v.callbacks ?? 0),
-      checks: parseCheckRecords(JSON.stringify(v.checks ?? [])).filter((c) => c.outcome !== 'not-exercised'),
+      checks: (Array.isArray(v.checks) ? v.checks.filter(isCheckRecord) : []).filter(
+        (c) => c.outcome !== 'not-exercised',
+      ),
     };
   } catch (error) {
     return `${file}: ${(error as Error).message}`;

@@ -56,19 +56,22 @@ export function hintWords(hint: string, recipe?: string): string {
   return recipe ? `${hint} (see ${recipe})` : hint;
 }
 
+/** Whether a parsed value has a check record's shape. */
+export function isCheckRecord(r: unknown): r is CheckRecord {
+  return (
+    !!r &&
+    typeof r === 'object' &&
+    Array.isArray((r as CheckRecord).clauses) &&
+    typeof (r as CheckRecord).rule === 'string' &&
+    typeof (r as CheckRecord).outcome === 'string'
+  );
+}
+
 /** Parses an attachment body; anything that is not a list of records yields none. */
 export function parseCheckRecords(text: string): CheckRecord[] {
   try {
     const v = JSON.parse(text) as unknown;
-    if (!Array.isArray(v)) return [];
-    return v.filter(
-      (r): r is CheckRecord =>
-        !!r &&
-        typeof r === 'object' &&
-        Array.isArray((r as CheckRecord).clauses) &&
-        typeof (r as CheckRecord).rule === 'string' &&
-        typeof (r as CheckRecord).outcome === 'string',
-    );
+    return Array.isArray(v) ? v.filter(isCheckRecord) : [];
   } catch {
     return [];
   }

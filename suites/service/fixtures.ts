@@ -190,7 +190,7 @@ export const test = base.extend<ServiceFixtures & InternalFixtures, WorkerFixtur
   },
 
   wsContext: async ({ target, host, driver, timing, evidence }, use) => {
-    const ctx: WorkspaceContext = { target, host, driver, timing, evidence, addedRoutes: [] };
+    const ctx: WorkspaceContext = { target, host, driver, timing, evidence };
     driver.bind(ctx);
     await use(ctx);
     // A worker runs one test at a time: the test's response scripts end with it. Its routes stay (each

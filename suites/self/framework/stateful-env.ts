@@ -35,7 +35,7 @@ export async function withStatefulEnv<T>(
     const capabilities = [...target.capabilities];
     driver.setCapabilities({ timeScale: target.timeScale, capabilities, jwksUrl: target.jwksUrl ?? '' });
     const timing = makeTiming(target.timeScale, target.tolerances);
-    const ctx: WorkspaceContext = { target, host, driver, timing, evidence: new EvidenceCollector(), addedRoutes: [] };
+    const ctx: WorkspaceContext = { target, host, driver, timing, evidence: new EvidenceCollector() };
     driver.bind(ctx);
     const makeWorkspace = (w?: WorkspaceOptions) => createTestWorkspace(ctx, w);
     return await use({ target, host, driver, timing, makeWorkspace }, capabilities);

@@ -1,6 +1,6 @@
 /**
  * The mock-host routes of a test workspace: its hook path, facts path and tool paths, each with the signing the
- * route verifies (removed at the test's end: WorkspaceContext.addedRoutes).
+ * route verifies (kept for the worker's life: a retry after its test ended is still judged as a callback).
  */
 import type { MockHost, RouteConfig, SigningConfig } from '../../../mock-host/index.ts';
 import type { FieldDef } from '../../../target/clients/driver-client.ts';
@@ -24,7 +24,6 @@ export function routeSigning(
 
 export function addRoute(ctx: WorkspaceContext, r: RouteConfig): void {
   ctx.host.addRoute(r);
-  ctx.addedRoutes.push(r.path);
 }
 
 export function factsSchemaOf(fields: FieldDef[]): object {

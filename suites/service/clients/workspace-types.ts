@@ -103,6 +103,4 @@ export interface WorkspaceContext {
   driver: DriverClient;
   timing: Timing;
   evidence: EvidenceLog;
-  /** Routes added for this test, removed at its end. */
-  addedRoutes: string[];
 }
