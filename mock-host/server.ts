@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { JwksCache } from '../protocol/index.ts';
+import type { JwksCache, JwksDocumentSeen } from '../protocol/index.ts';
 import { registerAdmin } from './admin.ts';
 import type { AdminHost } from './admin-host.ts';
 import { bodyFailed, bodyRead, type AnswerHost } from './answer.ts';
@@ -141,6 +141,11 @@ export class MockHost implements ReceiveHost, AnswerHost, AdminHost {
 
   listRoutes(): RouteConfig[] {
     return [...this.routes.values()].map((r) => r.config);
+  }
+
+  /** Every JWKS document this host's verifiers fetched, per URL in fetch order (SIGN-9's evidence). */
+  jwksDocuments(): JwksDocumentSeen[] {
+    return [...this.jwksCaches.values()].flatMap((c) => [...c.documents]);
   }
 
   /** The JWKS cache this host uses for a URL (to read fetchCount), if one was made. */

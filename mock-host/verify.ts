@@ -103,8 +103,19 @@ export function verifyRequest(
     return failed(error);
   }
   if (typeof (r as Promise<SignatureRecord>).then === 'function')
-    return (r as Promise<SignatureRecord>).then(record, failed);
+    return (r as Promise<SignatureRecord>).then((s) => seenAgain(v, record(s)), failed);
   return record(r as SignatureRecord);
+}
+
+/**
+ * A JWS its kid's cached key does not verify: the document is fetched again in the background, so the
+ * journal holds what the key source serves now (a key the service signs with under another kid, SIGN-9).
+ * The verdict and the answer do not wait for it.
+ */
+function seenAgain(v: Verifier, s: SignatureRecord): SignatureRecord {
+  const source = v.config.mode === 'jwks' ? v.config.keys : undefined;
+  if (s.verdict === 'invalid' && s.kid !== undefined && source instanceof JwksCache) source.lookAgain();
+  return s;
 }
 
 /** A request at a path with no route: nothing is configured there, so it is judged as signing off. */

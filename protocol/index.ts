@@ -29,6 +29,8 @@ export type { JwksSource, JwsParse } from './jws.ts';
 
 export { JwksCache, parseJwksDocument, findJwk, importEs256PublicJwk } from './jwks-cache.ts';
 export type { JwksCacheOptions, JwksDocument } from './jwks-cache.ts';
+export { jwksSeen, jwsSignedBy } from './jwks-seen.ts';
+export type { JwkSeen, JwksDocumentSeen } from './jwks-seen.ts';
 
 export { signatureFor, factsSignatureFor } from './signer.ts';
 export type { SignerConfig } from './signer.ts';

@@ -5,6 +5,12 @@
  */
 import { importJWK, type CryptoKey, type JWK, type KeyObject } from 'jose';
 import { ccsError } from '../spec/index.ts';
+import { jwksSeen, type JwksDocumentSeen } from './jwks-seen.ts';
+
+/** The documents a cache keeps as seen: the first ones and the latest, past this many. */
+const SEEN_DOCUMENTS = 64;
+/** Least time between two fetches of lookAgain(). */
+const LOOK_AGAIN_MS = 1_000;
 
 export interface JwksCacheOptions {
   url: string;
@@ -76,6 +82,8 @@ export class JwksCache {
   private inflight: Promise<JwksDocument> | undefined;
   private imported = new Map<string, CryptoKey | KeyObject | undefined>();
   private fetches = 0;
+  private readonly seen: JwksDocumentSeen[] = [];
+  private lookedAgainAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(o: JwksCacheOptions) {
     if (typeof o?.url !== 'string' || !/^https?:\/\//.test(o.url)) {
@@ -94,6 +102,14 @@ export class JwksCache {
   /** How many times the document was fetched (successful or not). */
   get fetchCount(): number {
     return this.fetches;
+  }
+
+  /**
+   * The documents fetched, in order, each kept once while it is served unchanged (SIGN-9: what the key
+   * source held when each callback came). Private members by name only: a leaked key never reaches a journal.
+   */
+  get documents(): readonly JwksDocumentSeen[] {
+    return this.seen;
   }
 
   /** The key of a kid; refetches once when the kid is unknown (a rotation, HOST-8). */
@@ -119,6 +135,16 @@ export class JwksCache {
   /** The JWK of a kid in the cached document, without fetching. */
   cachedJwk(kid: string): JWK | undefined {
     return this.doc === undefined ? undefined : findJwk(this.doc, kid);
+  }
+
+  /**
+   * Fetches the document again in the background, at most once a second, whatever the outcome: a
+   * verifier's evidence of what the key source serves after a JWS its cached key did not verify.
+   */
+  lookAgain(): void {
+    if (this.inflight !== undefined || performance.now() - this.lookedAgainAtMs < LOOK_AGAIN_MS) return;
+    this.lookedAgainAtMs = performance.now();
+    this.refresh().catch(() => undefined);
   }
 
   /** Forgets the document: the next lookup fetches. */
@@ -174,9 +200,23 @@ export class JwksCache {
       throw ccsError('PROTOCOL_JWKS_INVALID', { url: this.shownUrl, problem: 'is not JSON' });
     }
     const doc = parseJwksDocument(body, this.shownUrl);
+    this.remember(doc);
     this.doc = doc;
     this.imported = new Map();
     this.fetchedAtMs = performance.now();
     return doc;
+  }
+
+  private remember(doc: JwksDocument): void {
+    const keys = jwksSeen(doc.keys);
+    const now = Date.now();
+    const last = this.seen[this.seen.length - 1];
+    if (last !== undefined && JSON.stringify(last.keys) === JSON.stringify(keys)) {
+      last.lastWallMs = now;
+      return;
+    }
+    // Past the bound the first documents stay (the start of a run) and the latest replaces the one before.
+    if (this.seen.length >= SEEN_DOCUMENTS) this.seen.pop();
+    this.seen.push({ url: this.shownUrl, firstWallMs: now, lastWallMs: now, keys });
   }
 }

@@ -13,6 +13,7 @@ import { MockHost, type FaultName, type JournalEntry, type MockHostOptions } fro
 import type { Gaps, RunJournalMeta } from '../../judge/service/index.ts';
 import { ccsError } from '../../spec/index.ts';
 import { readJournalFile } from './observe-journal.ts';
+import type { JwksDocumentSeen } from '../../protocol/index.ts';
 
 /** SIGN-4: the receiver's window (section 5.2); the mock host judged t against the replay's clock. */
 const WINDOW_S = 300;
@@ -42,6 +43,8 @@ export interface HarJudgement {
   gaps: Gaps;
   /** A driven run's journal: what its judge was told (the same judging here gives the run's verdicts). */
   meta?: RunJournalMeta;
+  /** The JWKS documents the observing mock host fetched (SIGN-9), when the file kept them. */
+  jwksDocuments?: JwksDocumentSeen[];
 }
 
 function isHar(file: string, text: string): boolean {

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { runJournalMetaOf, type RunJournalMeta } from '../../judge/service/index.ts';
 import { ccsError } from '../../spec/index.ts';
+import type { JwksDocumentSeen } from '../../protocol/index.ts';
 
 export { writeJournal } from '../../judge/service/index.ts';
 
@@ -32,7 +33,7 @@ function isEntry(v: unknown): v is JournalEntry {
 export function readJournalFile(
   file: string,
   text?: string,
-): { entries: JournalEntry[]; endNs?: bigint; meta?: RunJournalMeta } {
+): { entries: JournalEntry[]; endNs?: bigint; meta?: RunJournalMeta; jwksDocuments?: JwksDocumentSeen[] } {
   if (text === undefined) {
     try {
       text = readFileSync(file, 'utf8');
@@ -52,6 +53,7 @@ export function readJournalFile(
   const entries: unknown[] = [];
   let endNs: bigint | undefined;
   let meta: RunJournalMeta | undefined;
+  let jwksDocuments: JwksDocumentSeen[] | undefined;
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let v: unknown;
@@ -63,16 +65,19 @@ export function readJournalFile(
         problem: `line ${i + 1} is not JSON (${(error as Error).message})`,
       });
     }
-    const end = (v as { observeEnd?: { monoNs?: unknown } }).observeEnd;
+    const end = (v as { observeEnd?: { monoNs?: unknown; jwksDocuments?: unknown } }).observeEnd;
     const runMeta = i === 0 ? runJournalMetaOf(v) : undefined;
-    if (end && typeof end.monoNs === 'string' && /^[0-9]+$/.test(end.monoNs)) endNs = BigInt(end.monoNs);
-    else if (runMeta) meta = runMeta;
+    if (end && typeof end.monoNs === 'string' && /^[0-9]+$/.test(end.monoNs)) {
+      endNs = BigInt(end.monoNs);
+      if (Array.isArray(end.jwksDocuments)) jwksDocuments = end.jwksDocuments as JwksDocumentSeen[];
+    } else if (runMeta) meta = runMeta;
     else entries.push(v);
   });
   return {
     entries: checked(entries, file),
     ...(endNs !== undefined ? { endNs } : {}),
     ...(meta !== undefined ? { meta } : {}),
+    ...(jwksDocuments !== undefined ? { jwksDocuments } : {}),
   };
 }
 

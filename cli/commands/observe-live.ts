@@ -11,6 +11,7 @@ import {
 } from '../../judge/service/index.ts';
 import { makeTiming } from '../../target/service/timing.ts';
 import { DEFAULT_TOLERANCES } from '../../target/service/resolve.ts';
+import type { JwksDocumentSeen } from '../../protocol/index.ts';
 
 /** A usage or start error: one line on stderr, exit 2 (no verdict exists). */
 export function fail(message: string): number {
@@ -24,6 +25,8 @@ interface Live {
   url: string;
   elapsedMs: number;
   arrival?: ArrivalReads;
+  /** The JWKS documents the mock host fetched to verify with (SIGN-9). */
+  jwksDocuments: JwksDocumentSeen[];
 }
 
 interface Stops {
@@ -94,5 +97,6 @@ export async function observeLive(options: MockHostOptions, o: Stops): Promise<L
   stopLines();
   stopReads();
   const arrival = await reader?.settled();
-  return { entries, endNs, url: host.url, elapsedMs: performance.now() - start, arrival };
+  const jwksDocuments = host.jwksDocuments();
+  return { entries, endNs, url: host.url, elapsedMs: performance.now() - start, arrival, jwksDocuments };
 }

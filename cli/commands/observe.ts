@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs, type FlagSpec, type Parsed } from '../args.ts';
+import { REQUIRE_FULL_FLAG, parseArgs, type FlagSpec, type Parsed } from '../args.ts';
 import { MOCK_HOST_FLAGS, mockHostOptions } from './mock-host.ts';
 import { signingFlags } from './signing-flags.ts';
 import type { JournalEntry, MockHostOptions } from '../../mock-host/index.ts';
@@ -23,13 +23,14 @@ import {
   type Gaps,
   type ReadBackOptions,
 } from '../../judge/service/index.ts';
-import { REPORT_FILES, Redactor, loadSecrets, writeReports } from '../../reports/index.ts';
+import { REPORT_FILES, Redactor, applyGate, loadSecrets, writeReports } from '../../reports/index.ts';
 import { ccsError, isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
 import { JOURNAL_FILE, writeJournal } from './observe-journal.ts';
 import { readSaved } from './observe-har.ts';
 import { DATA_API_FLAGS, dataApiOptions, readBackStep, tokenSource } from './observe-data-api.ts';
 import { fail, observeLive } from './observe-live.ts';
+import type { JwksDocumentSeen } from '../../protocol/index.ts';
 
 const HELP = `Usage: ccs-conformance observe [options]
 
@@ -65,11 +66,13 @@ Options:
   --token-file F           with --data-api: the file holding the token instead; either is read when a read
                            is made, so a token your tests create while observe runs is found
   --report-dir D           where the reports go (default reports/out)
+  --require-full           fail when a MUST clause passed only partly (a check of it the traffic could not make)
   --quiet                  no line per request
   -h, --help               this text
 
 Stops on SIGINT or SIGTERM too. Exit codes: 0 every decided MUST clause held, 1 a MUST clause
-failed, 2 a usage error or no callback arrived (no verdict exists then).
+failed (or, with --require-full, passed only partly), 2 a usage error or no callback arrived (no verdict
+exists then).
 `;
 
 const OWN_FLAGS: FlagSpec[] = [
@@ -78,6 +81,7 @@ const OWN_FLAGS: FlagSpec[] = [
   { name: 'idle', kind: 'string', value: 'S', help: 'stop after S seconds of no traffic' },
   { name: 'from', kind: 'string', value: 'FILE', help: 'judge a saved journal' },
   { name: 'report-dir', kind: 'string', value: 'D', help: 'report folder' },
+  REQUIRE_FULL_FLAG,
 ];
 const SHARED = new Set([
   'port',
@@ -166,9 +170,10 @@ export async function run(argv: string[]): Promise<number> {
   let gaps: Gaps = {};
   let arrival: ArrivalReads | undefined; // none from a saved journal: nothing can be read as it arrived
   let meta: RunJournalMeta | undefined; // a driven run's journal: judged as the run judged it
+  let jwksDocuments: JwksDocumentSeen[] | undefined;
   if (typeof values.from === 'string') {
     try {
-      ({ entries, endNs, gaps, meta } = await readSaved(values.from, options));
+      ({ entries, endNs, gaps, meta, jwksDocuments } = await readSaved(values.from, options));
     } catch (error) {
       return fail((error as Error).message);
     }
@@ -177,7 +182,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     const live = await observeLive(options, { duration, idle, quiet: values.quiet === true, dataApi });
     if (typeof live === 'number') return live;
-    ({ entries, endNs, arrival } = live);
+    ({ entries, endNs, arrival, jwksDocuments } = live);
     where = `${live.url}${hookPaths.join(', ')}`;
     const seconds = Math.round(live.elapsedMs / 1000);
     if (!entries.some((e) => e.kind === 'lifecycle')) {
@@ -191,7 +196,7 @@ export async function run(argv: string[]): Promise<number> {
   const saveJournal = (): void => {
     if (typeof values.from === 'string' || endNs === undefined) return;
     mkdirSync(reportDir, { recursive: true });
-    writeJournal(join(reportDir, JOURNAL_FILE), entries, endNs);
+    writeJournal(join(reportDir, JOURNAL_FILE), entries, endNs, undefined, jwksDocuments);
   };
   const signing = declaredSigning(options, entries, typeof values.from === 'string');
   const timeScale = meta?.timeScale ?? options.timeScale ?? 1;
@@ -206,7 +211,10 @@ export async function run(argv: string[]): Promise<number> {
     const judgeOptions: JudgeOptions =
       meta && endNs !== undefined
         ? runJudgeOptions(meta, endNs)
-        : { signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, hmacByWorkspace, gaps };
+        : {
+            ...{ signing, timeScale, hookPaths, endNs, hmacSecrets: secrets, hmacByWorkspace, gaps },
+            ...(jwksDocuments ? { jwksDocuments } : {}),
+          };
     judgement = judgeJournal(entries, judgeOptions);
     await readBackStep(entries, judgement.verdicts, dataApi, arrival, tokenSource(values));
     report = await observeReport({
@@ -233,7 +241,12 @@ export async function run(argv: string[]): Promise<number> {
   for (const c of report.clauses.filter((r) => r.status === 'failed')) {
     process.stdout.write(`  FAIL ${c.id}: ${(c.failures?.[0]?.error ?? '').split('\n')[0]!.slice(0, 300)}\n`);
   }
-  return report.verdict === 'pass' ? 0 : 1;
+  if (report.verdict !== 'pass') return 1;
+  if (values['require-full'] !== true) return 0;
+  // the gate of `run`: a MUST clause of which a check was not made fails the run, one line each
+  const gate = applyGate(report, { requireFull: true, sides: ['service'] });
+  for (const e of gate.errors) process.stderr.write(`error: ${e}\n`);
+  return gate.exitCode;
 }
 
 /** The flags that decide the judging, again, with the journal to judge (secret files by name, never content). */

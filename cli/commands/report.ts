@@ -9,7 +9,18 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isCcsError, isCcsErrorOf, readSettings, reportDirFrom } from '../../spec/index.ts';
 import { loadClauses, loadExpectedOutcomes, readReport, writeReports } from '../../reports/index.ts';
-import { bool, type FlagSpec, HELP_FLAG, type Parsed, helpText, list, parseOrHelp, str, usageError } from '../args.ts';
+import {
+  bool,
+  type FlagSpec,
+  HELP_FLAG,
+  REQUIRE_FULL_FLAG,
+  type Parsed,
+  helpText,
+  list,
+  parseOrHelp,
+  str,
+  usageError,
+} from '../args.ts';
 import { childEnv, OWN_EXT, PACKAGE_ROOT, runPlaywright } from '../paths.ts';
 import { printGate, selection } from '../gate-output.ts';
 
@@ -41,6 +52,7 @@ export const REPORT_FLAGS: FlagSpec[] = [
     help: 'with --merge --require-all: only these clauses must be exercised',
   },
   { name: 'area', kind: 'list', value: 'AREA', help: 'with --merge --require-all: only these areas must be exercised' },
+  { ...REQUIRE_FULL_FLAG, help: `with --merge: ${REQUIRE_FULL_FLAG.help}` },
   HELP_FLAG,
 ];
 
@@ -124,6 +136,7 @@ async function merge(dirs: string[], p: Parsed): Promise<number> {
     );
     return printGate(readReport(reportFile), reportDir, {
       requireAll: bool(p, 'require-all'),
+      requireFull: bool(p, 'require-full'),
       sides: ['service'],
       ...(sel ? { selected: sel } : {}),
     });

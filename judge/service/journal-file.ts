@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { JournalEntry } from '../../mock-host/index.ts';
+import type { JwksDocumentSeen } from '../../protocol/index.ts';
 import type { Tolerances } from '../../target/service/timing.ts';
 
 /** The first line's key of a run's journal (entries follow, then the end line). */
@@ -24,6 +25,8 @@ export interface RunJournalMeta {
   refusals: Array<{ startMonoNs: string; endMonoNs?: string }>;
   /** Entries the mock host's journal dropped past its bound: no series is complete then. */
   dropped: number;
+  /** The JWKS documents the mock host fetched to verify with (SIGN-9); absent in journals of earlier versions. */
+  jwksDocuments?: JwksDocumentSeen[];
 }
 
 /** The meta line's value in a parsed line, if it is one. */
@@ -39,8 +42,10 @@ export function runJournalMetaOf(line: unknown): RunJournalMeta | undefined {
   return ok ? m : undefined;
 }
 
-export function endRecord(endNs: bigint): string {
-  return JSON.stringify({ observeEnd: { monoNs: endNs.toString() } });
+/** The last line: the end of observing, and the JWKS documents the mock host fetched to verify with (SIGN-9). */
+export function endRecord(endNs: bigint, jwksDocuments?: readonly JwksDocumentSeen[]): string {
+  const documents = jwksDocuments !== undefined && jwksDocuments.length > 0 ? { jwksDocuments } : {};
+  return JSON.stringify({ observeEnd: { monoNs: endNs.toString(), ...documents } });
 }
 
 /**
@@ -49,8 +54,14 @@ export function endRecord(endNs: bigint): string {
  */
 const CHUNK_BYTES = 1 << 21;
 
-/** Saves entries, one a line, then the end line; a driven run's meta line first. */
-export function writeJournal(file: string, entries: JournalEntry[], endNs: bigint, meta?: RunJournalMeta): void {
+/** Saves entries, one a line, then the end line; a driven run's meta line first (it holds the documents then). */
+export function writeJournal(
+  file: string,
+  entries: JournalEntry[],
+  endNs: bigint,
+  meta?: RunJournalMeta,
+  jwksDocuments?: readonly JwksDocumentSeen[],
+): void {
   const fd = openSync(file, 'w');
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -69,7 +80,7 @@ export function writeJournal(file: string, entries: JournalEntry[], endNs: bigin
     };
     if (meta) line(JSON.stringify({ [RUN_JOURNAL_META]: meta }));
     for (const e of entries) line(JSON.stringify(e));
-    line(endRecord(endNs));
+    line(endRecord(endNs, jwksDocuments));
     writeSync(fd, chunk, 0, used);
   } finally {
     closeSync(fd);

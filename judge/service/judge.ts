@@ -15,6 +15,9 @@ import { judgePages } from './pages.ts';
 import { judgeConversations } from './conversations.ts';
 import { judgeSeries, type RefusalWindow } from './retries.ts';
 import { Verdicts } from './verdicts.ts';
+import { judgeJwksDocuments } from './jwks-documents.ts';
+import { judgeRepeatCompletions } from './repeat-completions.ts';
+import type { JwksDocumentSeen } from '../../protocol/index.ts';
 
 export interface JudgeOptions {
   /**
@@ -39,6 +42,8 @@ export interface JudgeOptions {
   endNs?: bigint;
   /** Windows in which the mock host refused connections (a driven run's refuse steps): attempts unseen. */
   refusals?: readonly RefusalWindow[];
+  /** The JWKS documents the mock host fetched to verify with: the key source the callbacks name kids of (SIGN-9). */
+  jwksDocuments?: readonly JwksDocumentSeen[];
   /**
    * What the traffic's record lacks (a HAR file without raw bodies or arrival times): the clauses it
    * leaves undecidable are not exercised with this reason, never failed on a missing field.
@@ -81,6 +86,7 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
     if (e.kind === 'lifecycle') judgeCallback(e, v, signing, o.hmacSecrets, timed, o.hmacByWorkspace);
     else judgeFacts(e, v, signing, o.hmacSecrets);
   }
+  if (o.jwksDocuments !== undefined) judgeJwksDocuments(o.jwksDocuments, entries, v);
   // the last answer's time stands in for the end of observing only when none is given (a live run gives it)
   const endNs =
     o.endNs ??
@@ -91,6 +97,7 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
   const timing = makeTiming(o.timeScale, o.tolerances ?? DEFAULT_TOLERANCES);
   const series = (into: Verdicts) => {
     judgeConversations(callbacks, into);
+    judgeRepeatCompletions(callbacks, into);
     judgeSeries(callbacks, into, {
       timing,
       signing: o.signing,

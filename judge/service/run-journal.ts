@@ -39,6 +39,7 @@ export function runJudgeOptions(meta: RunJournalMeta, endNs: bigint): JudgeOptio
       startNs: BigInt(r.startMonoNs),
       endNs: r.endMonoNs !== undefined ? BigInt(r.endMonoNs) : endNs,
     })),
+    ...(meta.jwksDocuments ? { jwksDocuments: meta.jwksDocuments } : {}),
     ...(meta.dropped > 0
       ? { gaps: { series: `the mock host's journal dropped ${meta.dropped} request(s) past its bound` } }
       : {}),

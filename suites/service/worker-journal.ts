@@ -50,6 +50,7 @@ export async function keepWorkerJournal(host: MockHost, target: ResolvedTarget, 
       hookPaths,
       refusals: host.refusals(),
       dropped: host.journal.dropped,
+      jwksDocuments: host.jwksDocuments(),
     });
   } catch (error) {
     // The journal is the run's evidence: a failure to keep it is said, never swallowed.

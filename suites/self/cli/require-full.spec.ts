@@ -62,6 +62,12 @@ test('--require-full does not fail on a SHOULD clause that passed only partly', 
   rmSync(out, { recursive: true, force: true });
 });
 
+test('--require-full is in the --help of observe and report', async () => {
+  const [observe, report] = await Promise.all([cli(['observe', '--help']), cli(['report', '--help'])]);
+  expect(observe.stdout).toMatch(/--require-full +fail when a MUST clause passed only partly/);
+  expect(report.stdout).toMatch(/--require-full +with --merge: fail when a MUST clause passed only partly/);
+});
+
 test('--require-full is in the --help of run and host', async () => {
   const [run, host] = await Promise.all([cli(['run', '--help']), cli(['host', '--help'])]);
   for (const h of [run, host]) {

@@ -58,6 +58,23 @@ for (const fault of [undefined, 'attempt-header-on-config-saved']) {
       .filter(([id, status]) => run[id] !== status)
       .map(([id, status]) => `${id}: run ${run[id] ?? 'absent'}, observe --from ${status}`);
     expect(disagreements, disagreements.join('\n')).toEqual([]);
+    if (!fault) await expectRequireFull(dir);
     if (fault) expect(verdicts.get('HDR-5'), 'the judge fails the fault on its own clause').toBe('failed');
   });
+}
+
+/** observe --require-full over a journal: exit 1 with one line per MUST clause that passed only partly, else 0. */
+async function expectRequireFull(dir: string): Promise<void> {
+  const folder = join(dir, JOURNAL_DIR);
+  const name = readdirSync(folder).find((n) => n.endsWith('.jsonl'))!;
+  const out = tempDir('ccs-run-journal-full-');
+  const o = await cli(['observe', '--from', join(folder, name), '--require-full', '--report-dir', out], REAL);
+  type Clause = { id: string; level: string; status: string; exercised?: { seen: number; of: number } };
+  const clauses = readJson<{ clauses: Clause[] }>(join(out, 'conformance.json')).clauses;
+  const partly = clauses.filter(
+    (c) =>
+      c.level === 'MUST' && c.status === 'passed' && c.exercised !== undefined && c.exercised.seen < c.exercised.of,
+  );
+  expect(o.code, o.stdout + o.stderr).toBe(partly.length > 0 ? 1 : 0);
+  for (const c of partly) expect(o.stderr).toContain(`error: MUST ${c.id} passed only partly (--require-full)`);
 }
