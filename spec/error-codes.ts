@@ -23,6 +23,10 @@ export const ERROR_PREFIXES = {
   FORMS: { rooms: ['suites/forms/'], means: 'the data API forms run' },
   HOST: { rooms: ['suites/host/'], means: 'the host direction harness' },
   PROPERTY: { rooms: ['suites/service/property/'], means: 'the schema-to-arbitrary compiler' },
+  MODEL: {
+    rooms: ['suites/service/stateful/', 'suites/host/stateful/'],
+    means: 'a model-based test: its transition table and its commands',
+  },
 } as const;
 
 export const ERROR_CODES = {
@@ -45,6 +49,8 @@ export const ERROR_CODES = {
   },
 
   HOST_SERVICE_SIDE_UNREACHABLE: { message: 'the shared service side at {url} {problem}', details: ['url'] },
+  HOST_HARNESS_DEFECT: { message: 'harness: {problem}' },
+  HOST_VALUE_SCHEMA: { message: 'harness: the value classes cannot be derived from spec/openapi.yaml: {problem}' },
 
   MOCKHOST_ADMIN_BAD_REQUEST: { message: '{problem}' },
   MOCKHOST_ENTRY_UNKNOWN: { message: 'no journal entry {id} (never recorded, dropped or reset)' },
@@ -64,6 +70,8 @@ export const ERROR_CODES = {
   MUTANTS_REPORT_MISSING: { message: '{path} is missing: the matrix did not run (see the mutants-run project)' },
   MUTANTS_RESULTS_INVALID: { message: 'results.json: {problem}' },
 
+  MODEL_ROW_UNKNOWN: { message: 'no row {row} in the transition table' },
+  MODEL_ROW_DECIDER_MISSING: { message: 'row {row} counts only where the service decided {decision}: say who did' },
   PROPERTY_SCHEMA_UNSUPPORTED: { message: '{problem}' },
 
   PROTOCOL_CONVERSATION_ID_INVALID: { message: 'conversationId must be an integer (2.1), got {got}' },
@@ -126,6 +134,7 @@ export const ERROR_CODES = {
 
   TARGET_CAPABILITY_MISSING: { message: '{reason}' },
   TARGET_DRIVER_ERROR: { message: 'driver {method} {path} answered {status}: {said}', details: ['status', 'body?'] },
+  TARGET_DRIVER_ANSWER_INVALID: { message: "the driver's {call} answered {got}, not {expected}" },
   TARGET_FIELD_INVALID: { message: '{problem}', details: ['field'] },
   TARGET_FILE_UNPARSEABLE: { message: '{name}: not valid YAML or JSON: {reason}' },
   TARGET_FILE_UNREADABLE: { message: '{name}: cannot read the target file ({errno})' },

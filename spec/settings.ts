@@ -40,6 +40,8 @@ export interface Settings {
   propertyRuns: number;
   /** CCS_STATEFUL_RUNS: sequences of the model-based test (default 48). */
   statefulRuns: number;
+  /** CCS_HOST_MODEL_RUNS: sequences of the host direction's model-based test (default 16). */
+  hostModelRuns: number;
   /** CCS_REPORT_DIR: where reports go (default reports/out), as given. */
   reportDir: string;
   /** CCS_WORKERS: Playwright workers. */
@@ -98,6 +100,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     faults: list(env, 'CCS_FAULTS'),
     propertyRuns: num(env, 'CCS_PROPERTY_RUNS') ?? 60,
     statefulRuns: num(env, 'CCS_STATEFUL_RUNS') ?? 48,
+    hostModelRuns: num(env, 'CCS_HOST_MODEL_RUNS') ?? 16,
     reportDir: text(env, 'CCS_REPORT_DIR') ?? DEFAULT_REPORT_DIR,
     progressTty: env.CCS_PROGRESS_TTY === '1',
     verbose: env.CCS_VERBOSE === '1',
@@ -172,6 +175,7 @@ export const SETTING_NAMES = [
   'CCS_SEED_PATH',
   'CCS_PROPERTY_RUNS',
   'CCS_STATEFUL_RUNS',
+  'CCS_HOST_MODEL_RUNS',
   'CCS_REPORT_DIR',
   'CCS_WORKERS',
   'CCS_REPORTER',

@@ -95,7 +95,18 @@ export const HOST_FLAGS: FlagSpec[] = [
     value: 'CLAUSE-ID',
     help: 'run only the tests citing this clause, e.g. HOST-8, or whose title matches a text (repeatable)',
   },
-  { name: 'seed', kind: 'string', value: 'N', help: 'fast-check seed of the generated payloads (replays a failure)' },
+  {
+    name: 'seed',
+    kind: 'string',
+    value: 'N',
+    help: 'fast-check seed of the generated payloads and value classes (replays a failure)',
+  },
+  {
+    name: 'runs',
+    kind: 'string',
+    value: 'N',
+    help: 'sequences of the model-based test (default 16, about 3 s); more explore deeper (CCS_HOST_MODEL_RUNS)',
+  },
   { name: 'workers', kind: 'string', value: 'N', help: `Playwright workers (default ${HOST_WORKERS})` },
   {
     name: 'no-preflight',

@@ -59,6 +59,7 @@ export async function run(argv: string[]): Promise<number> {
     const greps = list(p, 'grep');
     const settings = readSettings();
     const seed = integer(str(p, 'seed'), 'seed');
+    const runs = positiveInt(str(p, 'runs'), 'runs');
     const reportDir = reportDirFrom(str(p, 'report-dir'));
     const grep = grepPattern(
       greps,
@@ -77,6 +78,7 @@ export async function run(argv: string[]): Promise<number> {
       CCS_SERVICE_CONTROL: undefined,
       CCS_WORKERS: workers !== undefined ? String(workers) : String(settings.workers ?? HOST_WORKERS),
       CCS_SEED: seed !== undefined ? String(seed) : settings.seed?.toString(),
+      CCS_HOST_MODEL_RUNS: runs !== undefined ? String(runs) : settings.hostModelRuns.toString(),
       // Printed rerun lines name `host` and these flags (reports/repro.ts).
       CCS_HOST_REPRO_ARGS: JSON.stringify(reproArgs(p)),
     };

@@ -173,6 +173,7 @@ export type ClauseId =
   | 'HOST-24'
   | 'HOST-25'
   | 'HOST-26'
+  | 'HOST-27'
   | 'UNSPEC-1'
   | 'UNSPEC-2'
   | 'UNSPEC-3'
@@ -365,6 +366,7 @@ export const CLAUSE_IDS: readonly ClauseId[] = [
   'HOST-24',
   'HOST-25',
   'HOST-26',
+  'HOST-27',
   'UNSPEC-1',
   'UNSPEC-2',
   'UNSPEC-3',

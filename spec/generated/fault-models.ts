@@ -790,6 +790,16 @@ export type HostCheckId =
   | 'sig.jws-not-compact'
   | 'sig.jws-two-parts'
   | 'sig.jws-empty-header'
+  | 'sig.jws-r-leading-zero'
+  | 'sig.jws-s-leading-zero'
+  | 'sig.jws-header-reordered'
+  | 'sig.jws-header-typ'
+  | 'sig.jws-signature-63-bytes'
+  | 'sig.jws-signature-65-bytes'
+  | 'wire.jws-signature-length'
+  | 'sig.jws-padded'
+  | 'sig.jws-standard-alphabet'
+  | 'sig.jws-extra-dot'
   | 'jwks.refetch-on-new-kid'
   | 'jwks.cached'
   | 'sig.kid-unknown'
@@ -829,6 +839,10 @@ export type HostCheckId =
   | 'facts.answered-within-10s'
   | 'facts.encoded-handle-answered'
   | 'values.facts-handle-answered'
+  | 'facts-sig.jws-r-leading-zero'
+  | 'facts-sig.jws-s-leading-zero'
+  | 'facts-sig.jws-header-reordered'
+  | 'facts-sig.jws-header-typ'
   | 'facts-sig.t-past-300s-accepted'
   | 'facts-sig.t-future-300s-accepted'
   | 'facts.languages-english'
@@ -859,6 +873,11 @@ export type HostCheckId =
   | 'facts-sig.jws-not-compact'
   | 'facts-sig.jws-two-parts'
   | 'facts-sig.jws-empty-header'
+  | 'facts-sig.jws-signature-63-bytes'
+  | 'facts-sig.jws-signature-65-bytes'
+  | 'facts-sig.jws-padded'
+  | 'facts-sig.jws-standard-alphabet'
+  | 'facts-sig.jws-extra-dot'
   | 'facts-sig.kid-unknown'
   | 'facts-sig.kid-unknown-published-key'
   | 'delivery.repeat-complete-acked'
@@ -872,6 +891,9 @@ export type HostCheckId =
   | 'sig.every-event'
   | 'payload.generated-acked'
   | 'values.callback-acked'
+  | 'wire.fields-acked'
+  | 'wire.framing-acked'
+  | 'wire.json-acked'
   | 'observe.read-with-token'
   | 'observe.read-announced-key'
   | 'observe.retry-with-token'
@@ -914,6 +936,16 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'sig.jws-not-compact',
   'sig.jws-two-parts',
   'sig.jws-empty-header',
+  'sig.jws-r-leading-zero',
+  'sig.jws-s-leading-zero',
+  'sig.jws-header-reordered',
+  'sig.jws-header-typ',
+  'sig.jws-signature-63-bytes',
+  'sig.jws-signature-65-bytes',
+  'wire.jws-signature-length',
+  'sig.jws-padded',
+  'sig.jws-standard-alphabet',
+  'sig.jws-extra-dot',
   'jwks.refetch-on-new-kid',
   'jwks.cached',
   'sig.kid-unknown',
@@ -953,6 +985,10 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'facts.answered-within-10s',
   'facts.encoded-handle-answered',
   'values.facts-handle-answered',
+  'facts-sig.jws-r-leading-zero',
+  'facts-sig.jws-s-leading-zero',
+  'facts-sig.jws-header-reordered',
+  'facts-sig.jws-header-typ',
   'facts-sig.t-past-300s-accepted',
   'facts-sig.t-future-300s-accepted',
   'facts.languages-english',
@@ -983,6 +1019,11 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'facts-sig.jws-not-compact',
   'facts-sig.jws-two-parts',
   'facts-sig.jws-empty-header',
+  'facts-sig.jws-signature-63-bytes',
+  'facts-sig.jws-signature-65-bytes',
+  'facts-sig.jws-padded',
+  'facts-sig.jws-standard-alphabet',
+  'facts-sig.jws-extra-dot',
   'facts-sig.kid-unknown',
   'facts-sig.kid-unknown-published-key',
   'delivery.repeat-complete-acked',
@@ -996,6 +1037,9 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'sig.every-event',
   'payload.generated-acked',
   'values.callback-acked',
+  'wire.fields-acked',
+  'wire.framing-acked',
+  'wire.json-acked',
   'observe.read-with-token',
   'observe.read-announced-key',
   'observe.retry-with-token',
@@ -1046,6 +1090,7 @@ export type HostFaultName =
   | 'duplicate-500'
   | 'dedupes-on-attempt'
   | 'dedupes-on-conversation'
+  | 'dedupe-keeps-last'
   | 'dedupes-before-verifying'
   | 'rejects-retry-attempts'
   | 'skips-verify-on-retry'
@@ -1061,9 +1106,12 @@ export type HostFaultName =
   | 'rebuilds-query-from-parsed'
   | 'read-path-form-encoded'
   | 'crashes-on-null-field'
+  | 'nfc-normalizes-handle'
+  | 'trims-service-keys'
   | 'stops-at-first-failed-read'
   | 'default-header-limit'
   | 'bulk-rejects-later-pages'
+  | 'facts-change-after-delete'
   | 'facts-envelope'
   | 'facts-list'
   | 'facts-undeclared-field'
@@ -1093,6 +1141,14 @@ export type HostFaultName =
   | 'long-handle-500'
   | 'many-keys-500'
   | 'int32-conversation-id'
+  | 'signature-header-case-sensitive'
+  | 'requires-content-length'
+  | 'event-by-regex'
+  | 'jws-der-by-hand'
+  | 'jws-header-as-text'
+  | 'jws-lenient-parse'
+  | 'handle-limit-in-bytes'
+  | 'handle-limit-in-utf16'
   | 'retry-without-token'
   | 'reads-without-token'
   | 'read-path-raw-percent'
@@ -1138,6 +1194,7 @@ export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'duplicate-500', clause: 'HOST-11', sentence: "answers 500 to a delivery it has already seen" },
   { name: 'dedupes-on-attempt', clause: 'HOST-11', sentence: "dedupes on the delivery id and the attempt, so a redelivery at attempt 2 is handled (read) again" },
   { name: 'dedupes-on-conversation', clause: 'HOST-11', sentence: "keys its dedupe on conversationId, so a later event of the same conversation is taken for a duplicate" },
+  { name: 'dedupe-keeps-last', clause: 'HOST-11', sentence: "keeps only the last delivery it handled as its dedupe store, so a redelivery that follows another delivery is handled (read) again" },
   { name: 'dedupes-before-verifying', clause: 'HOST-11', sentence: "records the delivery id before verifying, so a forged copy refused 401 makes the genuine one a duplicate" },
   { name: 'rejects-retry-attempts', clause: 'HOST-12', sentence: "answers 409 to a delivery whose X-Service-Delivery-Attempt is above 1" },
   { name: 'skips-verify-on-retry', clause: 'HOST-12', sentence: "accepts any signature on a callback whose X-Service-Delivery-Attempt is above 1" },
@@ -1153,9 +1210,12 @@ export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'rebuilds-query-from-parsed', clause: 'HOST-16', sentence: "verifies the facts GET over a query written again from its parsed values (a form encoder's), so a query sent with %20 or with ~ ( ) ! as they are is refused" },
   { name: 'read-path-form-encoded', clause: 'HOST-13', sentence: "form-encodes the read path (a space as +), so a key or handle with a space is read as another one" },
   { name: 'crashes-on-null-field', clause: 'HOST-13', sentence: "reads serviceKeys one by one and trims data.label of each record that has data, so a field that could not be populated (null, 2.3) throws and no further key is read" },
+  { name: 'nfc-normalizes-handle', clause: 'HOST-13', sentence: "normalizes endUserHandle to NFC before it builds the read path, so a handle written in decomposed form is read as another user's and its keys are never read" },
+  { name: 'trims-service-keys', clause: 'HOST-13', sentence: "trims each key of serviceKeys (String.prototype.trim) before reading it, so a key with whitespace at either end is read as another key" },
   { name: 'stops-at-first-failed-read', clause: 'HOST-13', sentence: "reads serviceKeys one by one in a for-loop that throws on the first answer other than 200, or on a read it gave up after 1 s, reading no further key" },
   { name: 'default-header-limit', clause: 'HOST-14', sentence: "keeps the default 16 KB header limit, so a full bulk page in JWKS mode is answered 431" },
   { name: 'bulk-rejects-later-pages', clause: 'HOST-14', sentence: "answers 409 to page 2 and later of a bulk manifest whose delivery id it has seen" },
+  { name: 'facts-change-after-delete', clause: 'HOST-15', sentence: "after a config.deleted of a user, answers that user's facts with the deleted key as a member lastDeletedKey the FACTS class does not declare" },
   { name: 'facts-envelope', clause: 'HOST-15', sentence: "wraps the facts in a { data: ... } envelope" },
   { name: 'facts-list', clause: 'HOST-15', sentence: "answers the facts as a one-element list" },
   { name: 'facts-undeclared-field', clause: 'HOST-15', sentence: "adds a member that the FACTS class does not declare" },
@@ -1185,6 +1245,14 @@ export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'long-handle-500', clause: 'HOST-26', sentence: "answers 500 to a callback whose endUserHandle is longer than 200 characters" },
   { name: 'many-keys-500', clause: 'HOST-26', sentence: "answers 500 to an onComplete with more than 100 serviceKeys" },
   { name: 'int32-conversation-id', clause: 'HOST-26', sentence: "answers 500 to a callback whose conversationId does not fit 32 bits" },
+  { name: 'signature-header-case-sensitive', clause: 'HOST-27', sentence: "looks X-Service-Signature up case-sensitively, under the contract's spelling, in the raw header list" },
+  { name: 'requires-content-length', clause: 'HOST-27', sentence: "answers 411 to a callback framed with the chunked transfer coding instead of Content-Length" },
+  { name: 'event-by-regex', clause: 'HOST-27', sentence: "reads the event from the raw body with a regular expression, and answers 400 when it is not written plainly" },
+  { name: 'jws-der-by-hand', clause: 'HOST-7', also: ['HOST-16'], sentence: "writes r and s into DER by hand, each whole, so an r or s that starts with a zero byte is refused" },
+  { name: 'jws-header-as-text', clause: 'HOST-7', also: ['HOST-16'], sentence: "compares the decoded protected header with the text {\"alg\":\"ES256\",\"kid\":...} instead of parsing it" },
+  { name: 'jws-lenient-parse', clause: 'HOST-7', also: ['HOST-18'], sentence: "takes the first three parts of a split at the dots and decodes the signature as base64 of either alphabet, padded or not" },
+  { name: 'handle-limit-in-bytes', clause: 'HOST-26', sentence: "answers 500 to a callback whose endUserHandle is over 255 UTF-8 bytes (a VARCHAR(255) counted in bytes)" },
+  { name: 'handle-limit-in-utf16', clause: 'HOST-26', sentence: "answers 500 to a callback whose endUserHandle is over 255 UTF-16 units (its .length), so 255 characters outside the BMP fail" },
   { name: 'retry-without-token', clause: 'HOST-21', sentence: "retries a data API read answered 409 or 503 without its Authorization header" },
   { name: 'reads-without-token', clause: 'HOST-13', also: ['HOST-22'], sentence: "reads each key first without the Authorization header (a probe answered 401), then with it" },
   { name: 'read-path-raw-percent', clause: 'HOST-13', sentence: "escapes the read path's segments by hand and leaves a '%' as is, so the segment no longer decodes" },

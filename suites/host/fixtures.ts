@@ -6,6 +6,7 @@ import { test as base } from '@playwright/test';
 import { startHostHarness, type HostHarness, type Mode, type ModeEndpoint } from './harness/harness.ts';
 import { attachChecks, faultOf, keepingMatrixWorker } from '../shared/index.ts';
 import { settleAnswers } from './harness/ack.ts';
+import { ccsError } from '../../spec/index.ts';
 
 export { hostTags } from './harness/host-tags.ts';
 
@@ -59,6 +60,6 @@ export function allEndpoints(h: HostHarness): ModeEndpoint[] {
 /** The endpoint of a test whose clause does not depend on the signing mode. */
 export function firstEndpoint(h: HostHarness): ModeEndpoint {
   const ep = allEndpoints(h)[0];
-  if (ep === undefined) throw new Error('host harness has no endpoint');
+  if (ep === undefined) throw ccsError('HOST_HARNESS_DEFECT', { problem: 'the host harness has no endpoint' });
   return ep;
 }

@@ -65,7 +65,8 @@ export function jwksKeys(url) {
 /** JWKS: the six steps of 5.2, each refusing with false. */
 export async function verifyJws(header, payload, keyOf) {
   const parts = (header ?? '').split('.');
-  if (parts.length !== 3) return false;
+  // Three parts of base64url (RFC 7515 2, 7.1): Buffer.from(s, 'base64url') would also take =, + and /.
+  if (parts.length !== 3 || !parts.every((x) => /^[A-Za-z0-9_-]+$/.test(x))) return false;
   const [h, p, s] = parts;
   let protectedHeader;
   try {

@@ -20,6 +20,8 @@ export function jwksOptions(bare) {
 
 export async function verifyJws(header, payload, jwks) {
   if (typeof header !== 'string') return false;
+  // Three parts of base64url (RFC 7515 2, 7.1): compactVerify takes a signature part padded with =.
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(header)) return false;
   let signed;
   try {
     // 1) read kid: a JWS without one is refused, whatever the document holds.

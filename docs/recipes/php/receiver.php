@@ -101,7 +101,9 @@ function ccs_facts_of(string $endUserHandle): array
 $cfg = ccs_settings();
 $target = $_SERVER['REQUEST_URI']; // the request target as received: path and query, percent-encoded
 $path = explode('?', $target, 2)[0];
-$header = $_SERVER['HTTP_X_SERVICE_SIGNATURE'] ?? null;
+// Whitespace around a field value is no part of it (RFC 9112 5.1), and PHP's built-in server passes it on.
+$field = fn (string $name): ?string => isset($_SERVER[$name]) ? trim((string) $_SERVER[$name], " \t") : null;
+$header = $field('HTTP_X_SERVICE_SIGNATURE');
 
 if ($_SERVER['REQUEST_METHOD'] === 'POST' && $path === $cfg['hookPath']) {
     $raw = (string) file_get_contents('php://input'); // the bytes as received, never $_POST
@@ -114,7 +116,7 @@ if ($_SERVER['REQUEST_METHOD'] === 'POST' && $path === $cfg['hookPath']) {
         ccs_answer(400);
         return;
     }
-    $first = ccs_first_seen($cfg['state'], (string) ($_SERVER['HTTP_X_SERVICE_DELIVERY_ID'] ?? ''), $raw);
+    $first = ccs_first_seen($cfg['state'], (string) $field('HTTP_X_SERVICE_DELIVERY_ID'), $raw);
     ccs_answer(200, ['received' => true]); // acknowledge first ...
     if ($first && ($payload['event'] ?? null) === 'onComplete') {
         ccs_read_in_background($cfg['state'], $raw); // ... work afterwards (section 6 rule 8)

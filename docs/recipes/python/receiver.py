@@ -217,6 +217,11 @@ class Receiver(BaseHTTPRequestHandler):
         self.wfile.write(data)
         self.wfile.flush()
 
+    def field(self, name):
+        """A header's value: http.server keeps the whitespace after it, which is no part of it (RFC 9112 5.1)."""
+        value = self.headers.get(name)
+        return None if value is None else value.strip(" \t")
+
     def raw_body(self):
         if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
             chunks = []
@@ -233,13 +238,13 @@ class Receiver(BaseHTTPRequestHandler):
         if self.path.split("?", 1)[0] != HOOK_PATH:
             return self.answer(404)
         # The bytes as received: a parsed and re-serialized body is other bytes.
-        if not verified(self.headers.get("X-Service-Signature"), raw):
+        if not verified(self.field("X-Service-Signature"), raw):
             return self.answer(401)
         try:
             payload = json.loads(raw)
         except ValueError:
             return self.answer(400)
-        first = DEDUPER.first_seen(self.headers.get("X-Service-Delivery-Id", ""), raw)
+        first = DEDUPER.first_seen(self.field("X-Service-Delivery-Id") or "", raw)
         self.answer(200, {"received": True})  # acknowledge first, work afterwards
         if first and payload.get("event") == "onComplete":
             read_every_key(payload)
@@ -248,7 +253,7 @@ class Receiver(BaseHTTPRequestHandler):
         if self.path.split("?", 1)[0] != FACTS_PATH:
             return self.answer(404)
         # self.path is the request target as received (latin-1 gives back its bytes): its query stays percent-encoded.
-        if not verified(self.headers.get("X-Service-Signature"), ("GET " + self.path).encode("latin-1")):
+        if not verified(self.field("X-Service-Signature"), ("GET " + self.path).encode("latin-1")):
             return self.answer(401)
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
         self.answer(200, facts_of((query.get("endUserHandle") or [""])[0]))

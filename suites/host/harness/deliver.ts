@@ -10,6 +10,7 @@ import type { Expectation } from './ledger.ts';
 import { callbackHeaders, type Payload } from './payloads.ts';
 import { send, type SendOutcome } from './send.ts';
 import type { Keyring, SignatureCase } from './signature-cases.ts';
+import { callbackJson, wireFor, type WireForm } from './wire/form.ts';
 
 /** What the judge is told of a request: whether a correct verifier accepts it, and what must follow. */
 export interface Judged {
@@ -44,6 +45,8 @@ export interface DeliverOptions extends Judged {
   signer?: SignerConfig;
   attempt?: number;
   timeoutMs?: number;
+  /** The wire form (HOST-27): parts given are kept, the rest drawn from the run's seed. */
+  wire?: Partial<WireForm>;
 }
 
 export async function deliver(
@@ -52,7 +55,8 @@ export async function deliver(
   payload: Payload,
   o: DeliverOptions = {},
 ): Promise<SendOutcome> {
-  const body = Buffer.from(o.body ?? JSON.stringify(payload));
+  // HOST-27: the members in a drawn order unless the test gives the bytes (RFC 8259 4: unordered).
+  const body = Buffer.from(o.body ?? callbackJson(payload).text);
   const headers = callbackHeaders(payload, o.attempt);
   const signature =
     o.signature === undefined ? await h.sign(ep, o.signedBody ?? body, o.t ?? unixNow(), o.signer) : o.signature;
@@ -65,6 +69,7 @@ export async function deliver(
     headers,
     body,
     timeoutMs: o.timeoutMs ?? h.target.timeouts.requestMs,
+    wire: wireFor(headers, payload.event, o.wire),
   });
   h.observer.ledger.add({
     kind: 'callback',
@@ -92,6 +97,8 @@ export interface FactsOptions extends Judged {
   timeoutMs?: number;
   /** How the query value is percent-encoded (default: a form encoder's); the contract names none. */
   encode?: (value: string) => string;
+  /** The wire form of the GET's header section (HOST-27); the rest drawn from the run's seed. */
+  wire?: Partial<WireForm>;
 }
 
 /** The facts GET's URL for a user, and its request target (path and query as on the wire, SIGN-6). */
@@ -125,7 +132,8 @@ export async function fetchFacts(h: HostHarness, ep: ModeEndpoint, o: FactsOptio
   const at = h.observer.ledger.localSeq();
   const sentAtMs = performance.now();
   const timeoutMs = o.timeoutMs ?? h.target.timeouts.requestMs;
-  const outcome = await send({ method: 'GET', url: url.toString(), headers, timeoutMs });
+  const wire = wireFor(headers, 'user.facts.fetch', o.wire);
+  const outcome = await send({ method: 'GET', url: url.toString(), headers, timeoutMs, wire });
   const genuine = genuineOf(o, o.signedTarget === undefined);
   h.observer.ledger.add({
     kind: 'facts',

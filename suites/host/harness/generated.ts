@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { LIFECYCLE_EVENTS, formatCallbackTimestamp, type LifecycleEvent } from '../../../protocol/index.ts';
-import { loadSpec } from '../../../spec/index.ts';
+import { ccsError, loadSpec } from '../../../spec/index.ts';
 import { inlineRefs, validArbitrary } from '../../service/property/compile.ts';
 import type { Schema } from '../../service/property/validate.ts';
 import { freshConversationId, freshKey, type Payload } from './payloads.ts';
@@ -33,7 +33,8 @@ function webhookSchema(event: LifecycleEvent): Schema {
       Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: Schema }> } } }> | undefined
   )?.[event];
   const schema = hook?.post?.requestBody?.content?.['application/json']?.schema;
-  if (schema === undefined) throw new Error(`spec/openapi.yaml has no request schema for webhook ${event}`);
+  if (schema === undefined)
+    throw ccsError('HOST_HARNESS_DEFECT', { problem: `spec/openapi.yaml has no request schema for webhook ${event}` });
   return inlineRefs(schema, (ref) => spec.resolveRef(ref) as Schema);
 }
 

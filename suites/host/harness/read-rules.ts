@@ -75,6 +75,9 @@ export function readViolations(r: DataRead, testId: string, reads: readonly Data
       .filter((p) => p.seq < x.seq && p.endUserHandle === x.endUserHandle && p.serviceKey === x.serviceKey)
       .filter((p) => !namedBetween(x, p.seq))
       .pop();
+  /** How many callbacks named the record before x was journalled. */
+  const namings = (x: DataRead): number =>
+    owners.filter((a) => a.at < x.seq && (x.serviceKey === null || a.keys.has(x.serviceKey))).length;
   const mine = owners.some((a) => a.testId === testId);
   const out: Violation[] = [];
   const before = repeats(r);
@@ -135,7 +138,9 @@ export function readViolations(r: DataRead, testId: string, reads: readonly Data
       note: `retry ${LOOP_RETRIES} came ${Math.round(r.atMs - first.atMs)} ms after the first read`,
     });
   }
-  if (before !== undefined && REFUSED.has(before.status)) {
+  // A read after a 400 or 401 of the record is a retry only when the receiver read the record afresh more often
+  // than callbacks named it: two callbacks naming one key, sent together, are two reads whatever their order.
+  if (before !== undefined && REFUSED.has(before.status) && freshReads(r, reads) > namings(r)) {
     out.push({
       clause: 'HOST-22',
       id: 'observe.no-retry-4xx',
@@ -145,4 +150,12 @@ export function readViolations(r: DataRead, testId: string, reads: readonly Data
     });
   }
   return out;
+}
+
+/** The reads of x's record up to x that retry no 409 or 503: each answers a callback naming it, or retries a 4xx. */
+function freshReads(x: DataRead, reads: readonly DataRead[]): number {
+  const same = reads.filter(
+    (p) => p.seq <= x.seq && p.endUserHandle === x.endUserHandle && p.serviceKey === x.serviceKey,
+  );
+  return same.filter((p, i) => i === 0 || !RETRIED.has(same[i - 1]!.status)).length;
 }

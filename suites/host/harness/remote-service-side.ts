@@ -82,6 +82,7 @@ export async function connectServiceSide(controlUrl: string): Promise<ServiceSid
     script: (endUserHandle, serviceKey, statuses, hold) => {
       return change('/script', { endUserHandle, serviceKey, statuses, hold });
     },
+    release: (endUserHandle, serviceKey) => change('/release', { endUserHandle, serviceKey }),
     setJwks: (keys) => change('/jwks', { keys, replace: true }),
     // The position the server journalled at publication, not the worker's: fetches in between count (HOST-8).
     addJwk: async (key) => {

@@ -7,6 +7,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { curlLine } from '../../shared/curl.ts';
 import { noAnswerHint as sharedNoAnswerHint } from '../../shared/index.ts';
+import { REUSING_AGENT, chunksOf } from './wire/framing.ts';
+import type { SendWire } from './wire/form.ts';
 
 export interface SendRequest {
   method: 'GET' | 'POST';
@@ -15,6 +17,8 @@ export interface SendRequest {
   body?: Buffer;
   /** Whole-request deadline; the contract's 10 s for callbacks and facts (DELIV-3, FACTS). */
   timeoutMs: number;
+  /** The header section as written and the body's framing and connection (HOST-27); default: headers as given. */
+  wire?: SendWire;
 }
 
 export interface SendOutcome {
@@ -31,9 +35,22 @@ export interface SendOutcome {
   headersSent: Record<string, string>;
   /** The exact bytes sent (POST), for the curl line. */
   bodySent?: Buffer;
+  /** The wire form in words (HOST-27), and whether the request went on a connection an earlier one used. */
+  wire?: string;
+  reusedConnection?: boolean;
 }
 
-export function send(r: SendRequest): Promise<SendOutcome> {
+export async function send(r: SendRequest): Promise<SendOutcome> {
+  const o = await sendOnce(r);
+  if (r.wire === undefined || o.failure !== 'connect' || o.reusedConnection !== true) return o;
+  // A persistent connection the receiver closed while it was idle (RFC 9112 9.5) fails before any answer: the
+  // request never reached the receiver, so it goes again on a new connection, as an HTTP client's would.
+  const carry = { ...r.wire.carry, connection: 'new' as const };
+  const words = `${r.wire.words} (sent again on a new connection: the reused one was closed)`;
+  return sendOnce({ ...r, wire: { ...r.wire, carry, words } });
+}
+
+function sendOnce(r: SendRequest): Promise<SendOutcome> {
   const started = performance.now();
   const u = new URL(r.url);
   const lib = u.protocol === 'https:' ? https : http;
@@ -49,17 +66,20 @@ export function send(r: SendRequest): Promise<SendOutcome> {
       resolve({
         method: r.method,
         url: r.url,
-        headersSent: r.headers,
+        headersSent: r.wire ? Object.fromEntries(r.wire.fields) : r.headers,
         ...(r.body !== undefined ? { bodySent: r.body } : {}),
+        ...(r.wire ? { wire: r.wire.words, reusedConnection: req.reusedSocket } : {}),
         elapsedMs,
         ...o,
       });
     };
-    const headers: Record<string, string | number> = { ...r.headers };
-    if (r.body !== undefined) headers['content-length'] = r.body.length;
+    const chunked = r.wire?.carry.framing === 'chunked' && r.body !== undefined;
+    const headers = r.wire ? rawFields(u, r.wire, r.body) : { ...r.headers };
+    if (r.body !== undefined && !Array.isArray(headers)) headers['content-length'] = String(r.body.length);
+    const agent = r.wire?.carry.connection === 'reused' && u.protocol === 'http:' ? REUSING_AGENT : false;
     let req: http.ClientRequest;
     try {
-      req = lib.request(u, { method: r.method, headers, agent: false }, onResponse);
+      req = lib.request(u, { method: r.method, headers, agent }, onResponse);
     } catch (e) {
       // A header Node refuses to send (a non-ASCII value): recorded, never thrown.
       resolve({
@@ -86,8 +106,25 @@ export function send(r: SendRequest): Promise<SendOutcome> {
       req.destroy();
     }, r.timeoutMs);
     req.on('error', (e) => finish({ failure: 'connect', error: e.message }));
-    req.end(r.body);
+    if (!chunked) req.end(r.body);
+    else {
+      // RFC 9112 7.1: each write() of a request without Content-Length goes out as one chunk.
+      for (const c of chunksOf(r.body!, r.wire!.carry.chunks)) req.write(c);
+      req.end();
+    }
   });
+}
+
+/**
+ * The field lines as written (Node sends an array of them as given: case, order, spacing), Host first
+ * (RFC 9110 7.2), then the framing field: Content-Length, or Transfer-Encoding: chunked (RFC 9112 6.1).
+ */
+function rawFields(u: URL, wire: SendWire, body: Buffer | undefined): string[] {
+  const lower = wire.fields.length > 0 && wire.fields[0]![0] === wire.fields[0]![0].toLowerCase();
+  const lines: Array<[string, string]> = [[lower ? 'host' : 'Host', u.host], ...wire.fields];
+  if (body !== undefined && wire.carry.framing === 'chunked') lines.push(['Transfer-Encoding', 'chunked']);
+  else if (body !== undefined) lines.push([lower ? 'content-length' : 'Content-Length', String(body.length)]);
+  return lines.flat();
 }
 
 /**
@@ -153,5 +190,7 @@ export function describe(o: SendOutcome): string {
   if (o.failure === 'timeout')
     return `${o.method} ${o.url}: no answer within the deadline (${Math.round(o.elapsedMs)} ms)`;
   if (o.failure === 'connect') return `${o.method} ${o.url}: connection failed (${o.error ?? 'error'})`;
-  return `${o.method} ${o.url}: ${o.status} after ${Math.round(o.elapsedMs)} ms`;
+  // A refusal names the wire form it answered (HOST-27): the run's seed sends it again.
+  const wire = o.wire !== undefined && !isAck(o) ? ` (sent with ${o.wire})` : '';
+  return `${o.method} ${o.url}: ${o.status} after ${Math.round(o.elapsedMs)} ms${wire}`;
 }

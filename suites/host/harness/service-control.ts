@@ -19,6 +19,7 @@ export interface ControlledState {
   /** Returns the journal position at the announcement (service-side.ts). */
   announce(endUserHandle: string, serviceKeys: readonly string[]): number;
   script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): void;
+  release(endUserHandle: string, serviceKey: string): void;
   setJwks(keys: readonly JWK[]): void;
   /** Returns the journal position at publication (service-side.ts). */
   addJwk(key: JWK): number;
@@ -62,6 +63,11 @@ export function registerControl(
     const reads = typeof b.hold?.reads === 'number' ? { reads: b.hold.reads } : {};
     const hold = b.hold === undefined ? undefined : { ms: b.hold.ms, ...reads };
     state().script(b.endUserHandle, b.serviceKey, b.statuses, hold);
+    return { ok: true };
+  });
+  app.post(`${prefix}/release`, async (req) => {
+    const b = req.body as { endUserHandle: string; serviceKey: string };
+    state().release(b.endUserHandle, b.serviceKey);
     return { ok: true };
   });
   app.post(`${prefix}/jwks`, async (req) => {

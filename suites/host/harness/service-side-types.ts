@@ -69,6 +69,12 @@ export interface ServiceSide {
    * arrived (a slow data API).
    */
   script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): Promise<void>;
+  /**
+   * Ends the hold of a key: reads held now are answered at once, later reads are not held. A test that
+   * needs a read held while something else happens holds it long and releases it when that is over,
+   * so the evidence does not depend on how fast the machine is (PITFALLS "Timing").
+   */
+  release(endUserHandle: string, serviceKey: string): Promise<void>;
   setJwks(keys: readonly JWK[]): Promise<void>;
   /**
    * Publishes a key (a rotation) and resolves with the journal position at publication: every

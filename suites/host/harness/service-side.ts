@@ -42,7 +42,14 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   const records = new Map<string, Set<string>>();
   const scripts = new Map<string, number[]>();
   const holds = new Map<string, { ms: number; left: number }>();
+  // The reads of a key held now, each ended early by release().
+  const releases = new Map<string, AbortController>();
   const closing = new AbortController();
+  const releaser = (key: string): AbortController => {
+    const r = releases.get(key) ?? new AbortController();
+    releases.set(key, r);
+    return r;
+  };
   let jwks: JWK[] = [];
   let seq = 0;
 
@@ -88,7 +95,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     const [wsText, endText, handleText, keyText] = texts as [string, string, string, string];
     const endUserHandle = handleText;
     const serviceKey = key === undefined ? null : keyText;
-    const holding = serviceKey === null ? undefined : holds.get(`${endUserHandle}\u0000${serviceKey}`);
+    const holdKey = `${endUserHandle}\u0000${serviceKey}`;
+    const holding = serviceKey === null ? undefined : holds.get(holdKey);
     const hold = holding !== undefined && holding.left-- > 0 ? holding.ms : undefined;
     // Journalled on arrival (PITFALLS), answered after the key's hold, if any.
     const answer = async (status: number, body: unknown, scripted = false) => {
@@ -107,7 +115,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       };
       reads.push(entry);
       events.emit('read', entry);
-      if (hold !== undefined) await held(hold, closing.signal);
+      if (hold !== undefined) await held(hold, AbortSignal.any([closing.signal, releaser(holdKey).signal]));
       return reply.code(status).send(body);
     };
     if (m === null) return answer(404, errorBody(404, 'Not Found', path));
@@ -148,6 +156,12 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
       scripts.set(`${endUserHandle}\u0000${serviceKey}`, [...statuses]);
       const left = hold?.reads ?? Infinity;
       if (hold !== undefined) holds.set(`${endUserHandle}\u0000${serviceKey}`, { ms: hold.ms, left });
+    },
+    release(endUserHandle: string, serviceKey: string) {
+      const key = `${endUserHandle}\u0000${serviceKey}`;
+      holds.delete(key);
+      releases.get(key)?.abort();
+      releases.delete(key);
     },
     setJwks(keys: readonly JWK[]) {
       jwks = [...keys];
@@ -203,6 +217,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     script: async (endUserHandle, serviceKey, statuses, hold) => {
       state.script(endUserHandle, serviceKey, statuses, hold);
     },
+    release: async (endUserHandle, serviceKey) => state.release(endUserHandle, serviceKey),
     setJwks: async (keys) => state.setJwks(keys),
     addJwk: async (key) => state.addJwk(key),
     runKeys: async () => runKeys,
@@ -217,7 +232,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   };
 }
 
-/** A slow data API's wait before it answers; cut short when the service side closes. */
+/** A slow data API's wait before it answers; cut short when the service side closes or the key is released. */
 function held(ms: number, signal: AbortSignal): Promise<void> {
   // Ends early, without an error, when the signal aborts.
   return delay(ms, undefined, { signal }).catch(() => undefined);

@@ -11,7 +11,7 @@ import {
 } from 'node:crypto';
 import { CompactSign, base64url, exportJWK, type CryptoKey, type JWK, type KeyObject } from 'jose';
 import { jwsPayloadBytes, signHmac, signJws } from '../../../protocol/index.ts';
-import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
+import { ccsError, type ClauseId, type HostCheckId } from '../../../spec/index.ts';
 
 export type SigningMode = 'hmac' | 'jwks';
 /** The request kinds a signature covers: a callback's raw body, the facts GET's request line (5.2 item 6). */
@@ -98,7 +98,7 @@ export function respaced(body: string): string {
 }
 
 export function must<T>(v: T | undefined, what: string): T {
-  if (v === undefined) throw new Error(`signature case needs ${what}`);
+  if (v === undefined) throw ccsError('HOST_HARNESS_DEFECT', { problem: `signature case needs ${what}` });
   return v;
 }
 

@@ -10,6 +10,7 @@ import type { SignatureCase, SignedKind, SigningMode } from './signature-case-ki
 import { WINDOW_AND_BODY_CASES } from './signature-cases-window.ts';
 import { HEADER_AND_HMAC_CASES } from './signature-cases-hmac.ts';
 import { JWS_CASES } from './signature-cases-jws.ts';
+import { JWS_WIRE_CASES } from './wire/jws-shapes.ts';
 
 export { oneByteChanged, respaced } from './signature-case-kit.ts';
 export type {
@@ -27,6 +28,7 @@ export const SIGNATURE_CASES: readonly SignatureCase[] = [
   ...WINDOW_AND_BODY_CASES,
   ...HEADER_AND_HMAC_CASES,
   ...JWS_CASES,
+  ...JWS_WIRE_CASES,
 ];
 
 /** The cases of one mode and request kind. */

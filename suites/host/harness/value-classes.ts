@@ -1,170 +1,97 @@
 /**
- * The value classes the contract's words allow, as data: for each field of the callbacks (2.1,
- * 2.2), of the data API's envelope (2.3) and of the facts GET's request line (4.1, 5.2 item 6),
- * the kinds of value a service may send, each served on every request kind it applies to
- * (values.spec.ts). A form the contract says is "not shown" is left out and listed in NOT_SERVED
- * with the words that leave it out.
+ * The value classes the contract's words allow, generated from spec/openapi.yaml (value-schema.ts):
+ * for each field of the callbacks (2.1, 2.2, 6), of the data API's envelope (2.3) and of the facts
+ * GET's request line (4.1, 5.2 item 6), the kinds of value a service may send, as fast-check
+ * arbitraries biased toward what real stacks mishandle (value-text.ts, value-numbers.ts,
+ * value-envelopes.ts; docs/values.md is the catalogue). A run samples each class with its seed
+ * (valueSeed, replayable with --seed) and CCS_PROPERTY_RUNS / 60 values of each (one by default).
+ * A form the contract says is "not shown" or forbids is never generated: NOT_SERVED lists it with
+ * the words that leave it out.
  */
-import { randomBytes } from 'node:crypto';
-import type { RecordEnvelope } from '../../../spec/index.ts';
+import fc from 'fast-check';
+import { readSettings } from '../../../spec/index.ts';
+import { runSeed } from './generated.ts';
+import { componentSchema, conforms, stringLimits } from './value-schema.ts';
+import { TEXT_CLASSES } from './value-text.ts';
 
-export interface TextClass {
-  /** The class's id, in check rules and evidence ('handle.space'). */
+export { ENVELOPE_CLASSES, edgeEnvelope, envelope, envelopeKey, envelopeOfKey } from './value-envelopes.ts';
+export type { EnvelopeClass } from './value-envelopes.ts';
+export { INTEGER_CLASSES, TIMESTAMP_EDGES, type IntegerClass } from './value-numbers.ts';
+
+export interface FieldClass {
+  /** The class's id, in check rules and evidence ('handle.w4-max'). */
   id: string;
   words: string;
-  /** A fresh value of the class: unique per call, so parallel tests never share a handle or key. */
-  make(): string;
+  /** Printable ASCII with no whitespace at either end: 4.1's X-Service-End-User header carries it as it is. */
+  headerSafe: boolean;
+  arb: fc.Arbitrary<string>;
 }
 
-const tail = (): string => randomBytes(4).toString('hex');
-
-/**
- * endUserHandle (2.1): a string of at most 255 characters, not starting with org-; nothing more is
- * said of its characters. Classes by what an encoder does with them in a path segment or a query.
- */
-export const HANDLE_CLASSES: readonly TextClass[] = [
-  { id: 'handle.plain', words: 'letters, digits and a hyphen', make: () => `u-${tail()}` },
-  // Encoders disagree: %20 (encodeURIComponent, RFC 3986) or + (application/x-www-form-urlencoded).
-  { id: 'handle.space', words: 'a space', make: () => `Ana Lima ${tail()}` },
-  // Encoders disagree: encodeURIComponent leaves ~ * ( ) ! as they are, a form encoder escapes ~ ( ) !.
-  { id: 'handle.sub-delims', words: "~ * ' ( ) !", make: () => `u~*'()!-${tail()}` },
-  // A form decoder reads + as a space.
-  { id: 'handle.plus', words: 'a plus sign', make: () => `a+b-${tail()}` },
-  // A double decoder turns %25 into %, and a lone % is no escape at all.
-  { id: 'handle.percent', words: "'%' alone and '%25' as text", make: () => `100%-%25-${tail()}` },
-  { id: 'handle.reserved', words: '/ ? # & = ; , : @ $', make: () => `u/?#&=;,:@$-${tail()}` },
-  { id: 'handle.non-ascii', words: 'non-ASCII letters (2- and 3-byte UTF-8)', make: () => `josé-東京-${tail()}` },
-  { id: 'handle.astral', words: 'characters outside the BMP (4-byte UTF-8)', make: () => `u-😀𝄞-${tail()}` },
-  {
-    id: 'handle.max-length',
-    words: '255 characters, mixed classes',
-    make: () => {
-      const h = `Ana Lima~*()!+%é-${tail()}-`;
-      return h + 'x'.repeat(255 - h.length);
-    },
-  },
-];
-
-/** serviceKey (2.1): a string, with no rule on its characters. */
-export const KEY_CLASSES: readonly TextClass[] = [
-  { id: 'key.plain', words: 'letters, digits and a hyphen', make: () => `sk-${tail()}` },
-  { id: 'key.slash', words: "a '/' inside the key", make: () => `sk/${tail()}/a` },
-  { id: 'key.space', words: 'a space', make: () => `sk ${tail()}` },
-  { id: 'key.sub-delims', words: "~ * ' ( ) !", make: () => `sk~*'()!${tail()}` },
-  { id: 'key.plus', words: 'a plus sign', make: () => `sk+${tail()}` },
-  { id: 'key.percent', words: "'%' alone and '%20' as text", make: () => `sk%%20${tail()}` },
-  { id: 'key.non-ascii', words: 'non-ASCII letters and an emoji', make: () => `sk-ü東-😀${tail()}` },
-];
-
-/**
- * conversationId (2.1): an integer. The edges of what a JSON number carries exactly, both signs:
- * the contract bounds neither (HOST-26 reading). Near each edge, so that delivery ids stay unique.
- */
-export const CONVERSATION_ID_CLASSES: readonly { id: string; words: string; make(): number }[] = [
-  { id: 'conversation.max-safe', words: '2^53 - 1 and just below', make: () => Number.MAX_SAFE_INTEGER - near() },
-  { id: 'conversation.min-safe', words: '-(2^53 - 1) and just above', make: () => -Number.MAX_SAFE_INTEGER + near() },
-  { id: 'conversation.small', words: 'a one- to three-digit integer', make: () => 1 + near(999) },
-];
-function near(n = 1_000_000): number {
-  return Math.floor(Math.random() * n);
+/** The seed of this run's values (CCS_SEED, `--seed`), printed by the tests that use it. */
+export function valueSeed(): number {
+  return runSeed();
 }
 
-/**
- * The record envelope (2.3): data "object or null", "fields that could not be populated are null",
- * errors and warnings maps (empty or filled), callbackStatus PENDING or DELIVERED, completedAt
- * non-null on drafts too. Rule 2: a record that does not bind is still returned, errors filled.
- */
-export interface EnvelopeClass {
-  id: string;
-  words: string;
-  envelope(serviceKey: string): RecordEnvelope;
+/** Values of each class a run sends: CCS_PROPERTY_RUNS / 60, at least one (depth by setting, not by default). */
+export function valuesPerClass(): number {
+  return Math.max(1, Math.round(readSettings().propertyRuns / 60));
 }
 
-const at = (): string => new Date().toISOString().replace('Z', '');
-
-export const ENVELOPE_CLASSES: readonly EnvelopeClass[] = [
-  {
-    id: 'envelope.fields-null',
-    words: 'a field that could not be populated, null, with its reason in errors',
-    envelope: () => ({
-      data: { label: null },
-      errors: { label: 'could not be populated' },
-      warnings: {},
-      callbackStatus: 'DELIVERED',
-      completedAt: at(),
-    }),
-  },
-  {
-    id: 'envelope.data-null',
-    words: 'data null, errors and warnings empty maps',
-    envelope: () => ({ data: null, errors: {}, warnings: {}, callbackStatus: 'DELIVERED', completedAt: at() }),
-  },
-  {
-    id: 'envelope.data-empty',
-    words: 'data an empty object',
-    envelope: () => ({ data: {}, errors: {}, warnings: {}, callbackStatus: 'DELIVERED', completedAt: at() }),
-  },
-  {
-    id: 'envelope.unbound',
-    words: 'a record that does not bind: data null, errors filled, DELIVERED (rule 2)',
-    envelope: () => ({
-      data: null,
-      errors: { label: 'value does not bind to the host class', 'address.city': 'missing' },
-      warnings: {},
-      callbackStatus: 'DELIVERED',
-      completedAt: at(),
-    }),
-  },
-  {
-    id: 'envelope.pending-warnings',
-    words: 'a PENDING draft with warnings filled and completedAt set',
-    envelope: (k) => ({
-      data: { label: `record ${k}`, note: 'ü 東京 😀' },
-      errors: {},
-      warnings: { note: 'in progress' },
-      callbackStatus: 'PENDING',
-      completedAt: at(),
-    }),
-  },
-];
-
-/**
- * A key whose read the data API answers with an envelope class: the class is in the key, so every
- * process serving reads (a worker's own service side, or one shared by workers) knows it.
- */
-export function envelopeKey(c: EnvelopeClass, key: TextClass = KEY_CLASSES[0]!): string {
-  return `sk-${c.id}.${key.make()}`;
+/** Never an org handle (2.1), in any case, nor one a trim, NFKC or the removal of invisible characters makes one. */
+function orgLike(v: string): boolean {
+  return v
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .trim()
+    .toLowerCase()
+    .startsWith('org-');
 }
 
-/** The envelope of a key made by envelopeKey, undefined for any other key. */
-export function envelopeOfKey(serviceKey: string): RecordEnvelope | undefined {
-  return ENVELOPE_CLASSES.find((c) => serviceKey.startsWith(`sk-${c.id}.`))?.envelope(serviceKey);
+/** A dot segment: URL parsers move up a level on '.' or '..' in a read path (NOT_SERVED). */
+const dotSegment = (v: string) => v === '.' || v === '..';
+
+const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+function fieldClasses(field: 'handle' | 'key', schemaName: 'EndUserHandle' | 'ServiceKey'): FieldClass[] {
+  const schema = componentSchema(schemaName);
+  const limits = stringLimits(schema);
+  const legal = (v: string) => conforms(schema, v) && !dotSegment(v) && (field === 'key' || !orgLike(v));
+  return TEXT_CLASSES.map((c) => ({
+    id: `${field}.${c.id}`,
+    words: c.words,
+    headerSafe: c.ascii === true,
+    arb: c.arb(limits).filter(legal),
+  }));
 }
 
-/** What a scripted 200 answers (HOST-13's held first key): section 2.3's edges, data null and empty maps. */
-export function edgeEnvelope(): RecordEnvelope {
-  return { data: null, errors: {}, warnings: {}, callbackStatus: 'PENDING', completedAt: at() };
+/** endUserHandle (2.1): a string of at most 255 characters, not starting with org-; nothing more of its characters. */
+export const HANDLE_CLASSES: readonly FieldClass[] = fieldClasses('handle', 'EndUserHandle');
+/** serviceKey (2.1): a string, non-empty since it addresses a record; no rule on its characters or length. */
+export const KEY_CLASSES: readonly FieldClass[] = fieldClasses('key', 'ServiceKey');
+
+/** A seed of its own for each class, so that adding a class changes no other class's values. */
+export function classSeed(seed: number, id: string): number {
+  let h = seed | 0;
+  for (const ch of id) h = (Math.imul(h, 31) + ch.codePointAt(0)!) | 0;
+  return h;
 }
 
-/** The envelope of a key: its value class, else placeholder values (EVT-2: values are never in a callback). */
-export function envelope(serviceKey: string): RecordEnvelope {
-  return (
-    envelopeOfKey(serviceKey) ?? {
-      data: { label: `record ${serviceKey}` },
-      errors: {},
-      warnings: {},
-      callbackStatus: 'DELIVERED',
-      completedAt: at(),
-    }
+/** n values of a class, the same for the same seed (but for the tails that keep parallel tests apart). */
+export function sampleClass(c: FieldClass, seed: number, n = 1): string[] {
+  return fc.sample(c.arb, { seed: classSeed(seed, c.id), numRuns: n });
+}
+
+/** A header-safe value of a class whose values are (4.1: the facts GET carries the handle in a header). */
+export function sampleHeaderSafe(c: FieldClass, seed: number, n = 1): string[] {
+  return fc.sample(
+    c.arb.filter((v) => HEADER_SAFE.test(v)),
+    { seed: classSeed(seed, c.id), numRuns: n },
   );
 }
 
-/**
- * The handle classes a facts GET carries: 4.1 sends endUserHandle in the X-Service-End-User header
- * too, and how a non-ASCII one is written there is not shown (NOT_SERVED).
- */
-export function headerSafe(): TextClass[] {
-  return HANDLE_CLASSES.filter((c) => /^[\x20-\x7e]*$/.test(c.make()));
+/** The handle classes a facts GET carries (NOT_SERVED: a non-ASCII handle or whitespace at its ends). */
+export function headerSafe(): FieldClass[] {
+  return HANDLE_CLASSES.filter((c) => c.headerSafe);
 }
 
 /**
@@ -221,21 +148,32 @@ export const NOT_SERVED: readonly { form: string; because: string }[] = [
       '2.1: conversationId is an integer; a typed parser may refuse another form (served in the known-answer vectors, whose bytes a verifier never parses)',
   },
   {
-    form: 'an endUserHandle starting org- (any case)',
+    form: 'a conversationId beyond +-(2^53 - 1), the edges of int64 (2^63 - 1) among them',
+    because:
+      '2.1 says integer and bounds it on neither side, but a JSON number past 2^53 is not exact in JavaScript and other double-based parsers (RFC 8259 section 6, I-JSON RFC 7493 section 2.2): HOST-26 reading',
+  },
+  {
+    form: 'an endUserHandle starting org- (any case), or one a trim, NFKC or the removal of invisible characters makes so',
     because: '2.1: must not start with the reserved prefix org-, and never an org handle',
   },
   {
-    form: 'an endUserHandle longer than 255 characters, or empty',
-    because: '2.1: max 255 characters; an empty handle is not shown',
+    form: 'an endUserHandle longer than 255 characters, or empty; an empty serviceKey or changedFields entry',
+    because:
+      '2.1: max 255 characters; an empty handle is not shown; a key addresses a record (spec/openapi.yaml minLength 1)',
   },
   {
-    form: 'a non-ASCII endUserHandle in the facts GET',
+    form: 'a non-ASCII endUserHandle, or one with whitespace at either end, in the facts GET',
     because:
-      '4.1 sends the handle in the X-Service-End-User header too; how a non-ASCII one is written there is not shown',
+      '4.1 sends the handle in the X-Service-End-User header too; how a non-ASCII one is written there is not shown, and a header value loses the whitespace at its ends (RFC 9110 section 5.5)',
   },
   {
-    form: "a serviceKey '.' or '..'",
+    form: "an endUserHandle or serviceKey '.' or '..'",
     because:
-      'a read path holds the key as a segment (4.2), and URL parsers treat a dot segment, %2E%2E too, as a move up',
+      'a read path holds the handle and the key as segments (4.2), and URL parsers treat a dot segment, %2E%2E too, as a move up',
+  },
+  {
+    form: 'an empty string, a lone surrogate or a noncharacter where a string is required',
+    because:
+      'JSON text is UTF-8 (RFC 8259 section 8.1): a lone surrogate has no UTF-8 form, and 2.1 names no empty value',
   },
 ];

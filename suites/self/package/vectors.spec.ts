@@ -160,14 +160,18 @@ test('every signature row of the host fault model marked vector has its vectors,
   }
 });
 
-/** An ES256 signature is randomized: the third part of a compact JWS is left out of the comparison. */
+/**
+ * An ES256 signature is randomized: the third part of a compact JWS is left out of the comparison (of a
+ * JWS of four parts too: a shape HOST-7 refuses).
+ */
 function withoutSignatures(text: string): unknown {
   const file = JSON.parse(text) as VectorFile;
+  const masked = (parts: string[]) => [...parts.slice(0, 2), '(signature)', ...parts.slice(3)].join('.');
   return {
     ...file,
     vectors: file.vectors.map((v) => ({
       ...v,
-      header: v.header?.split('.').length === 3 ? `${v.header.split('.').slice(0, 2).join('.')}.(signature)` : v.header,
+      header: (v.header?.split('.').length ?? 0) >= 3 ? masked(v.header!.split('.')) : v.header,
     })),
   };
 }

@@ -140,19 +140,7 @@ const BROWSER_CODE = 'mock-host/ui/page/';
  * Files that still throw a raw Error, each with the reason it is left for now. The list only shrinks:
  * an entry whose file no longer throws one fails the test below until it is dropped.
  */
-const RAW_THROW_EXEMPT: Record<string, string> = {
-  'suites/host/fixtures.ts': 'suites/host/ is being edited by others: converted when that work lands',
-  'suites/host/harness/generated.ts': 'suites/host/ is being edited by others: converted when that work lands',
-  'suites/host/harness/signature-case-kit.ts': 'suites/host/ is being edited by others: converted when that work lands',
-  'suites/service/stateful/commands-chat.ts':
-    'suites/service/stateful/ is being edited by others: converted when that work lands',
-  'suites/service/stateful/commands-host.ts':
-    'suites/service/stateful/ is being edited by others: converted when that work lands',
-  'suites/service/stateful/coverage.ts':
-    'suites/service/stateful/ is being edited by others: converted when that work lands',
-  'suites/service/stateful/transitions.ts':
-    'suites/service/stateful/ is being edited by others: converted when that work lands',
-};
+const RAW_THROW_EXEMPT: Record<string, string> = {};
 
 test('no product room throws a raw Error: every error is a code of the registry (errors)', () => {
   const raw = SOURCES.filter(

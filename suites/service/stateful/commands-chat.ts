@@ -11,6 +11,7 @@ import { readList, readLive, readSetting } from './reads.ts';
 import type { Real } from './real.ts';
 import { must } from './violation.ts';
 import { Step, named, settle, trail, who } from './commands-step.ts';
+import { ccsError } from '../../../spec/index.ts';
 
 export class Open extends Step {
   constructor(
@@ -101,7 +102,11 @@ export class Turn extends Step {
       plan.map((p) => ({ ...p.request, fields: p.values })),
     );
     if (!Array.isArray(serviceKeys) || serviceKeys.length !== plan.length)
-      throw new Error(`the driver's turn answered ${show(serviceKeys)}, not one serviceKey per save`);
+      throw ccsError('TARGET_DRIVER_ANSWER_INVALID', {
+        call: 'turn',
+        got: show(serviceKeys),
+        expected: 'one serviceKey per save',
+      });
     r.log.note(`serviceKeys ${serviceKeys.join(', ')}`);
     // What each touched instance was at save time, and the union of the paths the turn saved to it.
     const touched = new Map<number, { rec: RecordState; status: RecordState['status']; fields: Set<string> }>();

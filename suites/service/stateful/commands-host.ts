@@ -10,6 +10,7 @@ import { readGone, readList, readLive, readSetting } from './reads.ts';
 import type { Real } from './real.ts';
 import { must } from './violation.ts';
 import { Step, named, settle, who } from './commands-step.ts';
+import { ccsError } from '../../../spec/index.ts';
 
 export class Hold extends Step {
   constructor(
@@ -147,7 +148,11 @@ export class Seed extends Step {
       ...(label ? { fields: { [IDENTITY]: label } } : {}),
     });
     if (!Array.isArray(serviceKeys) || serviceKeys.length !== this.count)
-      throw new Error(`the driver's seed answered ${show(serviceKeys)}, not ${this.count} serviceKeys`);
+      throw ccsError('TARGET_DRIVER_ANSWER_INVALID', {
+        call: 'seed',
+        got: show(serviceKeys),
+        expected: `${this.count} serviceKeys`,
+      });
     const recs = serviceKeys.map((key) =>
       m.add({
         key,

@@ -6,6 +6,7 @@
  * where the service decided; those where the harness named it are kept apart and shown, not counted.
  */
 import { EVENT_SEQUENCES, MIXED, TRANSITIONS, rowByShort, type DecidedBy } from './transitions.ts';
+import { ccsError } from '../../../spec/index.ts';
 
 /** How a trail writes the event of a trigger the harness scoped itself. */
 const NAMED = 'named:';
@@ -21,7 +22,7 @@ export class Coverage {
   row(short: string, by?: DecidedBy): void {
     const row = rowByShort(short);
     if (row.decision !== undefined && by === undefined)
-      throw new Error(`row ${short} counts only where the service decided ${row.decision}: say who did`);
+      throw ccsError('MODEL_ROW_DECIDER_MISSING', { row: short, decision: row.decision });
     const into = row.decision !== undefined && by === 'harness' ? this.named : this.hits;
     into.set(row.id, (into.get(row.id) ?? 0) + 1);
   }

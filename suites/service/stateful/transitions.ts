@@ -10,6 +10,7 @@
  * when the service decided: a row names that decision, and a step that named it instead is shown beside
  * the count, never in it (coverage.ts).
  */
+import { ccsError } from '../../../spec/index.ts';
 
 export type RowKind = 'record' | 'conversation' | 'mixed';
 
@@ -287,7 +288,7 @@ export const EVENT_SEQUENCES: readonly EventSequence[] = [
 /** The row of the table by its number (T3, C2, M1): the commands name rows by it. */
 export function rowByShort(short: string): TransitionRow {
   const row = [...TRANSITIONS, ...MIXED].find((r) => r.id.startsWith(`${short} `));
-  if (row === undefined) throw new Error(`no row ${short} in the transition table`);
+  if (row === undefined) throw ccsError('MODEL_ROW_UNKNOWN', { row: short });
   return row;
 }
 

@@ -1,0 +1,37 @@
+/**
+ * How a step of a host sequence breaks a rule: a HostStepViolation names the clause its own condition decides
+ * and the fault-model check id of that condition. Thrown inside a sequence (fast-check runs sequences again
+ * while shrinking), reported once at the end of the run (report.ts).
+ */
+import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
+
+export class HostStepViolation extends Error {
+  constructor(
+    readonly clause: ClauseId,
+    readonly id: HostCheckId,
+    readonly rule: string,
+    readonly expected: string,
+    readonly seen: string,
+  ) {
+    super(`${clause}: ${rule}: expected ${expected}, got ${seen}`);
+    this.name = 'HostStepViolation';
+  }
+}
+
+/** How often each clause's conditions held over the run (a clause never checked is not exercised). */
+export class HostTally {
+  readonly held = new Map<ClauseId, number>();
+  add(clause: ClauseId): void {
+    this.held.set(clause, (this.held.get(clause) ?? 0) + 1);
+  }
+}
+
+/** Throws unless ok; counts the condition as held otherwise. */
+export function must(
+  tally: HostTally,
+  ok: boolean,
+  v: { clause: ClauseId; id: HostCheckId; rule: string; expected: string; seen: string },
+): void {
+  if (!ok) throw new HostStepViolation(v.clause, v.id, v.rule, v.expected, v.seen);
+  tally.add(v.clause);
+}

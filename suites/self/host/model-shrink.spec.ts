@@ -1,0 +1,61 @@
+/**
+ * A host model failure shrinks: against the reference receiver with a fault that only a sequence shows
+ * (spec/faults/host.yaml), the host model-based test (suites/host/stateful/) fails the clause of the fault's row
+ * with its check, on a sequence shrunk to at most 6 steps, and its replay line carries the seed and the path.
+ *
+ * Shrinking stops at a local minimum, which depends on the sequence that failed first, so each case runs fixed
+ * sequences from a base seed in one lane: which sequence fails first is then the same every run.
+ */
+import { test, expect } from '@playwright/test';
+import { startHostHarness } from '../../host/harness/harness.ts';
+import { HostStepViolation, hostModelClauses, hostRerunLine, runHostModel } from '../../host/stateful/index.ts';
+
+/**
+ * Each fault, the clause and check its row names, and the base seed of its sequences (measured: its first
+ * failure shrinks within the bar).
+ */
+const CASES = [
+  // an onComplete, another delivery, the onComplete again (seed 2: 3 steps in about 20 s)
+  { fault: 'dedupe-keeps-last', clause: 'HOST-11', id: 'delivery.redelivery-deduped', seed: 2 },
+  // a config.deleted of a user, a facts GET of that user (seed 1: 2 steps)
+  { fault: 'facts-change-after-delete', clause: 'HOST-15', id: 'facts.matches-class', seed: 1 },
+] as const;
+
+/** The most steps a shrunk failure may have. */
+const MAX_STEPS = 6;
+/** Sequences of the lane: room for the first failing one. */
+const RUNS = 8;
+
+for (const c of CASES) {
+  const title = `${c.fault} fails a host model run of fixed sequences on one shrunk to at most ${MAX_STEPS} steps`;
+  test(`${title} (${c.clause})`, async ({}, testInfo) => {
+    test.setTimeout(240_000);
+    const env: NodeJS.ProcessEnv = { ...process.env, CCS_HOST_FAULT: c.fault };
+    delete env.CCS_HOST_TARGET;
+    delete env.CCS_SERVICE_CONTROL;
+    const h = await startHostHarness(env);
+    try {
+      const outcome = await runHostModel(h, testInfo.testId, {
+        runs: RUNS,
+        maxCommands: 24,
+        baseSeed: c.seed,
+        maxLanes: 1,
+        clauses: hostModelClauses(env),
+      });
+      const f = outcome.failure;
+      expect(f, 'the run fails').toBeDefined();
+      const v = f!.violation;
+      expect(v, f!.script).toBeInstanceOf(HostStepViolation);
+      expect((v as HostStepViolation).clause, f!.script).toBe(c.clause);
+      expect((v as HostStepViolation).id, f!.script).toBe(c.id);
+      console.log(`${c.fault}: ${f!.steps} step(s) after ${f!.shrinks} shrink(s), seed ${f!.seed}\n${f!.script}`);
+      expect(f!.steps, f!.script).toBeLessThanOrEqual(MAX_STEPS);
+      const rerun = hostRerunLine(c.clause, f!.seed, f!.path, c.fault);
+      expect(rerun, 'the replay line names the seed, the path and the fault').toContain(`--seed ${f!.seed}`);
+      expect(rerun).toContain(`CCS_SEED_PATH='${f!.path}'`);
+      expect(rerun).toContain(`--fault ${c.fault}`);
+    } finally {
+      await h.close();
+    }
+  });
+}
