@@ -17,6 +17,7 @@ import { judgeSeries, type RefusalWindow } from './retries.ts';
 import { Verdicts } from './verdicts.ts';
 import { judgeJwksDocuments } from './jwks-documents.ts';
 import { judgeRepeatCompletions } from './repeat-completions.ts';
+import { driverParts } from './driver-parts.ts';
 import type { JwksDocumentSeen } from '../../protocol/index.ts';
 
 export interface JudgeOptions {
@@ -115,6 +116,7 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
     for (const clause of scratch.clauses().keys()) v.notExercised(clause, gap);
   }
   if (o.gaps?.untimed !== undefined) v.notExercised('SIGN-4', o.gaps.untimed);
+  driverParts(callbacks, o.refusals ?? [], v);
   notExercisedByEvent(callbacks, v);
   if (o.signing === 'per-route') notExercisedByModesSeen(modes, v);
   else notExercisedByMode(o.signing, v);

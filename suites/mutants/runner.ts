@@ -216,10 +216,11 @@ export async function runMatrixChild(
     const blockedClauses = clausesWith('blocked').filter((c) => !failedClauses.includes(c));
     const caughtBy = verdicts.filter(({ v }) => v.get(clause)?.status === 'failed').map(({ t }) => t.title);
     // the clauses the traffic judge decided passed that the run failed: what `observe --from` of this fault's
-    // journals would have passed (the judge's own failures are the run's by construction)
+    // journals would have passed (the judge's own failures are the run's by construction); a clause it passed
+    // only partly (a part of it the driver's, judge/service/driver-parts.ts) it did not decide whole
     const judged = verdicts.find(({ t }) => t.file === JUDGE_FILE)?.v;
     const judgeMissed = [...(judged ?? [])]
-      .filter(([id, o]) => o.status === 'passed' && failedClauses.includes(id))
+      .filter(([id, o]) => o.status === 'passed' && o.notSeen.length === 0 && failedClauses.includes(id))
       .map(([id]) => id)
       .sort();
     const alsoFailed = verdicts

@@ -84,7 +84,10 @@ export function readViolations(r: DataRead, testId: string, reads: readonly Data
   if (r.bearer !== 'sent') {
     // A retry of a 409 or 503 without the token is refused 401 and retries nothing (HOST-21's
     // reading); any other read without it reads nothing over the data API (HOST-13, section 7 item 3).
-    const retry = before !== undefined && RETRIED.has(before.status);
+    // A retry follows the 409 or 503 of its record, whatever callback named the record again meanwhile
+    // (a redelivery names the same keys while the retries of the first delivery go on).
+    const last = reads.filter((p) => p.seq < r.seq && sameRecord(p, r)).pop();
+    const retry = last !== undefined && RETRIED.has(last.status);
     out.push({
       clause: retry ? 'HOST-21' : 'HOST-13',
       id: retry ? 'observe.retry-with-token' : 'observe.read-with-token',
@@ -152,10 +155,12 @@ export function readViolations(r: DataRead, testId: string, reads: readonly Data
   return out;
 }
 
+function sameRecord(a: DataRead, b: DataRead): boolean {
+  return a.endUserHandle === b.endUserHandle && a.serviceKey === b.serviceKey;
+}
+
 /** The reads of x's record up to x that retry no 409 or 503: each answers a callback naming it, or retries a 4xx. */
 function freshReads(x: DataRead, reads: readonly DataRead[]): number {
-  const same = reads.filter(
-    (p) => p.seq <= x.seq && p.endUserHandle === x.endUserHandle && p.serviceKey === x.serviceKey,
-  );
+  const same = reads.filter((p) => p.seq <= x.seq && sameRecord(p, x));
   return same.filter((p, i) => i === 0 || !RETRIED.has(same[i - 1]!.status)).length;
 }

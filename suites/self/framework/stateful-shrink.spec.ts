@@ -12,6 +12,7 @@
 import { test, expect } from '@playwright/test';
 import { StepViolation, lanesFor, runStateful } from '../../service/stateful/index.ts';
 import { withStatefulEnv } from './stateful-env.ts';
+import { expectShrunk } from '../shrunk-failure.ts';
 
 /**
  * Each mixed-scope row's fault, the clause and check its row names, the fewest steps that reach it, and the base
@@ -61,14 +62,7 @@ for (const c of CASES) {
       };
       expect(lanesFor(o, env.timing).lanes, 'one lane').toBe(1);
       const outcome = await runStateful(env, o);
-      const f = outcome.failure;
-      expect(f, 'the run fails').toBeDefined();
-      const v = f!.violation;
-      expect(v, f!.script).toBeInstanceOf(StepViolation);
-      expect((v as StepViolation).clause, f!.script).toBe(c.clause);
-      expect((v as StepViolation).id, f!.script).toBe(c.id);
-      console.log(`${c.fault}: ${f!.steps} step(s) after ${f!.shrinks} shrink(s), seed ${f!.seed}\n${f!.script}`);
-      expect(f!.steps, f!.script).toBeLessThanOrEqual(c.steps + SLACK);
+      expectShrunk(outcome.failure, StepViolation, c, c.steps + SLACK);
     });
   });
 }

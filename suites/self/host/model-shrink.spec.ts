@@ -8,6 +8,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { startHostHarness } from '../../host/harness/harness.ts';
+import { expectShrunk } from '../shrunk-failure.ts';
 import { HostStepViolation, hostModelClauses, hostRerunLine, runHostModel } from '../../host/stateful/index.ts';
 
 /**
@@ -42,17 +43,11 @@ for (const c of CASES) {
         maxLanes: 1,
         clauses: hostModelClauses(env),
       });
-      const f = outcome.failure;
-      expect(f, 'the run fails').toBeDefined();
-      const v = f!.violation;
-      expect(v, f!.script).toBeInstanceOf(HostStepViolation);
-      expect((v as HostStepViolation).clause, f!.script).toBe(c.clause);
-      expect((v as HostStepViolation).id, f!.script).toBe(c.id);
-      console.log(`${c.fault}: ${f!.steps} step(s) after ${f!.shrinks} shrink(s), seed ${f!.seed}\n${f!.script}`);
-      expect(f!.steps, f!.script).toBeLessThanOrEqual(MAX_STEPS);
-      const rerun = hostRerunLine(c.clause, f!.seed, f!.path, c.fault);
-      expect(rerun, 'the replay line names the seed, the path and the fault').toContain(`--seed ${f!.seed}`);
-      expect(rerun).toContain(`CCS_SEED_PATH='${f!.path}'`);
+      expectShrunk(outcome.failure, HostStepViolation, c, MAX_STEPS);
+      const f = outcome.failure!;
+      const rerun = hostRerunLine(c.clause, f.seed, f.path, c.fault);
+      expect(rerun, 'the replay line names the seed, the path and the fault').toContain(`--seed ${f.seed}`);
+      expect(rerun).toContain(`CCS_SEED_PATH='${f.path}'`);
       expect(rerun).toContain(`--fault ${c.fault}`);
     } finally {
       await h.close();
