@@ -14,9 +14,13 @@ import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
 import { signedModeClauses } from './modes.ts';
 import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './send.ts';
 
-/** HOST-2 reading: within 1 s; 500 ms more for the harness's own jitter on a loaded machine. */
+/**
+ * HOST-2 reading: within 1 s; 1 s more for the harness's own timing and the receiver's scheduling on a loaded
+ * machine (a php -S receiver that answers first took 1.55 s on 2 cores shared with another test command). A
+ * receiver that waits for its reads or a lock is seconds late (the data API holds a read 3 s or more).
+ */
 export const QUICK_MS = 1_000;
-export const QUICK_TOLERANCE_MS = 500;
+export const QUICK_TOLERANCE_MS = 1_000;
 
 export interface SentCallback {
   mode: string;

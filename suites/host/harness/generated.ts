@@ -11,7 +11,7 @@ import { LIFECYCLE_EVENTS, formatCallbackTimestamp, type LifecycleEvent } from '
 import { ccsError, loadSpec } from '../../../spec/index.ts';
 import { inlineRefs, validArbitrary } from '../../service/property/compile.ts';
 import type { Schema } from '../../service/property/validate.ts';
-import { freshConversationId, freshKey, type Payload } from './payloads.ts';
+import { dotSegment, freshConversationId, freshKey, type Payload } from './payloads.ts';
 
 export interface GeneratedContext {
   workspaceKey: string;
@@ -52,7 +52,11 @@ const PAGE = fc
   });
 
 function eventArbitrary(event: LifecycleEvent, ctx: GeneratedContext): fc.Arbitrary<Payload> {
-  const base = validArbitrary(webhookSchema(event), { maxExtraItems: 8 }) as fc.Arbitrary<Record<string, unknown>>;
+  // A handle or key '.' or '..' is a dot segment of the read path, which URL parsers resolve away: the schema
+  // allows it, the contract's read path cannot carry it (NOT_SERVED in value-classes.ts), so it is never sent.
+  const base = (
+    validArbitrary(webhookSchema(event), { maxExtraItems: 8 }) as fc.Arbitrary<Record<string, unknown>>
+  ).filter((p) => !dotSegment(p.endUserHandle) && !dotSegment(p.serviceKey));
   // An onComplete's keys end with a tail unique per callback (what the schema generated is kept before it): its
   // reads are then its own, never another callback's with the same generated values (the same seed in another
   // mode or test), so the judge can hold each onComplete to its reads (PITFALLS "Evidence").

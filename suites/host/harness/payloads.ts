@@ -87,3 +87,6 @@ export function oddlySpaced(p: Payload): string {
     '\n}\n'
   );
 }
+
+/** A dot segment: URL parsers move up a level on '.' or '..' in a read path, so neither is sent as a handle or key. */
+export const dotSegment = (v: unknown): boolean => v === '.' || v === '..';

@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { readSettings } from '../../../spec/index.ts';
 import { runSeed } from './generated.ts';
+import { dotSegment } from './payloads.ts';
 import { componentSchema, conforms, stringLimits } from './value-schema.ts';
 import { TEXT_CLASSES } from './value-text.ts';
 
@@ -46,9 +47,6 @@ function orgLike(v: string): boolean {
     .toLowerCase()
     .startsWith('org-');
 }
-
-/** A dot segment: URL parsers move up a level on '.' or '..' in a read path (NOT_SERVED). */
-const dotSegment = (v: string) => v === '.' || v === '..';
 
 const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
