@@ -5,11 +5,13 @@
  * rule is decided on every exchange of the run, whichever test caused it. Its not-exercised notes are
  * dropped here: in a driven run they are advice for `observe` ("no onComplete was answered 5xx: `--inject
  * onComplete=503`"), the suites exercise what they name, and a note beside the judge's passes would make
- * the clause pass only partly (reports/exercised.ts). Its passes, failures and warnings count.
+ * the clause pass only partly (reports/exercised.ts). Its passes, failures and warnings count. The
+ * mutation matrix keeps the notes on a driver's part of a clause (spec DRIVER_PART_RULE): there they say the
+ * judge decided the clause only in part, so a fault the tests caught on it is no disagreement with the judge.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkWords, isCheckRecord, type CheckRecord } from '../spec/index.ts';
+import { DRIVER_PART_RULE, checkWords, isCheckRecord, type CheckRecord } from '../spec/index.ts';
 import type { TestRecord } from './model.ts';
 
 const JUDGED = /\.judged\.json$/;
@@ -25,7 +27,12 @@ interface JudgedFile {
   checks: CheckRecord[];
 }
 
-function readJudged(file: string): JudgedFile | string {
+/** Which of the judge's records a reader keeps: its not-exercised notes only on a driver's part, if asked. */
+function kept(keepDriverParts: boolean): (c: CheckRecord) => boolean {
+  return (c) => c.outcome !== 'not-exercised' || (keepDriverParts && c.rule === DRIVER_PART_RULE);
+}
+
+function readJudged(file: string, keepDriverParts: boolean): JudgedFile | string {
   try {
     const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<JudgedFile>;
     if (typeof v.project !== 'string' || typeof v.journal !== 'string') return `${file}: not a judged journal`;
@@ -34,9 +41,7 @@ function readJudged(file: string): JudgedFile | string {
       worker: Number(v.worker),
       journal: v.journal,
       callbacks: Number(v.callbacks ?? 0),
-      checks: (Array.isArray(v.checks) ? v.checks.filter(isCheckRecord) : []).filter(
-        (c) => c.outcome !== 'not-exercised',
-      ),
+      checks: (Array.isArray(v.checks) ? v.checks.filter(isCheckRecord) : []).filter(kept(keepDriverParts)),
     };
   } catch (error) {
     return `${file}: ${(error as Error).message}`;
@@ -48,14 +53,17 @@ export function clearJournals(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** One record per project of the judged journals in `dir` (none when the folder is absent). */
-export function judgedJournalRecords(dir: string): TestRecord[] {
+/**
+ * One record per project of the judged journals in `dir` (none when the folder is absent); with
+ * `keepDriverParts`, the notes on a driver's part of a clause stay (the mutation matrix's reading).
+ */
+export function judgedJournalRecords(dir: string, { keepDriverParts = false } = {}): TestRecord[] {
   if (!existsSync(dir)) return [];
   const byProject = new Map<string, { checks: CheckRecord[]; journals: string[]; callbacks: number; bad: string[] }>();
   for (const name of readdirSync(dir)
     .filter((n) => JUDGED.test(n))
     .sort()) {
-    const judged = readJudged(join(dir, name));
+    const judged = readJudged(join(dir, name), keepDriverParts);
     const project = typeof judged === 'string' ? '' : judged.project;
     let p = byProject.get(project);
     if (!p) byProject.set(project, (p = { checks: [], journals: [], callbacks: 0, bad: [] }));

@@ -15,6 +15,13 @@ export const CHECKS_ATTACHMENT = 'ccs-checks';
  */
 export type CheckOutcome = 'passed' | 'failed' | 'not-exercised' | 'warning';
 
+/**
+ * The rule of a traffic judge's not-exercised note on the part of a clause only a driver can show (the
+ * instances a user completed, a JWKS rotation, an attempt refused at connect): the judge decided the
+ * clause only in part, whatever the traffic held, so a run whose tests failed it is no disagreement.
+ */
+export const DRIVER_PART_RULE = "the driver's part of the clause, never in the callbacks";
+
 export interface CheckRecord {
   /** The clause ids the condition decides. */
   clauses: string[];

@@ -81,7 +81,14 @@ export {
   redactText,
 } from './redact.ts';
 export { EVIDENCE_ATTACHMENT } from './evidence.ts';
-export { CHECKS_ATTACHMENT, checkWords, hintWords, isCheckRecord, parseCheckRecords } from './checks.ts';
+export {
+  CHECKS_ATTACHMENT,
+  DRIVER_PART_RULE,
+  checkWords,
+  hintWords,
+  isCheckRecord,
+  parseCheckRecords,
+} from './checks.ts';
 export { loadFaultModel, rowsOfCheck, faultModelRow, hintOfCheck } from './fault-model.ts';
 export type { CheckHint, FaultModel, FaultModelRow, SeededFault } from './fault-model.ts';
 export type { CheckOutcome, CheckRecord } from './checks.ts';

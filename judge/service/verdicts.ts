@@ -82,8 +82,7 @@ export class Verdicts {
   }
 
   /** The traffic could not decide `clause`: why, and what would exercise it. */
-  notExercised(clause: ClauseId, reason: string): void {
-    const rule = 'decided from the observed traffic';
+  notExercised(clause: ClauseId, reason: string, rule = 'decided from the observed traffic'): void {
     this.list(clause).push({ clauses: [clause], rule, outcome: 'not-exercised', reason });
   }
 

@@ -169,10 +169,11 @@ export function parseResultsText(text: string): { tests: TestOutcome[]; errors: 
 
 /**
  * The traffic judge's verdicts over every worker journal of a child run (one record per project), read as
- * the matrix reads a test: the judge decides a fault's traffic whichever test caused it.
+ * the matrix reads a test: the judge decides a fault's traffic whichever test caused it. Its notes on a
+ * driver's part of a clause stay, so a clause it decided only in part is no disagreement (runner.ts).
  */
 export function judgedOutcomes(journalDir: string): TestOutcome[] {
-  return judgedJournalRecords(journalDir).map((r) => ({
+  return judgedJournalRecords(journalDir, { keepDriverParts: true }).map((r) => ({
     file: r.file,
     title: r.title,
     tags: [],

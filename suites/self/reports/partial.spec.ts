@@ -12,6 +12,7 @@ import { test, expect } from '@playwright/test';
 import {
   applyGate,
   assertValidReport,
+  attributeTest,
   buildReport,
   judgedJournalRecords,
   renderHtml,
@@ -19,7 +20,7 @@ import {
   renderSummary,
   type ClauseRecord,
 } from '../../../reports/index.ts';
-import type { CheckRecord } from '../../../spec/index.ts';
+import { DRIVER_PART_RULE, type CheckRecord } from '../../../spec/index.ts';
 import { checkXml, t } from './helpers.ts';
 import { input } from './build-input.ts';
 
@@ -179,6 +180,25 @@ test("the traffic judge's not-exercised notes are dropped when its journals are 
     expect(clause(r.clauses, 'FOO-1').exercised).toEqual({ seen: 2, of: 2 });
     // A clause only the judge's notes spoke of is not cited by its record at all.
     expect(clause(r.clauses, 'FOO-3').tests).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the mutation matrix's reading keeps the judge's notes on a driver's part, so that clause passed only partly", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ccs-judged-'));
+  try {
+    const driverPart: CheckRecord = { ...note('FOO-1', 'the rotation is the driver'), rule: DRIVER_PART_RULE };
+    const checks = [held('FOO-1'), driverPart, note('FOO-2', 'advice'), held('FOO-2')];
+    const judged = { project: 'service', worker: 0, journal: 'service-w0.jsonl', callbacks: 2, checks };
+    writeFileSync(join(dir, 'service-w0.judged.json'), JSON.stringify(judged));
+    const [run] = judgedJournalRecords(dir);
+    expect(run?.checks.map((c) => c.outcome)).toEqual(['passed', 'passed']);
+    const [matrix] = judgedJournalRecords(dir, { keepDriverParts: true });
+    expect(matrix?.checks).toEqual([held('FOO-1'), driverPart, held('FOO-2')]);
+    const verdicts = attributeTest(matrix!);
+    expect(verdicts.get('FOO-1')).toMatchObject({ status: 'passed', notSeen: ['the rotation is the driver'] });
+    expect(verdicts.get('FOO-2')).toMatchObject({ status: 'passed', notSeen: [] });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
