@@ -14,9 +14,9 @@
  *   - a 2xx to a correctly signed facts GET is a facts answer (HOST-15);
  *   - a copy a test forged on purpose is refused (the clause the test names).
  */
-import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
+import type { ClauseId, HostCheckId } from '../../spec/index.ts';
+import { isAck } from './exchange.ts';
 import { serviceKeysOf, type Exchange, type Ledger } from './ledger.ts';
-import { isAck } from './send.ts';
 
 export type Given = { kind: 'handled' | 'refused'; e: Exchange };
 

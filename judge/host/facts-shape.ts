@@ -6,8 +6,8 @@
  * a JSON object is no facts answer.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { HostCheckId } from '../../../spec/index.ts';
-import type { SendOutcome } from './send.ts';
+import type { HostCheckId } from '../../spec/index.ts';
+import type { SendOutcome } from './exchange.ts';
 
 /** Members that would make the answer an envelope rather than the facts themselves. */
 const WRAPPERS = ['data', 'facts', 'result', 'results', 'items', 'payload'];

@@ -11,12 +11,12 @@
  * it leaves unanswered, and what the receiver did not finish is that clause's evidence.
  */
 import net from 'node:net';
-import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
+import type { ClauseId, HostCheckId } from '../../spec/index.ts';
 import { dutiesOf, refusedAnswer, type Duty, type Given } from './duties.ts';
+import { answered, describe, isAck } from './exchange.ts';
 import { factsShape } from './facts-shape.ts';
 import { serviceKeysOf, type Exchange, type Ledger } from './ledger.ts';
-import { answered, describe, isAck } from './send.ts';
-import type { DataRead, ServiceSide } from './service-side.ts';
+import type { DataRead, ServiceSide } from './service-side-types.ts';
 
 export interface DutyOptions {
   dataReadMs: number;

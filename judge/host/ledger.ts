@@ -1,19 +1,20 @@
 /**
  * The ledger of the host direction's judge (DESIGN "One judge per direction"): every callback and facts GET
- * the harness sends (deliver.ts), whichever test sends it, with its answer, whether a correct verifier
- * accepts it (genuine), the journal position when it left, and what its sender says must follow. Beside it,
- * every key a callback named for a user (onComplete serviceKeys, config.saved and config.deleted serviceKey,
- * config.bulk_deleted keys) and every key a test announced: a host may read any of them (observer.ts). At the
- * end of the test that sent them, duties.ts derives what must have happened by then and judge-duties.ts
- * judges it. Per worker: its tests run one at a time, each with its own handles and keys.
+ * the harness sends (suites/host/harness/deliver.ts), whichever test sends it, with its answer, whether a
+ * correct verifier accepts it (genuine), the journal position when it left, and what its sender says must
+ * follow. Beside it, every key a callback named for a user (onComplete serviceKeys, config.saved and
+ * config.deleted serviceKey, config.bulk_deleted keys) and every key a test announced: a host may read any of
+ * them (read-rules.ts). At the end of the test that sent them, duties.ts derives what must have happened by
+ * then and judge-duties.ts judges it. Per worker: its tests run one at a time, each with its own handles and
+ * keys; the test running now is told by whoever keeps the ledger (the suites' observer), so the judge needs no
+ * test runner.
  */
 import { createHash } from 'node:crypto';
-import { test } from '@playwright/test';
-import { lcDeliveryId } from '../../../protocol/index.ts';
-import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
-import type { Payload } from './payloads.ts';
-import type { SendOutcome } from './send.ts';
-import type { ServiceSide } from './service-side.ts';
+import { lcDeliveryId } from '../../protocol/index.ts';
+import type { ClauseId, HostCheckId } from '../../spec/index.ts';
+import type { SendOutcome } from './exchange.ts';
+import type { Payload } from './payload.ts';
+import type { ServiceSide } from './service-side-types.ts';
 
 /** The check of HOST-13's "every key read" for an onComplete whose test has words of its own for it. */
 export interface KeysReadCheck {
@@ -65,14 +66,8 @@ export interface Named {
 
 export type Sent = Omit<Exchange, 'n' | 'testId' | 'bodyHash' | 'deliveryId'> & { body?: Buffer };
 
-/** The test running now, if any (a self test drives the harness outside one). */
-export function currentTestId(): string | undefined {
-  try {
-    return test.info().testId;
-  } catch {
-    return undefined;
-  }
-}
+/** The id of the test running now, or undefined outside a test (a self test drives the harness outside one). */
+export type CurrentTest = () => string | undefined;
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : []);
 
@@ -99,10 +94,14 @@ export class Ledger {
   /** The last announcement of each (user, key), and whether a callback has taken its position yet. */
   private readonly served = new Map<string, { at: number; used: boolean }>();
 
-  constructor(private readonly service: ServiceSide) {}
+  /** currentTest: the id of the test running now, asked each time an exchange or a naming is recorded. */
+  constructor(
+    private readonly service: ServiceSide,
+    private readonly currentTest: CurrentTest,
+  ) {}
 
   /** Records keys named for a user (a callback sent, or a test's announcement). */
-  name(endUserHandle: string, keys: readonly string[], at: number, testId = currentTestId()): void {
+  name(endUserHandle: string, keys: readonly string[], at: number, testId = this.currentTest()): void {
     if (keys.length === 0) return;
     const list = this.named.get(endUserHandle) ?? [];
     list.push({ testId, keys: new Set(keys), at });
@@ -153,7 +152,7 @@ export class Ledger {
     const e: Exchange = {
       ...rest,
       n: this.exchanges.length + 1,
-      testId: currentTestId(),
+      testId: this.currentTest(),
       ...(s.payload !== undefined
         ? {
             deliveryId: lcDeliveryId(s.payload.conversationId, s.payload.event),

@@ -1,13 +1,14 @@
 /**
- * The rules every data API request and JWKS fetch a receiver makes is judged on (observer.ts), whatever
- * test caused it (section 7 "Client behaviour", section 6 rule 8, 5.2). A request is a test's when its
- * endUserHandle is one a callback of the test named or the test announced (each test uses fresh handles), so
- * a correct receiver never fails on another test's traffic; a request of no such handle (a late read, another
- * worker's, a mangled handle) is judged only on what needs no attribution: its Bearer token and its path.
+ * The rules every data API request and JWKS fetch a receiver makes is judged on (the suites' observer,
+ * suites/host/harness/observer.ts, applies them), whatever test caused it (section 7 "Client behaviour",
+ * section 6 rule 8, 5.2). A request is a test's when its endUserHandle is one a callback of the test named or
+ * the test announced (each test uses fresh handles), so a correct receiver never fails on another test's
+ * traffic; a request of no such handle (a late read, another worker's, a mangled handle) is judged only on
+ * what needs no attribution: its Bearer token and its path.
  */
-import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
+import type { ClauseId, HostCheckId } from '../../spec/index.ts';
 import type { Ledger } from './ledger.ts';
-import { JWKS_PATH, type DataRead, type JwksFetch } from './service-side.ts';
+import { JWKS_PATH, type DataRead, type JwksFetch } from './service-side-types.ts';
 
 /** The statuses section 7 says to retry (HOST-21) and never to retry (HOST-22). */
 const RETRIED = new Set([409, 503]);

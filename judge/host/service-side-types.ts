@@ -1,6 +1,27 @@
-/** The harness's service side in the host direction, as its users see it (service-side.ts serves it). */
+/**
+ * The harness's service side in the host direction, as its users see it (the data API and the JWKS key source
+ * every request to which is journalled): the host judge reads the journal, the harness serves it
+ * (suites/host/harness/service-side.ts; a view of one shared by workers, remote-service-side.ts there).
+ */
 import type { JWK } from 'jose';
-import type { RunKeys } from './run-keys.ts';
+import type { CryptoKey, KeyObject } from '../../protocol/index.ts';
+
+/** The key source of section 5.2, on the service's base URL. */
+export const JWKS_PATH = '/.well-known/service/jwks.json';
+
+/** A JWKS-mode key the harness signs with (suites/host/harness/run-keys.ts makes them). */
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey | KeyObject;
+  publicJwk: JWK;
+}
+
+/** The key the document publishes, a decoy it publishes under another kid, and a stranger it never publishes. */
+export interface RunKeys {
+  key: SigningKey;
+  decoy: SigningKey;
+  stranger: SigningKey;
+}
 
 export interface DataRead {
   seq: number;
@@ -16,7 +37,7 @@ export interface DataRead {
    * wanted, whatever the status (the ledger counts it as a read of the key, HOST-13).
    */
   scripted?: true;
-  /** The request path as sent (no query): the observer's evidence (observer.ts). */
+  /** The request path as sent (no query): the observer's evidence (read-rules.ts). */
   path: string;
   /** Whether the path is a data API read path with well-formed percent-encoding (HOST-13). */
   wellFormed: boolean;
@@ -33,7 +54,7 @@ export interface ReadHold {
 export interface JwksFetch {
   seq: number;
   atMs: number;
-  /** The request as sent (method and path, no query): the observer judges it (observer.ts, HOST-8). */
+  /** The request as sent (method and path, no query): the observer judges it (read-rules.ts, HOST-8). */
   method: string;
   path: string;
   /** A GET of the document's own path, answered with the document: the only fetch that can see a new key. */
@@ -83,7 +104,8 @@ export interface ServiceSide {
   addJwk(key: JWK): Promise<number>;
   /**
    * A service side shared by workers: the keys every worker signs with, published from the start
-   * (run-keys.ts). undefined: a worker's own service side, whose worker makes and publishes its keys.
+   * (suites/host/harness/run-keys.ts). undefined: a worker's own service side, whose worker makes and
+   * publishes its keys.
    */
   runKeys(): Promise<RunKeys | undefined>;
   /** Resolves with the first entry (existing or future) matching, or undefined at the deadline. */

@@ -2,21 +2,20 @@
  * HOST-11 in the states a dedupe meets beyond one redelivery (section 6: dedupe on
  * X-Service-Delivery-Id): several events of one conversation, each with its own delivery id (HDR-3),
  * and a genuine delivery that follows a forged copy of it (same delivery id, refused 401). In both,
- * the onComplete must be handled: its keys read. The tests send; the judge (harness/duties.ts) holds
- * the onComplete to its reads, decided where a control onComplete of a fresh conversation in the same
- * test was read (whether the receiver reads at all is HOST-13's), so a missing read here is the
+ * the onComplete must be handled: its keys read. The tests send; the judge (judge/host/duties.ts)
+ * holds the onComplete to its reads, decided where a control onComplete of a fresh conversation in the
+ * same test was read (whether the receiver reads at all is HOST-13's), so a missing read here is the
  * dedupe's; and it holds the forged copy to its refusal (the verifier's clause of the first signing mode).
  */
 import { test, hostTags, allEndpoints, firstEndpoint } from './fixtures.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
-import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type Payload } from './harness/payloads.ts';
-import { answered, describe, type SendOutcome } from './harness/send.ts';
+import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from './harness/payloads.ts';
+import { answered, describe, type Payload, type SendOutcome, type RefusalCheck } from '../../judge/host/index.ts';
 import { complete, readOk } from './harness/reads.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { ackClauses, answeredOrStop, failNoAnswer, judgeAcks, acknowledgedOrStop } from './harness/ack.ts';
 import { precondition } from '../shared/index.ts';
-import type { RefusalCheck } from './harness/ledger.ts';
 import { signingModesUnderTest } from './harness/modes.ts';
 import type { ClauseId } from '../../spec/index.ts';
 

@@ -6,7 +6,7 @@
  * bulk manifest is acknowledged (HOST-14, with a full 500-key page: a ~30 KB JWS header in JWKS
  * mode, PITFALLS). The tests send; what an onComplete's history makes of its reads (a redelivery not
  * read again, a delivery first seen at attempt 2 read, a later completion read again) is the judge's
- * rule (harness/duties.ts), decided where the test's plain onCompletes were read.
+ * rule (judge/host/duties.ts), decided where the test's plain onCompletes were read.
  */
 import { randomUUID } from 'node:crypto';
 import { bulkPages, unixNow } from '../../protocol/index.ts';
@@ -14,7 +14,7 @@ import { test, hostTags, allEndpoints, firstEndpoint } from './fixtures.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from './harness/payloads.ts';
-import type { SendOutcome } from './harness/send.ts';
+import type { SendOutcome } from '../../judge/host/index.ts';
 import { complete, readOk } from './harness/reads.ts';
 import { ackClauses, acknowledgedOrStop, answeredOrStop, judgeAcks, type SentCallback } from './harness/ack.ts';
 import type { ClauseId } from '../../spec/index.ts';
@@ -120,7 +120,8 @@ test(TITLE_2, { tag: tags('HOST-12') }, async ({ host }, testInfo) => {
     twoXx: { clause: 'HOST-12', id: 'delivery.retry-acked', rule: retryRule },
   });
   // The onCompletes first seen at attempt 2 or 3 are read like the control at attempt 1: the judge's rule
-  // (harness/duties.ts), decided where the control was read (whether the host reads at all is HOST-13's).
+  // (judge/host/duties.ts), decided where the control was read (whether the host reads at all is
+  // HOST-13's).
 });
 
 const TITLE_3 =
@@ -137,7 +138,7 @@ test(TITLE_3, { tag: tags('HOST-20') }, async ({ host }, testInfo) => {
   const deadlineMs = host.target.timeouts.requestMs;
   acknowledgedOrStop(callbacks(ep.mode, 'onComplete', [one.outcome]), { deadlineMs });
   // The later completion follows the first one's read: the judge then holds it to a read of its own, after it
-  // left (harness/duties.ts), decided where the first one was read.
+  // left (judge/host/duties.ts), decided where the first one was read.
   await host.service.waitForRead(readOk(handle, key), dataReadMs);
   const two = await complete(host, ep, [key], { handle });
   await attachEvidence(

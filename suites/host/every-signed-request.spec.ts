@@ -14,7 +14,7 @@ import { deliverCase, fetchFactsCase } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { judgeCallbackCases, judgeFactsCases, edgeInconclusive, type SentCase } from './harness/judge-signatures.ts';
 import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
-import { servedKeysOf } from './harness/ledger.ts';
+import { servedKeysOf } from '../../judge/host/index.ts';
 import { atStartOfSecond } from './harness/clock.ts';
 import type { ClauseId } from '../../spec/index.ts';
 

@@ -1,8 +1,8 @@
 /**
  * The user-facts endpoint (section 4.1 "User-facts fetch", 2.4): the signed GET is answered with a
  * 2xx within the 10 s fetch timeout, for handles that need percent-encoding too (HOST-16), with a
- * flat JSON object matching the FACTS class (HOST-15: the judge's rule, harness/facts-shape.ts, on every
- * facts GET the harness sends, whichever test sends it); preferredLanguages, when present, holds
+ * flat JSON object matching the FACTS class (HOST-15: the judge's rule, judge/host/facts-shape.ts, on
+ * every facts GET the harness sends, whichever test sends it); preferredLanguages, when present, holds
  * language names in English (HOST-17). The badly signed GETs (HOST-18) are in
  * every-signed-request.spec.ts.
  */
@@ -13,7 +13,8 @@ import { attachEvidence } from './harness/evidence.ts';
 import { freshHandle } from './harness/payloads.ts';
 import { encodedHandle } from './harness/reads.ts';
 import { judgeLanguageName } from './harness/languages.ts';
-import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './harness/send.ts';
+import { noAnswerHint } from './harness/send.ts';
+import { answered, describe, isAck, type SendOutcome } from '../../judge/host/index.ts';
 import { check, precondition, show, warnCheck } from '../shared/index.ts';
 
 function factsEndpoints(h: HostHarness): ModeEndpoint[] {
@@ -84,7 +85,8 @@ test(
       'the facts answer must be a flat JSON object whose fields match the FACTS class',
       outcomes,
     );
-    // Answering at all is HOST-16's rule; the shape of every 2xx answer is the judge's (harness/facts-shape.ts).
+    // Answering at all is HOST-16's rule; the shape of every 2xx answer is the judge's
+    // (judge/host/facts-shape.ts).
     const missed = outcomes.filter((o) => !isAck(o));
     precondition(missed.length === 0, 'the facts GET is answered with a 2xx (HOST-16)', {
       expected: 'a 2xx',

@@ -12,11 +12,19 @@ export { startHostHarness, REFERENCE_FACTS_CLASS } from './harness/harness.ts';
 export type { HostHarness, ModeEndpoint, Mode, SigningKey } from './harness/harness.ts';
 export { startServiceSide } from './harness/service-side.ts';
 export { connectServiceSide } from './harness/remote-service-side.ts';
-export { observe, requestInWords } from './harness/observer.ts';
-export type { Observer, Violation } from './harness/observer.ts';
-export type { ServiceSide, ServiceSideOptions, DataRead, JwksFetch } from './harness/service-side.ts';
-export { send, isAck, curlOf } from './harness/send.ts';
-export type { SendRequest, SendOutcome } from './harness/send.ts';
+export { observe } from './harness/observer.ts';
+export type { Observer } from './harness/observer.ts';
+export { requestInWords, isAck } from '../../judge/host/index.ts';
+export type {
+  Violation,
+  ServiceSide,
+  ServiceSideOptions,
+  DataRead,
+  JwksFetch,
+  SendOutcome,
+} from '../../judge/host/index.ts';
+export { send, curlOf } from './harness/send.ts';
+export type { SendRequest } from './harness/send.ts';
 export { HOST_FAULTS } from '../../fixtures/host-receiver/index.ts';
 export { SIGNATURE_CASES, casesFor, factsCheckId } from './harness/signature-cases.ts';
 export type {

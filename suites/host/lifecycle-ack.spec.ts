@@ -14,7 +14,7 @@ import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { judgeAcks, QUICK_MS } from './harness/ack.ts';
 import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
-import type { SendOutcome } from './harness/send.ts';
+import type { SendOutcome } from '../../judge/host/index.ts';
 import { signedModeClauses } from './harness/modes.ts';
 import type { ClauseId } from '../../spec/index.ts';
 

@@ -9,10 +9,10 @@
 import { test, hostTags, allEndpoints } from './fixtures.ts';
 import { deliver } from './harness/deliver.ts';
 import { attachEvidence } from './harness/evidence.ts';
-import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from './harness/payloads.ts';
+import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
+import { answered, describe, type Payload, type SendOutcome } from '../../judge/host/index.ts';
 import type { HostHarness, ModeEndpoint } from './harness/harness.ts';
 import { AnswerJudge, ackClauses, failNoAnswers, judgeAcks } from './harness/ack.ts';
-import { answered, describe, type SendOutcome } from './harness/send.ts';
 import { precondition } from '../shared/index.ts';
 
 const cite = ['HOST-12', ...ackClauses()].join(', ');

@@ -11,8 +11,8 @@ import { deliver, type DeliverOptions } from './harness/deliver.ts';
 import { probeCache, rotate, type Rotation } from './harness/jwks-document.ts';
 import { attachEvidence } from './harness/evidence.ts';
 import { acknowledgedOrStop, judgeAcks } from './harness/ack.ts';
-import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from './harness/payloads.ts';
-import { answered, type SendOutcome } from './harness/send.ts';
+import { freshConversationId, freshHandle, lifecyclePayload } from './harness/payloads.ts';
+import { answered, type Payload, type SendOutcome } from '../../judge/host/index.ts';
 import { check } from '../shared/index.ts';
 
 /**

@@ -13,7 +13,7 @@ import { attachEvidence } from './harness/evidence.ts';
 import { ackClauses, judgeAcks, QUICK_MS, QUICK_TOLERANCE_MS } from './harness/ack.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from './harness/payloads.ts';
 import { byKey, complete, readOk, summary } from './harness/reads.ts';
-import { answered, type SendOutcome } from './harness/send.ts';
+import { answered, type SendOutcome } from '../../judge/host/index.ts';
 import { notExercised } from '../shared/index.ts';
 
 /** How long the data API holds each read: seconds, as a loaded or remote service does. */

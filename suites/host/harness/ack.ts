@@ -12,7 +12,8 @@ import { test, type TestInfo } from '@playwright/test';
 import { check, precondition, type Words } from '../../shared/index.ts';
 import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
 import { signedModeClauses } from './modes.ts';
-import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './send.ts';
+import { noAnswerHint } from './send.ts';
+import { answered, describe, isAck, type SendOutcome } from '../../../judge/host/index.ts';
 
 /**
  * HOST-2 reading: within 1 s; 1 s more for the harness's own timing and the receiver's scheduling on a loaded

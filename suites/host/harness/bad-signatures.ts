@@ -6,7 +6,8 @@
 import { unixNow } from '../../../protocol/index.ts';
 import type { HostHarness, ModeEndpoint } from './harness.ts';
 import type { DeliverOptions, FactsOptions } from './deliver.ts';
-import { oddlySpaced, type Payload } from './payloads.ts';
+import { oddlySpaced } from './payloads.ts';
+import type { Payload } from '../../../judge/host/index.ts';
 import { WRONG_SECRET, oneByteChanged } from './signature-case-kit.ts';
 
 export { oneByteChanged };

@@ -1,14 +1,14 @@
 /**
  * Sending what the service sends: a signed lifecycle callback (4.1, 5.2) or a signed user-facts
  * GET (4.1, SIGN-6), with knobs to break exactly one thing (the signed bytes, t, the header). Every
- * request goes into the judge's ledger (ledger.ts) with its answer, whichever test sends it: the judge
- * derives from it what must follow (duties.ts).
+ * request goes into the judge's ledger (judge/host/ledger.ts) with its answer, whichever test sends it:
+ * the judge derives from it what must follow (judge/host/duties.ts).
  */
 import { CONTRACT, factsSigningPayload, unixNow, ufDeliveryId, type SignerConfig } from '../../../protocol/index.ts';
 import type { HostHarness, ModeEndpoint } from './harness.ts';
-import type { Expectation } from './ledger.ts';
-import { callbackHeaders, type Payload } from './payloads.ts';
-import { send, type SendOutcome } from './send.ts';
+import type { Expectation, Payload, SendOutcome } from '../../../judge/host/index.ts';
+import { callbackHeaders } from './payloads.ts';
+import { send } from './send.ts';
 import type { Keyring, SignatureCase } from './signature-cases.ts';
 import { callbackJson, wireFor, type WireForm } from './wire/form.ts';
 

@@ -3,14 +3,8 @@
  * but a host must still acknowledge.
  */
 import { bulkPages } from '../../../protocol/index.ts';
-import {
-  freshConversationId,
-  freshHandle,
-  freshKey,
-  lifecyclePayload,
-  type CallbackContext,
-  type Payload,
-} from './payloads.ts';
+import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type CallbackContext } from './payloads.ts';
+import type { Payload } from '../../../judge/host/index.ts';
 
 export interface Edge {
   name: string;

@@ -5,7 +5,8 @@
  */
 import type { TestInfo } from '@playwright/test';
 import { EVIDENCE_ATTACHMENT, processRedactor, type Evidence } from '../../../spec/index.ts';
-import { curlOf, type SendOutcome } from './send.ts';
+import { curlOf } from './send.ts';
+import type { SendOutcome } from '../../../judge/host/index.ts';
 
 export async function attachEvidence(
   testInfo: TestInfo,

@@ -11,7 +11,8 @@ import { LIFECYCLE_EVENTS, formatCallbackTimestamp, type LifecycleEvent } from '
 import { ccsError, loadSpec } from '../../../spec/index.ts';
 import { inlineRefs, validArbitrary } from '../../service/property/compile.ts';
 import type { Schema } from '../../service/property/validate.ts';
-import { dotSegment, freshConversationId, freshKey, type Payload } from './payloads.ts';
+import { dotSegment, freshConversationId, freshKey } from './payloads.ts';
+import type { Payload } from '../../../judge/host/index.ts';
 
 export interface GeneratedContext {
   workspaceKey: string;

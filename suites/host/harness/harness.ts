@@ -22,12 +22,13 @@ import {
   loadHostTarget,
   type HostTarget,
 } from '../../../target/host/target.ts';
-import { startServiceSide, type ServiceSide } from './service-side.ts';
+import { startServiceSide } from './service-side.ts';
 import { connectServiceSide } from './remote-service-side.ts';
 import { observe, type Observer } from './observer.ts';
 import type { Mode } from './modes.ts';
 import { readSettings } from '../../../spec/index.ts';
-import { newRunKeys, newSigningKey, type RunKeys, type SigningKey } from './run-keys.ts';
+import { newRunKeys, newSigningKey } from './run-keys.ts';
+import type { RunKeys, ServiceSide, SigningKey } from '../../../judge/host/index.ts';
 
 export { newSigningKey, type SigningKey };
 

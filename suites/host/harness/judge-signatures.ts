@@ -12,7 +12,8 @@
  */
 import { check, warnCheck } from '../../shared/index.ts';
 import { callbackCheckId, factsCheckId, type SignatureCase } from './signature-cases.ts';
-import { answered, describe, isAck, noAnswerHint, type SendOutcome } from './send.ts';
+import { noAnswerHint } from './send.ts';
+import { answered, describe, isAck, type SendOutcome } from '../../../judge/host/index.ts';
 import { AnswerJudge, failNoAnswers, judgeAcks, someOf } from './ack.ts';
 
 export interface SentCase {

@@ -8,10 +8,8 @@
  * sending and its answer", which other tests' fetches can only make rarer, never fake.
  */
 import type { HostHarness, ModeEndpoint } from './harness.ts';
-import type { JwksFetch } from './service-side.ts';
+import { isAck, type JwksFetch, type Payload, type SendOutcome } from '../../../judge/host/index.ts';
 import { deliver } from './deliver.ts';
-import type { Payload } from './payloads.ts';
-import { isAck, type SendOutcome } from './send.ts';
 
 export interface Rotation {
   kid: string;

@@ -1,30 +1,35 @@
 /**
- * The host direction's one judge (DESIGN "One judge per direction"), run at the end of every host test
- * (fixtures.ts). It keeps the ledger (ledger.ts) of every callback and facts GET the harness sends and of
- * every key a callback named, and it sees every request the receiver makes to the harness's service side.
- * At a test's end it judges:
- *   - the duties of the exchanges the test sent (duties.ts, judge-duties.ts), whatever the test is about:
- *     every key of an acknowledged genuine onComplete read, each facts answer a facts answer, a forged copy
- *     refused, a redelivery not handled again;
- *   - every data API request and JWKS fetch journalled since the last judgement (read-rules.ts), retries
- *     included: a read of another test's handle only on what needs no attribution (its token, its path).
+ * The host direction's one judge (DESIGN "One judge per direction") in a test run: the judge itself is
+ * judge/host/, and this runs it at the end of every host test (fixtures.ts), telling its ledger the test
+ * running now. It keeps the ledger (judge/host/ledger.ts) of every callback and facts GET the harness sends
+ * and of every key a callback named, and it sees every request the receiver makes to the harness's service
+ * side. At a test's end it judges:
+ *   - the duties of the exchanges the test sent (judge/host/duties.ts, judge-duties.ts), whatever the test is
+ *     about: every key of an acknowledged genuine onComplete read, each facts answer a facts answer, a forged
+ *     copy refused, a redelivery not handled again;
+ *   - every data API request and JWKS fetch journalled since the last judgement (judge/host/read-rules.ts),
+ *     retries included: a read of another test's handle only on what needs no attribution (its token, its
+ *     path).
  * A check goes only to a test tagged with its clause (reports/check-clause-ids.ts; every host test is tagged
  * with the observer's clauses, host-tags.ts). A duty that held is a pass where the test's title cites its
  * clause (and every request of the test got an answer); the read rules report failures only: a request that
  * broke nothing is no evidence that the test's own rule held, so a clause only the observer adds to a test
  * is noted not exercised there.
  */
-import type { TestInfo } from '@playwright/test';
+import { test, type TestInfo } from '@playwright/test';
 import { check, checksOf, notExercised } from '../../shared/index.ts';
 import { isClauseIdShape, type ClauseId, type HostCheckId } from '../../../spec/index.ts';
-import type { ServiceSide } from './service-side.ts';
+import {
+  answered,
+  fetchViolations,
+  judgeDuties,
+  Ledger,
+  readViolations,
+  type DutyOptions,
+  type ServiceSide,
+  type Violation,
+} from '../../../judge/host/index.ts';
 import { titleClauses } from './host-tags.ts';
-import { Ledger } from './ledger.ts';
-import { judgeDuties, type DutyOptions } from './judge-duties.ts';
-import { fetchViolations, readViolations, type Violation } from './read-rules.ts';
-import { answered } from './send.ts';
-
-export { requestInWords, fetchInWords, type Violation } from './read-rules.ts';
 
 /** What a test's requests to the service side were, and the rules they broke. */
 interface Seen {
@@ -45,9 +50,18 @@ export interface Observer {
 /** The read deadline of a judge given none (a self test's service side): the host target's default. */
 const DEFAULT_DATA_READ_MS = 10_000;
 
+/** The test running now, if any (a self test drives the harness outside one): the ledger records it. */
+function currentTestId(): string | undefined {
+  try {
+    return test.info().testId;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Wraps the service side's announce: each announced key is one a test named, at that journal position. */
 export function observe(service: ServiceSide, o: Partial<DutyOptions> = {}): Observer {
-  const ledger = new Ledger(service);
+  const ledger = new Ledger(service, currentTestId);
   const options: DutyOptions = { ...o, dataReadMs: o.dataReadMs ?? DEFAULT_DATA_READ_MS };
   let judgedUpTo = 0;
   const inner = service.announce.bind(service);

@@ -11,6 +11,7 @@ import {
   type LifecycleEvent,
   type LifecyclePayload,
 } from '../../../protocol/index.ts';
+import type { Payload } from '../../../judge/host/index.ts';
 
 export interface CallbackContext {
   workspaceKey: string;
@@ -33,9 +34,6 @@ export function freshHandle(prefix = 'u'): string {
 export function freshKey(): string {
   return `sk-${randomBytes(8).toString('hex')}`;
 }
-
-/** A payload as sent: the contract's shape, plus whatever a test adds or overrides on purpose. */
-export type Payload = Record<string, unknown> & { event: LifecycleEvent; conversationId: number };
 
 export function lifecyclePayload(
   event: LifecycleEvent,

@@ -13,7 +13,7 @@ import type { HostHarness, ModeEndpoint } from './harness.ts';
 import { attachEvidence } from './evidence.ts';
 import { freshHandle, freshKey } from './payloads.ts';
 import { complete, covers, readOk, summary, type Completion } from './reads.ts';
-import type { DataRead } from './service-side.ts';
+import type { DataRead } from '../../../judge/host/index.ts';
 import { check, notExercised } from '../../shared/index.ts';
 
 const HELD = 4;

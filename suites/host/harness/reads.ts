@@ -4,11 +4,9 @@
  * Each test uses its own endUserHandle and keys, so reads of parallel tests never mix.
  */
 import type { HostHarness, ModeEndpoint } from './harness.ts';
-import type { DataRead } from './service-side.ts';
+import type { DataRead, KeysReadCheck, Payload, SendOutcome } from '../../../judge/host/index.ts';
 import { deliver } from './deliver.ts';
-import type { KeysReadCheck } from './ledger.ts';
-import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from './payloads.ts';
-import type { SendOutcome } from './send.ts';
+import { freshConversationId, freshHandle, lifecyclePayload } from './payloads.ts';
 
 /** Handles and keys that a read path must percent-encode: reserved characters, a space, non-ASCII. */
 export function encodedHandle(): string {

@@ -8,7 +8,7 @@
 import { ccsError } from '../../../spec/index.ts';
 import { MAX_POLL_MS, type Journal } from './service-control.ts';
 import { runKeysFromJson, type RunKeysJson } from './run-keys.ts';
-import { JWKS_PATH, type DataRead, type JwksFetch, type ServiceSide } from './service-side.ts';
+import { JWKS_PATH, type DataRead, type JwksFetch, type ServiceSide } from '../../../judge/host/index.ts';
 
 /** A control call that takes longer than a long poll plus this is a broken service side. */
 const SLACK_MS = 5_000;

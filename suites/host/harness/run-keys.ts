@@ -8,18 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { exportJWK, importJWK, type JWK } from 'jose';
 import { generateSigningKey, type CryptoKey, type KeyObject } from '../../../protocol/index.ts';
-
-export interface SigningKey {
-  kid: string;
-  privateKey: CryptoKey | KeyObject;
-  publicJwk: JWK;
-}
-
-export interface RunKeys {
-  key: SigningKey;
-  decoy: SigningKey;
-  stranger: SigningKey;
-}
+import type { RunKeys, SigningKey } from '../../../judge/host/index.ts';
 
 /** Their private halves, as the control route of a shared service side sends them to workers. */
 export type RunKeysJson = Record<keyof RunKeys, { kid: string; privateJwk: JWK; publicJwk: JWK }>;

@@ -1,7 +1,8 @@
 /**
  * Raw HTTP requests to the receiver under test, with a hard deadline: a receiver that hangs or
  * refuses connections yields a recorded outcome (timeout / connect error), never a hung run.
- * node:http rather than fetch so the bytes sent are exactly the bytes signed (HOST-4).
+ * node:http rather than fetch so the bytes sent are exactly the bytes signed (HOST-4). What an outcome is,
+ * and what it says, is the judge's (judge/host/exchange.ts).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -9,6 +10,7 @@ import { curlLine } from '../../shared/curl.ts';
 import { noAnswerHint as sharedNoAnswerHint } from '../../shared/index.ts';
 import { REUSING_AGENT, chunksOf } from './wire/framing.ts';
 import type { SendWire } from './wire/form.ts';
+import { answered, type SendOutcome } from '../../../judge/host/index.ts';
 
 export interface SendRequest {
   method: 'GET' | 'POST';
@@ -19,25 +21,6 @@ export interface SendRequest {
   timeoutMs: number;
   /** The header section as written and the body's framing and connection (HOST-27); default: headers as given. */
   wire?: SendWire;
-}
-
-export interface SendOutcome {
-  method: string;
-  url: string;
-  /** HTTP status, or undefined when no answer came. */
-  status?: number;
-  body?: string;
-  /** Monotonic ms from sending to the response head (or to the failure). */
-  elapsedMs: number;
-  /** 'timeout' when nothing came within timeoutMs; 'connect' for a refused/reset connection. */
-  failure?: 'timeout' | 'connect';
-  error?: string;
-  headersSent: Record<string, string>;
-  /** The exact bytes sent (POST), for the curl line. */
-  bodySent?: Buffer;
-  /** The wire form in words (HOST-27), and whether the request went on a connection an earlier one used. */
-  wire?: string;
-  reusedConnection?: boolean;
 }
 
 export async function send(r: SendRequest): Promise<SendOutcome> {
@@ -152,18 +135,6 @@ export async function inLanes<T>(
   return out;
 }
 
-export function isAck(o: SendOutcome): boolean {
-  return o.status !== undefined && o.status >= 200 && o.status < 300;
-}
-
-/**
- * An HTTP answer came. A refused, reset or timed-out connection is no answer: never a refusal,
- * never "answered in time" (PITFALLS "Evidence").
- */
-export function answered(o: SendOutcome): boolean {
-  return o.status !== undefined;
-}
-
 /**
  * The hint of a check whose request got no answer: the transport explains it, so no library hint
  * of the fault models is shown (the check's own hint replaces its row's).
@@ -184,13 +155,4 @@ export function curlOf(o: SendOutcome): string {
     headers: o.headersSent,
     ...(o.bodySent !== undefined ? { body: o.bodySent } : {}),
   });
-}
-
-export function describe(o: SendOutcome): string {
-  if (o.failure === 'timeout')
-    return `${o.method} ${o.url}: no answer within the deadline (${Math.round(o.elapsedMs)} ms)`;
-  if (o.failure === 'connect') return `${o.method} ${o.url}: connection failed (${o.error ?? 'error'})`;
-  // A refusal names the wire form it answered (HOST-27): the run's seed sends it again.
-  const wire = o.wire !== undefined && !isAck(o) ? ` (sent with ${o.wire})` : '';
-  return `${o.method} ${o.url}: ${o.status} after ${Math.round(o.elapsedMs)} ms${wire}`;
 }

@@ -8,7 +8,7 @@
 import type { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
-import type { DataRead, JwksFetch, ReadHold } from './service-side-types.ts';
+import type { DataRead, JwksFetch, ReadHold } from '../../../judge/host/index.ts';
 import type { RunKeysJson } from './run-keys.ts';
 
 /** What the control routes drive: the in-process state of the service side. */

@@ -7,17 +7,20 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { EventEmitter } from 'node:events';
-import type { DataRead, JwksFetch, ReadHold, ServiceSide, ServiceSideOptions } from './service-side-types.ts';
+import {
+  JWKS_PATH,
+  type DataRead,
+  type JwksFetch,
+  type ReadHold,
+  type RunKeys,
+  type ServiceSide,
+  type ServiceSideOptions,
+} from '../../../judge/host/index.ts';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
 import { edgeEnvelope, envelope } from './value-classes.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
-import { newRunKeys, runKeysToJson, type RunKeys } from './run-keys.ts';
-
-export type { DataRead, JwksFetch, ReadHold, ServiceSide, ServiceSideOptions } from './service-side-types.ts';
-
-/** The key source of section 5.2, on the service's base URL. */
-export const JWKS_PATH = '/.well-known/service/jwks.json';
+import { newRunKeys, runKeysToJson } from './run-keys.ts';
 
 const DATA_ROUTE = /^\/api\/([^/]+)\/endpoints\/(.+)\/data\/([^/]+)(?:\/([^/]+))?\/?$/;
 

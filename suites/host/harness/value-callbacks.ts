@@ -9,14 +9,8 @@
  */
 import fc from 'fast-check';
 import { LIFECYCLE_EVENTS, type LifecycleEvent } from '../../../protocol/index.ts';
-import {
-  freshConversationId,
-  freshHandle,
-  freshKey,
-  lifecyclePayload,
-  type CallbackContext,
-  type Payload,
-} from './payloads.ts';
+import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type CallbackContext } from './payloads.ts';
+import type { Payload } from '../../../judge/host/index.ts';
 import { HANDLE_CLASSES, INTEGER_CLASSES, KEY_CLASSES, classSeed, escapedJson, sampleClass } from './value-classes.ts';
 import { CHANGED_FIELDS, ONCOMPLETE_EDGE, TIMESTAMP, conversationIdOf, edgesOf } from './value-numbers.ts';
 import { componentSchema, enumOf, integerBounds, memberSchema } from './value-schema.ts';

@@ -7,7 +7,7 @@ import type fc from 'fast-check';
 import { unixNow } from '../../../protocol/index.ts';
 import { deliver, fetchFacts } from '../harness/deliver.ts';
 import { oneByteChanged } from '../harness/signature-case-kit.ts';
-import { isAck } from '../harness/send.ts';
+import { isAck } from '../../../judge/host/index.ts';
 import { readOk } from '../harness/reads.ts';
 import { expectAck, expectFacts, expectRefusal, refusalOf, type Situation } from './expect.ts';
 import {

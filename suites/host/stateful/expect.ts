@@ -4,15 +4,14 @@
  *     key or secret that signed it (HOST-9 the previous secret, HOST-8 a rotated kid, HOST-10 or HOST-7
  *     otherwise); a redelivery's is HOST-11's, a retry's HOST-12's, a later bulk page's HOST-14's;
  *   - a bad copy (forged, tampered, replayed) that is refused is refused with 401 (HOST-3, section 7); whether
- *     it is refused at all is the judge's (the ledger's refused duty, duties.ts), told by the sender;
+ *     it is refused at all is the judge's (the ledger's refused duty, judge/host/duties.ts), told by the sender;
  *   - a genuine facts GET is answered 2xx (HOST-16); the answer's shape is the judge's (HOST-15).
  * A callback without an answer is HOST-1's (ack.answered). Where two clauses both name the failure of one
  * answer (a retry of an acknowledged delivery refused: HOST-11's and HOST-12's), the step leaves it undecided
  * and the sequence goes on: the unambiguous steps decide each clause.
  */
 import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
-import type { RefusalCheck } from '../harness/ledger.ts';
-import { answered, describe, isAck, type SendOutcome } from '../harness/send.ts';
+import { answered, describe, isAck, type RefusalCheck, type SendOutcome } from '../../../judge/host/index.ts';
 import type { BadKind, Signer } from './model.ts';
 import { must, type HostTally } from './violation.ts';
 
@@ -82,7 +81,7 @@ export function expectAck(
   return false;
 }
 
-/** The refusal duty a bad copy's sender gives the judge (duties.ts): the clause of the one thing broken. */
+/** The refusal duty a bad copy's sender gives the judge (judge/host/duties.ts): the clause of the one thing broken. */
 export function refusalOf(mode: string, kind: BadKind): RefusalCheck {
   const jwks = mode === 'jwks';
   if (kind === 'forged')

@@ -5,7 +5,7 @@
  * share it). The model remembers which deliveries were acknowledged, which were only ever sent as bad copies,
  * which keys are held by the data API, which keys a rotation published and which users had a record deleted:
  * what the next step's answer must be follows from it (expect.ts), and what must follow over the data API is
- * the judge's (suites/host/harness/duties.ts), given the exchanges.
+ * the judge's (judge/host/duties.ts), given the exchanges.
  */
 import { LIFECYCLE_EVENTS, type LifecycleEvent } from '../../../protocol/index.ts';
 

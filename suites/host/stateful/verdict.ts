@@ -1,14 +1,14 @@
 /**
  * The end of one sequence, judged by the host direction's one judge (DESIGN "One judge per direction"): the
- * duties its exchanges leave (duties.ts, judge-duties.ts: every key of an acknowledged genuine onComplete read,
- * a redelivery not handled again, a bad copy refused, each facts answer a facts answer) and the rules of every
- * data API request its users' reads made (read-rules.ts: 409 and 503 retried with a back-off, 400 and 401
- * never retried). The sequence's exchanges are taken out of the test's ledger scope into a scope of their own,
- * so each sequence (each shrink candidate) is judged alone and the test's end judges none of them again.
+ * duties its exchanges leave (judge/host/duties.ts, judge-duties.ts: every key of an acknowledged genuine
+ * onComplete read, a redelivery not handled again, a bad copy refused, each facts answer a facts answer) and
+ * the rules of every data API request its users' reads made (judge/host/read-rules.ts: 409 and 503 retried
+ * with a back-off, 400 and 401 never retried). The sequence's exchanges are taken out of the test's ledger
+ * scope into a scope of their own, so each sequence (each shrink candidate) is judged alone and the test's
+ * end judges none of them again.
  */
 import type { ClauseId } from '../../../spec/index.ts';
-import { judgeDuties } from '../harness/judge-duties.ts';
-import { readViolations } from '../harness/read-rules.ts';
+import { judgeDuties, readViolations } from '../../../judge/host/index.ts';
 import { HostStepViolation } from './violation.ts';
 import type { World } from './world.ts';
 

@@ -8,10 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import type { SignerConfig } from '../../../protocol/index.ts';
 import type { HostHarness, ModeEndpoint, SigningKey } from '../harness/harness.ts';
-import { freshConversationId, freshHandle, freshKey, lifecyclePayload, type Payload } from '../harness/payloads.ts';
+import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from '../harness/payloads.ts';
+import { describe, type Payload, type SendOutcome } from '../../../judge/host/index.ts';
 import { WRONG_SECRET } from '../harness/signature-case-kit.ts';
 import { QUICK_MS } from '../harness/ack.ts';
-import { curlOf, describe, type SendOutcome } from '../harness/send.ts';
+import { curlOf } from '../harness/send.ts';
 import type { HostCoverage } from './coverage.ts';
 import {
   CONVERSATIONS,

@@ -1,13 +1,17 @@
 /**
- * The host judge's duties (suites/host/harness/duties.ts), derived from the ledger alone: what an exchange's
+ * The host judge's duties (judge/host/duties.ts), derived from the ledger alone: what an exchange's
  * history makes of it decides which clause its reads answer to, and a controlled rule needs a control.
  */
 import { test, expect } from '@playwright/test';
-import { dutiesOf } from '../../host/harness/duties.ts';
-import { Ledger, type Sent } from '../../host/harness/ledger.ts';
-import { lifecyclePayload, type Payload } from '../../host/harness/payloads.ts';
-import type { SendOutcome } from '../../host/harness/send.ts';
-import type { ServiceSide } from '../../host/harness/service-side.ts';
+import {
+  dutiesOf,
+  Ledger,
+  type Sent,
+  type Payload,
+  type SendOutcome,
+  type ServiceSide,
+} from '../../../judge/host/index.ts';
+import { lifecyclePayload } from '../../host/harness/payloads.ts';
 
 const service = { reads: [], jwksFetches: [], sync: async () => undefined } as unknown as ServiceSide;
 const ctx = { workspaceKey: 'ws', configEnd: '/settings', hookPath: '/hooks/ccs' };
@@ -34,11 +38,13 @@ function sent(payload: Payload, o: Partial<Sent> = {}): Sent {
 }
 const complete = (handle: string, conversationId: number, keys = [`k-${conversationId}`]) =>
   lifecyclePayload('onComplete', { ...ctx, endUserHandle: handle, conversationId }, { serviceKeys: keys });
+/** The ledger's keeper tells it the test running now (the suites' observer asks Playwright). */
+const running = () => test.info().testId;
 const summary = (ledger: Ledger) =>
   dutiesOf(ledger, test.info().testId).map((d) => `${d.kind} ${d.clause} ${'id' in d ? d.id : ''}`.trim());
 
 test("an onComplete's history names the clause its reads answer to; a controlled rule needs a control (HOST-13)", () => {
-  const ledger = new Ledger(service);
+  const ledger = new Ledger(service, running);
   const plain = complete('u-1', 1);
   ledger.add(sent(plain));
   ledger.add(sent(plain, { attempt: 2 })); // the same bytes again: a redelivery
@@ -61,16 +67,28 @@ test("an onComplete's history names the clause its reads answer to; a controlled
 });
 
 test('without a control in the test, an onComplete first seen at attempt 2 decides nothing (HOST-12)', () => {
-  const ledger = new Ledger(service);
+  const ledger = new Ledger(service, running);
   ledger.add(sent(complete('u-7', 7), { attempt: 2 }));
   expect(summary(ledger)).toEqual([]);
 });
 
 test('a 2xx to a correctly signed facts GET is held to the facts class; a forged one is not (HOST-15)', () => {
-  const ledger = new Ledger(service);
+  const ledger = new Ledger(service, running);
   const facts = { kind: 'facts' as const, mode: 'jwks', at: 0, endUserHandle: 'u-8' };
   ledger.add({ ...facts, genuine: true, outcome: answer(204), sentAtMs: ++clock });
   ledger.add({ ...facts, genuine: false, outcome: answer(200), sentAtMs: ++clock });
   ledger.add({ ...facts, genuine: true, outcome: answer(401), sentAtMs: ++clock });
   expect(summary(ledger)).toEqual(['facts HOST-15']);
+});
+
+test('the ledger records each exchange and naming under the test its keeper says is running (HOST-13)', () => {
+  let now: string | undefined = 'test-a';
+  const ledger = new Ledger(service, () => now);
+  ledger.add(sent(complete('u-8', 8)));
+  now = undefined; // between tests: a self test drives the harness outside one
+  ledger.add(sent(complete('u-9', 9)));
+  expect(ledger.ofTest('test-a').map((e) => e.endUserHandle)).toEqual(['u-8']);
+  expect(ledger.exchanges.map((e) => e.testId)).toEqual(['test-a', undefined]);
+  expect(ledger.namedFor('u-8').map((n) => n.testId)).toEqual(['test-a']);
+  expect(ledger.namedFor('u-9').map((n) => n.testId)).toEqual([undefined]);
 });

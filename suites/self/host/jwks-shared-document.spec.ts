@@ -2,8 +2,8 @@ import { test, expect } from '@playwright/test';
 import { startHostHarness, type HostHarness, type ModeEndpoint } from '../../host/index.ts';
 import { deliver } from '../../host/harness/deliver.ts';
 import { probeCache, rotate } from '../../host/harness/jwks-document.ts';
-import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from '../../host/harness/payloads.ts';
-import { isAck } from '../../host/harness/send.ts';
+import { freshConversationId, freshHandle, lifecyclePayload } from '../../host/harness/payloads.ts';
+import { isAck, type Payload } from '../../../judge/host/index.ts';
 
 /**
  * HOST-8's verdicts rest on evidence another test cannot produce or hide: every test of a run signs

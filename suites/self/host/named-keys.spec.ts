@@ -10,9 +10,8 @@
 import { test, expect } from '@playwright/test';
 import { startHostHarness, type HostHarness, type ModeEndpoint } from '../../host/index.ts';
 import { deliver } from '../../host/harness/deliver.ts';
-import { judgeDuties } from '../../host/harness/judge-duties.ts';
+import { judgeDuties, isAck } from '../../../judge/host/index.ts';
 import { freshConversationId, freshHandle, freshKey, lifecyclePayload } from '../../host/harness/payloads.ts';
-import { isAck } from '../../host/harness/send.ts';
 
 /** The reference receivers in-process (no target, no fault), whatever the run around this test set. */
 const ENV = { ...process.env, CCS_HOST_TARGET: '', CCS_HOST_FAULT: '', CCS_SERVICE_CONTROL: '', CCS_SERVICE_PORT: '' };

@@ -68,7 +68,8 @@ const SIDES = [
     faults: HOST_FAULTS.filter((f) => f.matrix !== false).map((f) => f.name),
     allFaults: HOST_FAULTS.map((f) => f.name),
     used: (): ((id: string) => boolean) => {
-      const literal = usedIn(textOf('suites/host'));
+      // The host suites and the host direction's judge (judge/host), which gives the duties' checks.
+      const literal = usedIn(`${textOf('suites/host')}\n${textOf('judge/host')}`);
       return (id) => CASE_IDS.has(id) || (!id.startsWith('facts-sig.') && literal(id));
     },
     switches: 'fixtures/host-receiver',
@@ -126,7 +127,7 @@ for (const { side, checkIds, faults, allFaults, used, switches } of SIDES) {
     const isUsed = used();
     expect(
       checkIds.filter((id) => !isUsed(id)),
-      `check ids of spec/faults/${side}.yaml that no check of suites/${side} is given`,
+      `check ids of spec/faults/${side}.yaml that no check of suites/${side} or judge/${side} is given`,
     ).toEqual([]);
   });
 

@@ -8,7 +8,8 @@
 import { LIFECYCLE_EVENTS, type LifecycleEvent } from '../../../../protocol/index.ts';
 import type { HostCheckId } from '../../../../spec/index.ts';
 import type { HostHarness, ModeEndpoint } from '../harness.ts';
-import { freshConversationId, freshHandle, lifecyclePayload, type Payload } from '../payloads.ts';
+import { freshConversationId, freshHandle, lifecyclePayload } from '../payloads.ts';
+import type { Payload } from '../../../../judge/host/index.ts';
 import { CONNECTIONS, FRAMINGS } from './framing.ts';
 import { PLAIN_FORM, type WireForm } from './form.ts';
 import { CONTENT_TYPES, FIELD_ORDERS, NAME_CASES, VALUE_SPACES } from './http-fields.ts';
