@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { clauseTags } from '../../../spec/index.ts';
 import { runObserve } from './children.ts';
 import { journalToHar } from './to-har.ts';
-import { RUN_DEADLINE_MS, failedOf, observeTeamRun, statusOf, type Report } from './team-run.ts';
+import { RUN_DEADLINE_MS, failedOf, observeTeamRun, signingFlags, statusOf, type Report } from './team-run.ts';
 
 const TIME_SCALE = 0.1;
 
@@ -41,8 +41,7 @@ test(
           '/hooks/service',
           '--facts-path',
           '/user-facts',
-          '--hmac-secret-file',
-          join(dir, 'secret'),
+          ...signingFlags(dir, 'hmac'),
           '--time-scale',
           String(TIME_SCALE),
           '--report-dir',

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clauseTags } from '../../../spec/index.ts';
 import { runObserve } from './children.ts';
-import { RUN_DEADLINE_MS, failedOf, observeTeamRun, statusOf, type Report } from './team-run.ts';
+import { RUN_DEADLINE_MS, failedOf, observeTeamRun, signingFlags, statusOf, type Report } from './team-run.ts';
 
 /** 0.1 keeps the shortest back-off (500 ms) well above a loaded machine's jitter (PITFALLS: Timing). */
 const TIME_SCALE = 0.1;
@@ -50,9 +50,13 @@ test(
       for (const id of DECIDED) expect(statusOf(report, id), id).toBe('passed');
       // a clause the traffic cannot decide is not exercised, never passed
       expect(statusOf(report, 'DELIV-14')).toBe('not-exercised');
+      // the day's sandbox signs with its own secret, bound to it as the demo's is to the demo (SIGN-13)
+      expect(failedOf(report), out).toEqual([]);
+      expect(statusOf(report, 'SIGN-13'), out).toBe('passed');
       const again = await runObserve([
         '--from',
         join(dir, 'live', 'journal.jsonl'),
+        ...signingFlags(dir, 'hmac'),
         '--time-scale',
         String(TIME_SCALE),
         '--report-dir',
@@ -110,6 +114,55 @@ test(
           .split('\n')
           .filter((l) => l.startsWith('ccs-conformance observe:')),
       ).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  "observe passes the clean reference service's JWKS day: a sandbox signs with a kid of its own (SIGN-10), every " +
+    'kid named, the rotated one too, is in the document fetched again and verifies (SIGN-9, passed partly: the ' +
+    "rotation is the driver's), and --from on the saved journal agrees (SIGN-9 SIGN-10)",
+  { tag: clauseTags('SIGN-9', 'SIGN-10') },
+  async () => {
+    test.setTimeout(RUN_DEADLINE_MS * 2);
+    const dir = mkdtempSync(join(tmpdir(), 'ccs-observe-jwks-'));
+    try {
+      const { code, report, out, day } = await observeTeamRun(dir, { ...RETRIES, signing: 'jwks' });
+      expect(failedOf(report), out).toEqual([]);
+      expect(code, out).toBe(0);
+      for (const id of ['SIGN-7', 'SIGN-8', 'SIGN-10']) expect(statusOf(report, id), `${id}\n${out}`).toBe('passed');
+      const sign9 = report.clauses.find((c) => c.id === 'SIGN-9');
+      expect(sign9?.status, out).toBe('passed');
+      // partly: that no callback names the old kid after the rotation is decided only by a driven run
+      expect(sign9?.exercised?.seen, JSON.stringify(sign9)).toBeLessThan(sign9?.exercised?.of ?? 0);
+      // the day did rotate mid-day: callbacks name both kids, and the host fetched the document again when
+      // the new kid came (one of before the rotation without it, one after with it; the old kid in both)
+      const journal = readFileSync(join(dir, 'live', 'journal.jsonl'), 'utf8');
+      const { kid, previousKid } = day.rotation!;
+      expect(kid).not.toBe(previousKid);
+      for (const k of [kid, previousKid]) expect(journal).toContain(`"kid":"${k}"`);
+      const end = journal.trim().split('\n').at(-1)!;
+      const docs = (
+        JSON.parse(end) as { observeEnd: { jwksDocuments: Array<{ keys: Array<{ kid: string }> }> } }
+      ).observeEnd.jwksDocuments.map((d) => d.keys.map((k) => k.kid));
+      expect(docs.length, JSON.stringify(docs)).toBeGreaterThanOrEqual(2);
+      expect(docs[0]).toContain(previousKid);
+      expect(docs[0]).not.toContain(kid);
+      expect(docs.at(-1)).toEqual(expect.arrayContaining([previousKid, kid]));
+      const again = await runObserve([
+        '--from',
+        join(dir, 'live', 'journal.jsonl'),
+        '--time-scale',
+        String(TIME_SCALE),
+        '--report-dir',
+        join(dir, 'from'),
+      ]);
+      expect(again.code, again.out).toBe(0);
+      const replay = JSON.parse(readFileSync(join(dir, 'from', 'conformance.json'), 'utf8')) as Report;
+      const words = (r: Report) => r.clauses.map((c) => `${c.id} ${c.status}`);
+      expect(words(replay)).toEqual(words(report));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

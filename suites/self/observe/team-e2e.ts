@@ -2,13 +2,23 @@
  * A service team's own end-to-end tests, as `observe` meets them: they drive the service through
  * whatever it offers (here the reference service's driver API, called over plain HTTP as any client
  * would), never through the harness. Opens, saves, completes (contacts, then the profile that stays),
- * deletes and bulk deletes, then a second user deletes a contact and a third leaves a draft; the callbacks
- * go to hostBaseUrl, where `observe` listens.
+ * deletes and bulk deletes, then a second user deletes a contact and a third leaves a draft; in JWKS mode the
+ * key is rotated between the profile's completion and the deletes (SIGN-9); last a sandbox of the demo
+ * workspace, signing with its own secret or kid (SIGN-13, SIGN-10), has a conversation saved and completed.
+ * The callbacks go to hostBaseUrl, where `observe` listens.
  */
+
+import { CONTRACT } from '../../../protocol/index.ts';
+import { HARNESS_SLACK_MS } from '../../../target/service/timing.ts';
+
+/** The sandbox the day creates (a sandbox key starts with sb-, 2.1): observe binds its own secret to it. */
+export const SANDBOX_KEY = 'sb-team';
 
 export interface TeamRun {
   conversations: number[];
   keys: string[];
+  /** JWKS mode: the kid the demo workspace signed with before its rotation and the one after. */
+  rotation?: { kid: string; previousKid: string };
 }
 
 async function call(driverUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -23,11 +33,31 @@ async function call(driverUrl: string, method: string, path: string, body?: unkn
   return text ? JSON.parse(text) : undefined;
 }
 
-export type TeamSigning = { mode: 'hmac'; secret: string } | { mode: 'jwks' } | { mode: 'none' };
+/**
+ * The rotation comes once the host holds the document of before it: the host answered the first open's
+ * facts GET (the user's facts are in effect), which it verified with the document under the old kid, so the
+ * new kid shows to it as unknown (SIGN-9 reading: "refetch when kid is unknown"). The GET ends within its
+ * 10 s timeout, scaled (FACTS-5), plus the harness's slack.
+ */
+async function rotate(driverUrl: string, user: string): Promise<TeamRun['rotation']> {
+  const { timeScale } = (await call(driverUrl, 'GET', '/capabilities')) as { timeScale: number };
+  const deadline = Date.now() + CONTRACT.factsTimeoutMs * timeScale + HARNESS_SLACK_MS;
+  for (;;) {
+    const facts = (await call(driverUrl, 'GET', `/workspaces/demo/users/${user}/facts`)) as { fetchedAt: unknown };
+    if (facts.fetchedAt !== null) break;
+    if (Date.now() > deadline) throw new Error(`the host never answered the facts GET of ${user}: no rotation`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return (await call(driverUrl, 'POST', '/workspaces/demo/jwks/rotate', {})) as TeamRun['rotation'];
+}
 
-/** Points the demo workspace at hostBaseUrl with the signing mode given, then plays a user's two sessions. */
+/** The signing mode of the day; in HMAC mode the sandbox has a secret of its own (SIGN-13). */
+export type TeamSigning = { mode: 'hmac'; secret: string; sandboxSecret: string } | { mode: 'jwks' } | { mode: 'none' };
+
+/** Points the demo workspace at hostBaseUrl with the signing mode given, then plays the day's sessions. */
 export async function playTeamTests(driverUrl: string, hostBaseUrl: string, signing: TeamSigning): Promise<TeamRun> {
-  await call(driverUrl, 'PATCH', '/workspaces/demo', { hostBaseUrl, signing });
+  const own = signing.mode === 'hmac' ? { mode: 'hmac', secret: signing.secret } : signing;
+  await call(driverUrl, 'PATCH', '/workspaces/demo', { hostBaseUrl, signing: own });
   const endUserHandle = `u-team-${Date.now()}`;
   const open = async (configEnd: string): Promise<number> => {
     const opened = await call(driverUrl, 'POST', '/workspaces/demo/conversations', { endUserHandle, configEnd });
@@ -47,6 +77,9 @@ export async function playTeamTests(driverUrl: string, hostBaseUrl: string, sign
     saves: [{ configEnd: '/profile', fields: { email: 'a@example.test', displayName: 'Ann' } }],
   });
   await call(driverUrl, 'POST', `/conversations/${c3}/complete`, {});
+  // mid-day JWKS rotation: every callback signed from now on, the profile's later onComplete attempts
+  // included, names the new kid (SIGN-9 reading)
+  const rotation = signing.mode === 'jwks' ? await rotate(driverUrl, endUserHandle) : undefined;
   const c2 = await open('/contacts');
   await call(driverUrl, 'POST', `/conversations/${c2}/delete`, { serviceKey: saved.serviceKeys[0] });
   await call(driverUrl, 'POST', `/conversations/${c2}/bulk-delete`, { configEnd: '/contacts' });
@@ -74,5 +107,27 @@ export async function playTeamTests(driverUrl: string, hostBaseUrl: string, sign
     saves: [{ configEnd: '/profile', fields: { email: 'd@example.test', displayName: 'Di' } }],
   });
   await call(driverUrl, 'POST', `/conversations/${c5}/interrupt`, {});
-  return { conversations: [c1, c3, c2, c4, c5], keys: saved.serviceKeys };
+  const c6 = await playSandbox(driverUrl, hostBaseUrl, signing, endUserHandle);
+  return { conversations: [c1, c3, c2, c4, c5, c6], keys: saved.serviceKeys, ...(rotation ? { rotation } : {}) };
+}
+
+/**
+ * A sandbox of the demo workspace, pointed at the same listener, created after the demo's rotation so a
+ * sandbox sharing its parent's new kid shows (SIGN-10): its own secret in HMAC mode (SIGN-13), its own kid
+ * in JWKS mode; hookPath and classes are its parent's (HOOK-2). One conversation saves and completes.
+ */
+async function playSandbox(driverUrl: string, hostBaseUrl: string, signing: TeamSigning, user: string) {
+  const own = signing.mode === 'hmac' ? { mode: 'hmac', secret: signing.sandboxSecret } : signing;
+  const body = { workspaceKey: SANDBOX_KEY, parentWorkspaceKey: 'demo', hostBaseUrl, signing: own };
+  await call(driverUrl, 'POST', '/workspaces', body);
+  const opened = await call(driverUrl, 'POST', `/workspaces/${SANDBOX_KEY}/conversations`, {
+    endUserHandle: `${user}-sb`,
+    configEnd: '/contacts',
+  });
+  const c = (opened as { conversationId: number }).conversationId;
+  await call(driverUrl, 'POST', `/conversations/${c}/turns`, {
+    saves: [{ configEnd: '/contacts', fields: { email: 'e@example.test', name: 'Eve' } }],
+  });
+  await call(driverUrl, 'POST', `/conversations/${c}/complete`, {});
+  return c;
 }

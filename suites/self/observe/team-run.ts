@@ -7,22 +7,31 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTRACT } from '../../../protocol/index.ts';
 import { HARNESS_SLACK_MS } from '../../../target/service/timing.ts';
-import { playTeamTests } from './team-e2e.ts';
+import { SANDBOX_KEY, playTeamTests, type TeamRun as TeamDay, type TeamSigning } from './team-e2e.ts';
 import { startObserve, startReference, stop, type Child } from './children.ts';
 
 export const SECRET = 'test-only-observe-secret';
+/** The sandbox's own secret (SIGN-13: secrets are per workspace and per environment). */
+export const SANDBOX_SECRET = 'test-only-observe-sandbox-secret';
 /** The team script plus the idle stop plus start-up, with room for a loaded machine. */
 export const RUN_DEADLINE_MS = 90_000;
 
 export interface Report {
   verdict: string;
-  clauses: Array<{ id: string; status: string; notExercisedReasons?: string[] }>;
+  clauses: Array<{
+    id: string;
+    status: string;
+    notExercisedReasons?: string[];
+    exercised?: { seen: number; of: number; notSeen?: Array<{ test: string; reason: string }> };
+  }>;
 }
 
 export interface TeamRun {
   code: number | null;
   report: Report;
   out: string;
+  /** What the team's script did: its conversations, and in JWKS mode the kids of its rotation. */
+  day: TeamDay;
 }
 
 export interface TeamRunOptions {
@@ -32,8 +41,8 @@ export interface TeamRunOptions {
   injects: string[];
   /** Read back what the callbacks name from the reference service's data API (--data-api, --token-env). */
   dataApi?: boolean;
-  /** The workspace's mode, declared to observe with --signing (default: HMAC, implied by the secret file). */
-  signing?: 'none' | 'hmac';
+  /** The workspaces' mode, declared to observe by its flags (signingFlags; default: HMAC). */
+  signing?: 'none' | 'hmac' | 'jwks';
   /** Runs once observe has written its reports, while the reference service still answers (its base URL). */
   then?: (serviceUrl: string) => Promise<void>;
 }
@@ -53,9 +62,21 @@ export function idleSeconds(timeScale: number): number {
   return Math.ceil(Math.max(quiet, backoff) / 1000);
 }
 
+/**
+ * observe's signing flags for the day, written once into dir: in HMAC mode each workspace's own secret bound
+ * to it (the demo's and its sandbox's, SIGN-13); in JWKS mode the service's document (SIGN-9). The same
+ * flags judge a saved journal again (the summary's rerun line repeats them).
+ */
+export function signingFlags(dir: string, mode: TeamRunOptions['signing'], serviceUrl?: string): string[] {
+  if (mode === 'none') return ['--signing', 'none'];
+  if (mode === 'jwks') return ['--jwks-url', `${serviceUrl}/.well-known/service/jwks.json`];
+  const [demo, sandbox] = [join(dir, 'secret'), join(dir, 'sandbox-secret')];
+  writeFileSync(demo, SECRET);
+  writeFileSync(sandbox, SANDBOX_SECRET);
+  return ['--hmac-secret-file', `demo=${demo}`, '--hmac-secret-file', `${SANDBOX_KEY}=${sandbox}`];
+}
+
 export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<TeamRun> {
-  const secretFile = join(dir, 'secret');
-  writeFileSync(secretFile, SECRET);
   let ref: Child | undefined;
   let obs: Child | undefined;
   try {
@@ -64,7 +85,6 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
       '/hooks/service',
       '--facts-path',
       '/user-facts',
-      ...(o.signing === 'none' ? ['--signing', 'none'] : ['--hmac-secret-file', secretFile]),
       '--time-scale',
       String(o.timeScale),
       ...o.injects.flatMap((i) => ['--inject', i]),
@@ -75,25 +95,35 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
       '--report-dir',
       join(dir, 'live'),
     ];
-    if (o.dataApi) {
-      // observe reads back from the reference service: it starts once that one has its URL
+    if (o.dataApi || o.signing === 'jwks') {
+      // observe reads back from the reference service, or fetches its JWKS: it starts once that one has its URL
       ref = await startReference(o.timeScale, o.faults ?? []);
-      obs = await startObserve([...args, '--data-api', ref.url, '--token-env', 'OBSERVE_DATA_TOKEN'], DATA_TOKEN);
+      const data = o.dataApi ? ['--data-api', ref.url, '--token-env', 'OBSERVE_DATA_TOKEN'] : [];
+      obs = await startObserve(
+        [...args, ...signingFlags(dir, o.signing, ref.url), ...data],
+        o.dataApi ? DATA_TOKEN : {},
+      );
     } else {
       // the two start side by side; one that started is stopped below even when the other did not
-      const [r, b] = await Promise.allSettled([startReference(o.timeScale, o.faults ?? []), startObserve(args)]);
+      const [r, b] = await Promise.allSettled([
+        startReference(o.timeScale, o.faults ?? []),
+        startObserve([...args, ...signingFlags(dir, o.signing)]),
+      ]);
       ref = r.status === 'fulfilled' ? r.value : undefined;
       obs = b.status === 'fulfilled' ? b.value : undefined;
       if (r.status === 'rejected') throw r.reason;
       if (b.status === 'rejected') throw b.reason;
     }
     const [service, observer] = [ref!, obs!];
-    const signing = o.signing === 'none' ? { mode: 'none' as const } : { mode: 'hmac' as const, secret: SECRET };
-    await playTeamTests(`${service.url}/__driver`, observer.url, signing);
+    const signing: TeamSigning =
+      o.signing === 'none' || o.signing === 'jwks'
+        ? { mode: o.signing }
+        : { mode: 'hmac', secret: SECRET, sandboxSecret: SANDBOX_SECRET };
+    const day = await playTeamTests(`${service.url}/__driver`, observer.url, signing);
     const code = await observer.exited;
     const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
     await o.then?.(service.url);
-    return { code, report, out: observer.out() };
+    return { code, report, out: observer.out(), day };
   } finally {
     stop(obs);
     stop(ref);
