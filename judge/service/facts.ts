@@ -6,7 +6,8 @@
 import { SIGNATURE_HEADER } from '../../protocol/index.ts';
 import type { JournalEntry } from '../../mock-host/index.ts';
 import { header } from './journal.ts';
-import { judgeHmac, type BytesRule } from './hmac-variants.ts';
+import { hmacMadeOver, judgeHmac, type BytesRule } from './hmac-variants.ts';
+import { SIGN_14_BYTES, judgeBound, type OwnSecrets } from './hmac-bound.ts';
 import { at } from './words.ts';
 import type { DeclaredSigning } from './words.ts';
 import type { Verdicts } from './verdicts.ts';
@@ -42,7 +43,30 @@ function safeDecode(s: string): string | undefined {
   }
 }
 
-export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSigning, secrets: string[] = []): void {
+/**
+ * After a rotation the facts GET is signed with the secret given or the previous one, either accepted during
+ * the overlap (5.2 Secrets; SIGN-14 reading): made with neither over the request line, nor over its path and
+ * query alone (SIGN-6's bytes, judged by judgeHmac), fails SIGN-14, not SIGN-6 (SIGN-12 reading: the clause of
+ * which secret signs tells the secret from the bytes). False when it failed.
+ */
+function rotationSecret(v: Verdicts, own: OwnSecrets, sig: string, target: string, where: string): boolean {
+  const made =
+    own.valid ||
+    (hmacMadeOver(own.secrets, sig, `GET ${target}`) ?? hmacMadeOver(own.secrets, sig, target)) !== undefined;
+  return v.that(SIGN_14_BYTES.clause, SIGN_14_BYTES.rule, made, {
+    id: SIGN_14_BYTES.id,
+    expected: 'v1 made with the secret given or the previous one',
+    seen: `neither makes it over the request line${where}`,
+  });
+}
+
+export function judgeFacts(
+  e: JournalEntry,
+  v: Verdicts,
+  signing: DeclaredSigning,
+  secrets: string[] = [],
+  bound?: Record<string, string[]>,
+): void {
   const handle = e.query.endUserHandle;
   const noHandle = typeof handle !== 'string' || handle === '';
   const unencoded = unencodedHandle(e);
@@ -73,7 +97,12 @@ export function judgeFacts(e: JournalEntry, v: Verdicts, signing: DeclaredSignin
   if (sig === undefined) return;
   if (signing === 'hmac') {
     if (!/^t=[0-9]+,v1=[0-9a-fA-F]+$/.test(sig.trim())) return;
-    judgeHmac(v, { secrets, header: sig, payload: `GET ${e.url}`, valid: s.verdict === 'valid', bytes, where });
+    const line = `GET ${e.url}`;
+    // secrets bound to workspaces: the GET's workspace's own (SIGN-13), either of two after a rotation
+    const own = bound !== undefined ? judgeBound(e, v, sig, bound, line) : undefined;
+    if (own === 'other' || (own?.rotated && !rotationSecret(v, own, sig, e.url, where))) return;
+    const valid = own === undefined ? s.verdict === 'valid' : own.valid;
+    judgeHmac(v, { secrets: own?.secrets ?? secrets, header: sig, payload: line, valid, bytes, where });
     return;
   }
   if (s.verdict !== 'valid' && s.verdict !== 'invalid') return;

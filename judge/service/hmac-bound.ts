@@ -29,20 +29,21 @@ export interface OwnSecrets {
 }
 
 /**
- * The callback's workspace's own secrets and whether they made it, or 'other' when another bound
- * workspace's secret made it (SIGN-13 failed: nothing more to judge of its bytes); undefined when its
- * workspace has no secret of its own (the secrets for every workspace judge it).
+ * The request's workspace's own secrets and whether they made it over `body` (a callback's raw bytes, or
+ * the facts GET's request line), or 'other' when another bound workspace's secret made it (SIGN-13 failed:
+ * nothing more to judge of its bytes); undefined when its workspace has no secret of its own (the secrets
+ * for every workspace judge it).
  */
 export function judgeBound(
   e: JournalEntry,
   v: Verdicts,
   header: string,
   bound: Record<string, string[]>,
+  body: Uint8Array | string = rawBody(e),
 ): OwnSecrets | 'other' | undefined {
   const ws = e.workspaceKey;
   const own = ws !== undefined ? bound[ws] : undefined;
   if (own === undefined) return undefined;
-  const body = rawBody(e);
   const valid = hmacMadeOver(own, header, body) === 'contract';
   const others = Object.keys(bound).filter((k) => k !== ws);
   if (!valid) {

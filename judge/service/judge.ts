@@ -35,8 +35,8 @@ export interface JudgeOptions {
   /** HMAC mode: the workspace's secrets, to tell the secret and the bytes (SIGN-3, SIGN-6) from SIGN-12. */
   hmacSecrets?: string[];
   /**
-   * HMAC mode: secrets bound to a workspace key (observe's `--hmac-secret-file WS=FILE`): a callback of a
-   * bound workspace verifies with its own (SIGN-13), either of two after a rotation (SIGN-14).
+   * HMAC mode: secrets bound to a workspace key (observe's `--hmac-secret-file WS=FILE`): a callback or
+   * facts GET of a bound workspace verifies with its own (SIGN-13), either of two after a rotation (SIGN-14).
    */
   hmacByWorkspace?: Record<string, string[]>;
   /** The end of the observation on the mock host's monotonic clock (ns); default: the last entry's end. */
@@ -85,7 +85,7 @@ export function judgeJournal(all: JournalEntry[], o: JudgeOptions): Judgement {
     const signing = o.signing === 'per-route' ? e.signature.mode : o.signing;
     modes.add(signing);
     if (e.kind === 'lifecycle') judgeCallback(e, v, signing, o.hmacSecrets, timed, o.hmacByWorkspace);
-    else judgeFacts(e, v, signing, o.hmacSecrets);
+    else judgeFacts(e, v, signing, o.hmacSecrets, o.hmacByWorkspace);
   }
   if (o.jwksDocuments !== undefined) judgeJwksDocuments(o.jwksDocuments, entries, v);
   // the last answer's time stands in for the end of observing only when none is given (a live run gives it)

@@ -2,8 +2,9 @@
  * A service team's own end-to-end tests, as `observe` meets them: they drive the service through
  * whatever it offers (here the reference service's driver API, called over plain HTTP as any client
  * would), never through the harness. Opens, saves, completes (contacts, then the profile that stays),
- * deletes and bulk deletes, then a second user deletes a contact and a third leaves a draft; in JWKS mode the
- * key is rotated between the profile's completion and the deletes (SIGN-9); last a sandbox of the demo
+ * deletes and bulk deletes, then a second user deletes a contact and a third leaves a draft; between the profile's
+ * completion and the deletes the demo's signing is rotated, its key in JWKS mode (SIGN-9), its secret in HMAC
+ * mode with the previous one kept for the overlap (SIGN-14); last a sandbox of the demo
  * workspace, signing with its own secret or kid (SIGN-13, SIGN-10), has a conversation saved and completed.
  * The callbacks go to hostBaseUrl, where `observe` listens.
  */
@@ -51,8 +52,23 @@ async function rotate(driverUrl: string, user: string): Promise<TeamRun['rotatio
   return (await call(driverUrl, 'POST', '/workspaces/demo/jwks/rotate', {})) as TeamRun['rotation'];
 }
 
-/** The signing mode of the day; in HMAC mode the sandbox has a secret of its own (SIGN-13). */
-export type TeamSigning = { mode: 'hmac'; secret: string; sandboxSecret: string } | { mode: 'jwks' } | { mode: 'none' };
+/**
+ * The signing mode of the day; in HMAC mode the sandbox has a secret of its own (SIGN-13) and the demo's
+ * secret is rotated mid-day to `rotatedSecret` (SIGN-14).
+ */
+export type TeamSigning =
+  { mode: 'hmac'; secret: string; rotatedSecret: string; sandboxSecret: string } | { mode: 'jwks' } | { mode: 'none' };
+
+/**
+ * An HMAC rotation as the driver offers it (PATCH /workspaces/{workspaceKey}): a new current secret, the
+ * previous one kept valid for hosts during the overlap (5.2 "Rotation keeps the previous secret valid during
+ * an overlap window"). Every callback signed from now on, the profile's later onComplete attempts included, is
+ * made with either (SIGN-14 reading: which one is not shown).
+ */
+async function rotateSecret(driverUrl: string, signing: Extract<TeamSigning, { mode: 'hmac' }>): Promise<void> {
+  const rotated = { mode: 'hmac', secret: signing.rotatedSecret, previousSecret: signing.secret };
+  await call(driverUrl, 'PATCH', '/workspaces/demo', { signing: rotated });
+}
 
 /** Points the demo workspace at hostBaseUrl with the signing mode given, then plays the day's sessions. */
 export async function playTeamTests(driverUrl: string, hostBaseUrl: string, signing: TeamSigning): Promise<TeamRun> {
@@ -80,6 +96,7 @@ export async function playTeamTests(driverUrl: string, hostBaseUrl: string, sign
   // mid-day JWKS rotation: every callback signed from now on, the profile's later onComplete attempts
   // included, names the new kid (SIGN-9 reading)
   const rotation = signing.mode === 'jwks' ? await rotate(driverUrl, endUserHandle) : undefined;
+  if (signing.mode === 'hmac') await rotateSecret(driverUrl, signing);
   const c2 = await open('/contacts');
   await call(driverUrl, 'POST', `/conversations/${c2}/delete`, { serviceKey: saved.serviceKeys[0] });
   await call(driverUrl, 'POST', `/conversations/${c2}/bulk-delete`, { configEnd: '/contacts' });

@@ -11,6 +11,8 @@ import { SANDBOX_KEY, playTeamTests, type TeamRun as TeamDay, type TeamSigning }
 import { startObserve, startReference, stop, type Child } from './children.ts';
 
 export const SECRET = 'test-only-observe-secret';
+/** The demo's secret after its mid-day rotation (SIGN-14); SECRET stays valid during the overlap. */
+export const ROTATED_SECRET = 'test-only-observe-rotated-secret';
 /** The sandbox's own secret (SIGN-13: secrets are per workspace and per environment). */
 export const SANDBOX_SECRET = 'test-only-observe-sandbox-secret';
 /** The team script plus the idle stop plus start-up, with room for a loaded machine. */
@@ -64,16 +66,19 @@ export function idleSeconds(timeScale: number): number {
 
 /**
  * observe's signing flags for the day, written once into dir: in HMAC mode each workspace's own secret bound
- * to it (the demo's and its sandbox's, SIGN-13); in JWKS mode the service's document (SIGN-9). The same
- * flags judge a saved journal again (the summary's rerun line repeats them).
+ * to it (the demo's and its sandbox's, SIGN-13), the demo's two, before and after its rotation, bound to it
+ * both (a rotation, SIGN-14); in JWKS mode the service's document (SIGN-9). The same flags judge a saved
+ * journal again (the summary's rerun line repeats them).
  */
 export function signingFlags(dir: string, mode: TeamRunOptions['signing'], serviceUrl?: string): string[] {
   if (mode === 'none') return ['--signing', 'none'];
   if (mode === 'jwks') return ['--jwks-url', `${serviceUrl}/.well-known/service/jwks.json`];
-  const [demo, sandbox] = [join(dir, 'secret'), join(dir, 'sandbox-secret')];
+  const [demo, rotated, sandbox] = [join(dir, 'secret'), join(dir, 'rotated-secret'), join(dir, 'sandbox-secret')];
   writeFileSync(demo, SECRET);
+  writeFileSync(rotated, ROTATED_SECRET);
   writeFileSync(sandbox, SANDBOX_SECRET);
-  return ['--hmac-secret-file', `demo=${demo}`, '--hmac-secret-file', `${SANDBOX_KEY}=${sandbox}`];
+  const bound = [`demo=${demo}`, `demo=${rotated}`, `${SANDBOX_KEY}=${sandbox}`];
+  return bound.flatMap((b) => ['--hmac-secret-file', b]);
 }
 
 export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<TeamRun> {
@@ -118,7 +123,7 @@ export async function observeTeamRun(dir: string, o: TeamRunOptions): Promise<Te
     const signing: TeamSigning =
       o.signing === 'none' || o.signing === 'jwks'
         ? { mode: o.signing }
-        : { mode: 'hmac', secret: SECRET, sandboxSecret: SANDBOX_SECRET };
+        : { mode: 'hmac', secret: SECRET, rotatedSecret: ROTATED_SECRET, sandboxSecret: SANDBOX_SECRET };
     const day = await playTeamTests(`${service.url}/__driver`, observer.url, signing);
     const code = await observer.exited;
     const report = JSON.parse(readFileSync(join(dir, 'live', 'conformance.json'), 'utf8')) as Report;
