@@ -75,8 +75,11 @@ export function reproductionFor(
   }
   if (seedArg !== undefined) args.push('--seed', seedArg);
   if (ctx.timeScale && !host) args.push('--time-scale', ctx.timeScale);
+  // The failure's fast-check path with its seed (CCS_SEED_PATH, read by the property and model-based tests): the
+  // line replays the shrunk counterexample itself, not a fresh search from the seed.
+  const prefix = seed !== undefined && path ? `CCS_SEED_PATH='${path.replace(/'/g, `'\\''`)}' ` : '';
   return {
-    command: args.map(quote).join(' '),
+    command: prefix + args.map(quote).join(' '),
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined ? { path } : {}),
     curl: failing.flatMap((t) =>

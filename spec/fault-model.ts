@@ -27,6 +27,12 @@ export interface FaultModelRow {
   notChecked?: string;
   /** A known library or mistake that explains a failure of the check, in one sentence. */
   hint?: string;
+  /**
+   * Where several rows of one check carry hints: a regular expression the failure's rule and seen words
+   * ("<rule>: <seen>") match when this row's hint explains it (a 3xx, not a 404; a code, not a native
+   * name). A row without one gives its hint to a failure no row's expression matches.
+   */
+  hintWhen?: string;
   /** Where the remedy is written (a recipe under docs/recipes/). */
   recipe?: string;
   /** A signature row that a known-answer vector can express offline (`ccs-conformance vectors`). */
@@ -75,6 +81,7 @@ const ROW_SCHEMA = {
     fault: { type: 'string', minLength: 1 },
     notChecked: { type: 'string', minLength: 1 },
     hint: { type: 'string', minLength: 1 },
+    hintWhen: { type: 'string', minLength: 1 },
     recipe: { type: 'string', pattern: '^docs/recipes/' },
     vector: { type: 'boolean' },
     traffic: { type: 'string', pattern: '^--[a-z-]+ ' },
@@ -151,10 +158,25 @@ export function loadFaultModel(side: Side): FaultModel {
         row: r.row,
         problem: `spec/${file}: row ${r.row} is not under its clause ${r.clause}`,
       });
+    if (r.hintWhen !== undefined && !compiles(r.hintWhen))
+      throw ccsError('SPEC_FAULT_MODEL_INVALID', {
+        file,
+        row: r.row,
+        problem: `spec/${file}: row ${r.row}'s hintWhen is not a regular expression`,
+      });
   }
   checkFaults(file, model);
   cache.set(side, model);
   return model;
+}
+
+function compiles(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Every fault is declared once, and every fault a row names is declared. */
@@ -193,8 +215,12 @@ export interface CheckHint {
   recipe?: string;
 }
 
-/** The hint of the first row of either side whose check has this id and that carries one, with its recipe. */
-export function hintOfCheck(checkId: string): CheckHint | undefined {
+/**
+ * The hint of a failure of the check with this id, with its recipe: of the rows of either side that
+ * check it and carry a hint, the first whose hintWhen the failure's words ("<rule>: <seen>") match, else
+ * the first without a hintWhen; none when every hinted row names a failure other than this one.
+ */
+export function hintOfCheck(checkId: string, words = ''): CheckHint | undefined {
   for (const side of ['host', 'service'] as const) {
     let model: FaultModel;
     try {
@@ -202,8 +228,12 @@ export function hintOfCheck(checkId: string): CheckHint | undefined {
     } catch {
       continue; // a model not written yet has no hints; its self test reports it
     }
-    const r = model.rows.find((x) => x.check === checkId && x.hint !== undefined);
-    if (r) return { hint: r.hint!, ...(r.recipe ? { recipe: r.recipe } : {}) };
+    const hinted = model.rows.filter((x) => x.check === checkId && x.hint !== undefined);
+    if (hinted.length === 0) continue;
+    const r =
+      hinted.find((x) => x.hintWhen !== undefined && new RegExp(x.hintWhen).test(words)) ??
+      hinted.find((x) => x.hintWhen === undefined);
+    return r ? { hint: r.hint!, ...(r.recipe ? { recipe: r.recipe } : {}) } : undefined;
   }
   return undefined;
 }

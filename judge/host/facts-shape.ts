@@ -67,7 +67,13 @@ export function factsShape(o: SendOutcome, schema: Record<string, unknown> | und
   const validate = validatorOf(schema);
   if (validate === undefined || wrappers.length > 0) return out;
   const ok = validate(body) as boolean;
-  const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(top)'} ${e.message ?? ''}`).join('; ');
+  // A member the class does not declare is named: its name tells a Go struct's untagged field (DisplayName).
+  const errors = (validate.errors ?? [])
+    .map((e) => {
+      const extra = (e.params as { additionalProperty?: unknown }).additionalProperty;
+      return `${e.instancePath || '(top)'} ${e.message ?? ''}${typeof extra === 'string' ? ` (${extra})` : ''}`;
+    })
+    .join('; ');
   out.push({
     id: 'facts.matches-class',
     rule: 'every member of the facts answer is a field of the FACTS class, of its type (or null)',

@@ -804,6 +804,7 @@ export type HostCheckId =
   | 'jwks.cached'
   | 'sig.kid-unknown'
   | 'sig.kid-unknown-published-key'
+  | 'jwks.published-kid-accepted'
   | 'hmac.previous-secret-accepted'
   | 'sig.hmac-wrong-secret'
   | 'sig.header-absent'
@@ -950,6 +951,7 @@ export const HOST_CHECK_IDS: readonly HostCheckId[] = [
   'jwks.cached',
   'sig.kid-unknown',
   'sig.kid-unknown-published-key',
+  'jwks.published-kid-accepted',
   'hmac.previous-secret-accepted',
   'sig.hmac-wrong-secret',
   'sig.header-absent',
@@ -1080,6 +1082,7 @@ export type HostFaultName =
   | 'jwks-refetch-cooldown'
   | 'jwks-fetch-every-request'
   | 'jwks-unknown-kid-falls-back'
+  | 'jwks-cache-drops-old-kid'
   | 'ignores-previous-secret'
   | 'no-signature-check'
   | 'hmac-prefix-compare'
@@ -1184,6 +1187,7 @@ export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'jwks-refetch-cooldown', clause: 'HOST-8', sentence: "refetches the JWKS document on an unknown kid only 30 s after the last fetch (jose's createRemoteJWKSet default)" },
   { name: 'jwks-fetch-every-request', clause: 'HOST-8', sentence: "fetches the JWKS document for every callback, never caching it" },
   { name: 'jwks-unknown-kid-falls-back', clause: 'HOST-8', sentence: "verifies a JWS whose kid the JWKS document lacks with the document's first key" },
+  { name: 'jwks-cache-drops-old-kid', clause: 'HOST-8', sentence: "keeps the keys of the first JWKS document it fetched and one rotated key, so each rotation's kid replaces the one before, refused from then on without a fetch though the document still publishes it" },
   { name: 'ignores-previous-secret', clause: 'HOST-9', sentence: "verifies HMAC with the current secret only, refusing the previous one during a rotation" },
   { name: 'no-signature-check', clause: 'HOST-10', also: ['HOST-4', 'HOST-5', 'HOST-6', 'HOST-7', 'HOST-8'], sentence: "accepts every callback without verifying X-Service-Signature" },
   { name: 'hmac-prefix-compare', clause: 'HOST-10', sentence: "compares v1 as a prefix of the expected value, so a cut-short or empty v1 passes" },

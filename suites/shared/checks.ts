@@ -159,17 +159,21 @@ export const NO_ANSWER_HINT = noAnswerHint('refused');
 export const TIMED_OUT_HINT = noAnswerHint('timeout');
 
 /** The hint of a failed check: its own, else the no-answer one, else its fault-model row's (hintOfCheck). */
-export function hintOfFailure(o: CheckOptions, words: Words): { hint: string } | ReturnType<typeof hintOfCheck> {
+export function hintOfFailure(
+  o: CheckOptions,
+  words: Words,
+  rule = '',
+): { hint: string } | ReturnType<typeof hintOfCheck> {
   if (words.hint !== undefined) return { hint: words.hint };
   if (NO_ANSWER.test(words.seen)) return { hint: NO_ANSWER_HINT };
   if (TIMED_OUT.test(words.seen)) return { hint: TIMED_OUT_HINT };
-  return o.id === undefined ? undefined : hintOfCheck(o.id);
+  return o.id === undefined ? undefined : hintOfCheck(o.id, `${rule}: ${words.seen}`);
 }
 
 function record(clauses: string[], rule: string, o: CheckOptions, ok: boolean, words: Words, hard: boolean): boolean {
   const info = currentInfo();
   // A failure a known library or mistake explains says so (the fault model's hint of this check).
-  const hint = ok ? (words.hint !== undefined ? { hint: words.hint } : undefined) : hintOfFailure(o, words);
+  const hint = ok ? (words.hint !== undefined ? { hint: words.hint } : undefined) : hintOfFailure(o, words, rule);
   const id = o.id !== undefined ? { id: o.id } : {};
   const rec: CheckRecord = ok
     ? { clauses, ...id, rule, outcome: 'passed' }

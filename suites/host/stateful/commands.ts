@@ -66,7 +66,10 @@ export class Send extends Step {
     const b = await w.build(this.d, this.scripts);
     const again = m.acked.has(name);
     if (again) await readsOver(w, name);
-    const { signer, words } = w.signerOf(this.signer);
+    // The newest key before any rotation is the current one (the sequence stays as long in every mode).
+    const by: Signer = this.signer === 'rotated' && m.rotations === 0 ? 'current' : this.signer;
+    if (by !== this.signer) w.lines.push('   (no JWKS rotation in this sequence yet: the current key or secret signs)');
+    const { signer, words } = w.signerOf(by);
     const o = await deliver(w.h, w.ep, b.payload, {
       attempt: this.attempt,
       ...(signer ? { signer, genuine: true } : {}),
@@ -81,11 +84,15 @@ export class Send extends Step {
           : 'first';
     const what = `${name} (${words})`;
     const retry = this.attempt > 1;
-    if (!expectAck(w.tally, o, { mode: w.ep.mode, signer: this.signer, situation, what, retry })) {
+    const kid = signer?.mode === 'jwks' ? signer.kid : undefined;
+    // A rotated kid the receiver acknowledged before in this sequence, still in the document (HOST-8).
+    const known = kid !== undefined && w.ackedKids.has(kid);
+    if (!expectAck(w.tally, o, { mode: w.ep.mode, signer: by, situation, what, retry, known })) {
       w.lines.push('   (undecided here: HOST-11 and HOST-12 both name it; the unambiguous steps decide them)');
       return;
     }
-    if (this.signer === 'current') m.verifierSeen = true;
+    if (by === 'current') m.verifierSeen = true;
+    if (kid !== undefined) w.ackedKids.add(kid);
     // The answer was the model's: the delivery is acknowledged, and its rows were exercised.
     const c = w.coverage;
     if (again) c.row('redelivery (same delivery id, same body) acknowledged');
@@ -95,9 +102,12 @@ export class Send extends Step {
     if (!again && this.attempt > 1) c.row('onComplete first seen at attempt 2 or 3 acknowledged');
     if (again && this.attempt > 1) c.row('onComplete retried after its acknowledged attempt');
     if (!again && m.badSent.has(name)) c.row('genuine delivery after its bad copy acknowledged');
-    if (this.signer === 'rotated') c.row('callback signed by a rotated key');
-    if (this.signer === 'other-kid') c.row('callback signed by another published kid');
-    if (this.signer === 'previous') c.row('callback signed with the previous HMAC secret');
+    if (by === 'rotated') c.row('callback signed by a rotated key');
+    const later = w.rotated[1]?.kid;
+    if (by === 'earlier-rotated' && later !== undefined && w.ackedKids.has(later))
+      c.row("callback signed by an earlier rotation's key after a later one's");
+    if (by === 'other-kid') c.row('callback signed by another published kid');
+    if (by === 'previous') c.row('callback signed with the previous HMAC secret');
     if (!again && this.d.event === 'onComplete')
       for (const s of new Set(b.scripts.map((x) => x.script)))
         if (s !== 'plain') c.row(`onComplete with a read answered ${s === 'held' ? 'late (held, then released)' : s}`);
@@ -188,7 +198,10 @@ export class Facts extends Step {
   }
 }
 
-/** A JWKS rotation: a new key published under a new kid (5.2 "refetch when kid is unknown"). */
+/**
+ * A JWKS rotation: a new key published under a new kid, and the service signing with it at once (5.2 "refetch
+ * when kid is unknown"): an onStart of a conversation of its own (no keys, no reads) under the new kid.
+ */
 export class Rotate extends Step {
   check(m: Readonly<Model>): boolean {
     return m.offers.mode === 'jwks' && m.rotations < 2;
@@ -200,9 +213,17 @@ export class Rotate extends Step {
     w.lines.push(`   published kid ${key.kid}`);
     w.coverage.row('JWKS key published by a rotation');
     m.rotations += 1;
+    const signer = { mode: 'jwks' as const, privateKey: key.privateKey, kid: key.kid };
+    const o = await deliver(w.h, w.ep, w.rotationOnStart(), { signer, genuine: true });
+    w.answer(o);
+    const what = `onStart of the rotation (rotated kid ${key.kid})`;
+    const x = { mode: 'jwks', signer: 'rotated' as const, situation: 'first' as const, retry: false, known: false };
+    if (!expectAck(w.tally, o, { ...x, what })) return;
+    w.ackedKids.add(key.kid);
+    w.coverage.row('callback signed by a rotated key');
   }
   toString(): string {
-    return 'rotate: publish a new JWKS key';
+    return 'rotate: publish a new JWKS key and sign an onStart with it';
   }
 }
 

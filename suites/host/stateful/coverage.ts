@@ -43,6 +43,7 @@ export const HOST_ROWS: readonly HostRow[] = [
   },
   { id: 'JWKS key published by a rotation', leftOut: jwksOnly },
   { id: 'callback signed by a rotated key', leftOut: jwksOnly },
+  { id: "callback signed by an earlier rotation's key after a later one's", leftOut: jwksOnly },
   { id: 'callback signed by another published kid', leftOut: jwksOnly },
   {
     id: 'callback signed with the previous HMAC secret',

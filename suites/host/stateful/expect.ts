@@ -1,8 +1,8 @@
 /**
  * What the model says each answer must be, each condition naming the clause it decides:
  *   - a genuine callback is acknowledged with a 2xx (HOST-1); refused 401 it is the verifier's failure of the
- *     key or secret that signed it (HOST-9 the previous secret, HOST-8 a rotated kid, HOST-10 or HOST-7
- *     otherwise); a redelivery's is HOST-11's, a retry's HOST-12's, a later bulk page's HOST-14's;
+ *     key or secret that signed it (HOST-9 the previous secret, HOST-8 a rotated kid, new or still published,
+ *     HOST-10 or HOST-7 otherwise); a redelivery's is HOST-11's, a retry's HOST-12's, a later bulk page's HOST-14's;
  *   - a bad copy (forged, tampered, replayed) that is refused is refused with 401 (HOST-3, section 7); whether
  *     it is refused at all is the judge's (the ledger's refused duty, judge/host/duties.ts), told by the sender;
  *   - a genuine facts GET is answered 2xx (HOST-16); the answer's shape is the judge's (HOST-15).
@@ -19,9 +19,16 @@ export type Situation = 'first' | 'redelivery' | 'retry' | 'later-page';
 
 const refusal = (o: SendOutcome) => o.status === 401 || o.status === 403;
 
-/** The clause of a genuine callback refused for its signature: the verifier of what signed it. */
-function verifierOf(mode: string, s: Signer): { clause: ClauseId; id: HostCheckId } {
+/**
+ * The clause of a genuine callback refused for its signature: the verifier of what signed it. A rotated kid
+ * the receiver acknowledged before, or the first of two rotations' kids, is a kid the document still publishes
+ * after a rotation (HOST-8's reading: every kid the document lists verifies); a rotated kid met for the first
+ * time is the refetch's.
+ */
+function verifierOf(mode: string, s: Signer, known: boolean): { clause: ClauseId; id: HostCheckId } {
   if (s === 'previous') return { clause: 'HOST-9', id: 'hmac.previous-secret-accepted' };
+  if (s === 'earlier-rotated' || (s === 'rotated' && known))
+    return { clause: 'HOST-8', id: 'jwks.published-kid-accepted' };
   if (s === 'rotated') return { clause: 'HOST-8', id: 'jwks.refetch-on-new-kid' };
   return { clause: mode === 'jwks' ? 'HOST-7' : 'HOST-10', id: 'sig.valid-accepted' };
 }
@@ -47,7 +54,7 @@ const SITUATION: Record<Exclude<Situation, 'first'>, { clause: ClauseId; id: Hos
 export function expectAck(
   tally: HostTally,
   o: SendOutcome,
-  x: { mode: string; signer: Signer; situation: Situation; what: string; retry: boolean },
+  x: { mode: string; signer: Signer; situation: Situation; what: string; retry: boolean; known: boolean },
 ): boolean {
   const seen = `${x.what}: ${describe(o)}`;
   const expected = 'a 2xx';
@@ -59,13 +66,13 @@ export function expectAck(
     const own = x.situation === 'first' ? undefined : SITUATION[x.situation];
     tally.add('HOST-1');
     if (own) tally.add(own.clause);
-    if (x.signer !== 'current') tally.add(verifierOf(x.mode, x.signer).clause);
+    if (x.signer !== 'current') tally.add(verifierOf(x.mode, x.signer, x.known).clause);
     return true;
   }
   // A redelivery at attempt 2 or 3 refused: HOST-11 (dedupe on the id) and HOST-12 (attempts alike) both apply.
   if (x.situation === 'redelivery' && x.retry && !refusal(o)) return false;
   if (refusal(o) && x.mode !== 'none') {
-    const v = verifierOf(x.mode, x.signer);
+    const v = verifierOf(x.mode, x.signer, x.known);
     const rule = `a correctly signed callback (${x.signer} signer, t now) passes verification (section 5.2)`;
     must(tally, false, { ...v, rule, expected, seen });
   }

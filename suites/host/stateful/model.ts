@@ -34,10 +34,11 @@ export const ENDS_READ: ReadonlySet<ReadScript> = new Set(['plain', '409', '503'
 
 /**
  * Who signs a genuine request (5.2): the current key or secret; the previous HMAC secret during its overlap
- * (HOST-9); in JWKS mode another kid the document publishes (an environment's own key) or a key a rotation
- * published (HOST-8).
+ * (HOST-9); in JWKS mode another kid the document publishes (an environment's own key), the key the last
+ * rotation published (the current key in a sequence without one), or the key the first of two rotations
+ * published, which the document still publishes (HOST-8: a rotation adds a key, every kid listed verifies).
  */
-export type Signer = 'current' | 'previous' | 'other-kid' | 'rotated';
+export type Signer = 'current' | 'previous' | 'other-kid' | 'rotated' | 'earlier-rotated';
 
 /** A copy a correct verifier refuses (5.2): another key signed it, a body byte changed, t outside the window. */
 export type BadKind = 'forged' | 'tampered' | 'replayed';
@@ -97,6 +98,8 @@ export class Model {
     if (s === 'current') return true;
     if (s === 'previous') return this.offers.mode === 'hmac' && this.offers.previousSecret;
     if (s === 'other-kid') return this.offers.mode === 'jwks';
-    return this.offers.mode === 'jwks' && this.rotations > 0;
+    if (s === 'earlier-rotated') return this.offers.mode === 'jwks' && this.rotations > 1;
+    // 'rotated' signs with the newest key of the mode: the current key until a rotation published another.
+    return true;
   }
 }

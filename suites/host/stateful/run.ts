@@ -14,6 +14,7 @@ import { hostSequences } from './arbitraries.ts';
 import { HostCoverage } from './coverage.ts';
 import { Model, type Offers } from './model.ts';
 import { closeSequence, judgeSequence } from './verdict.ts';
+import { judgeRefusedReads } from './read-evidence.ts';
 import { HostStepViolation, HostTally } from './violation.ts';
 import { World } from './world.ts';
 
@@ -148,6 +149,8 @@ export async function runHostModel(h: HostHarness, testId: string, o: HostModelO
         '# this failure needed the traffic of the sequences beside it: alone, its seed passes',
       );
   }
+  // HOST-22's no-retry windows of the scripted 400 and 401 reads, watched to their end (read-evidence.ts).
+  if (tagged.has('HOST-22')) await judgeRefusedReads(h, tally);
   const outcome: HostModelOutcome = {
     sequences: executed,
     lanes,

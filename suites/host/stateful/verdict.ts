@@ -3,13 +3,15 @@
  * duties its exchanges leave (judge/host/duties.ts, judge-duties.ts: every key of an acknowledged genuine
  * onComplete read, a redelivery not handled again, a bad copy refused, each facts answer a facts answer) and
  * the rules of every data API request its users' reads made (judge/host/read-rules.ts: 409 and 503 retried
- * with a back-off, 400 and 401 never retried). The sequence's exchanges are taken out of the test's ledger
+ * with a back-off, 400 and 401 never retried), and the evidence its scripted answers give HOST-21 and HOST-22
+ * when the receiver keeps them (read-evidence.ts). The sequence's exchanges are taken out of the test's ledger
  * scope into a scope of their own, so each sequence (each shrink candidate) is judged alone and the test's
  * end judges none of them again.
  */
 import type { ClauseId } from '../../../spec/index.ts';
 import { judgeDuties, readViolations } from '../../../judge/host/index.ts';
 import { HostStepViolation } from './violation.ts';
+import { judgeScriptedReads } from './read-evidence.ts';
 import type { World } from './world.ts';
 
 /**
@@ -48,4 +50,5 @@ export async function judgeSequence(w: World, testId: string, tagged: ReadonlySe
     if (v !== undefined)
       throw new HostStepViolation(v.clause, v.id, `the judge: ${v.rule}`, v.expected, v.request + (v.note ?? ''));
   }
+  await judgeScriptedReads(w, testId, tagged);
 }

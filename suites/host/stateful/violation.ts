@@ -4,6 +4,7 @@
  * while shrinking), reported once at the end of the run (report.ts).
  */
 import type { ClauseId, HostCheckId } from '../../../spec/index.ts';
+import type { DataRead } from '../../../judge/host/index.ts';
 
 export class HostStepViolation extends Error {
   constructor(
@@ -21,6 +22,8 @@ export class HostStepViolation extends Error {
 /** How often each clause's conditions held over the run (a clause never checked is not exercised). */
 export class HostTally {
   readonly held = new Map<ClauseId, number>();
+  /** Reads a script answered 400 or 401, watched to the run's end for a retry (HOST-22, read-evidence.ts). */
+  readonly refused: Array<{ read: DataRead; testId: string; seenAtMs: number }> = [];
   add(clause: ClauseId): void {
     this.held.set(clause, (this.held.get(clause) ?? 0) + 1);
   }

@@ -48,6 +48,8 @@ export class World {
   readonly conversations = Array.from({ length: CONVERSATIONS }, () => freshConversationId());
   readonly built = new Map<string, Built>();
   readonly rotated: SigningKey[] = [];
+  /** The kids of genuine callbacks the receiver acknowledged in this sequence. */
+  readonly ackedKids = new Set<string>();
   /** Keys whose reads the data API holds now. */
   readonly holding = new Map<string, { handle: string; key: string }>();
   readonly lines: string[] = [];
@@ -108,6 +110,17 @@ export class World {
     return b;
   }
 
+  /** The onStart a rotation signs with its new kid: a conversation of user#0 outside the model's (no keys). */
+  rotationOnStart(): Payload {
+    return lifecyclePayload('onStart', {
+      workspaceKey: this.h.target.workspaceKey,
+      configEnd: this.h.target.configEnd,
+      endUserHandle: this.handles[0]!,
+      conversationId: freshConversationId(),
+      hookPath: this.ep.hookPath,
+    });
+  }
+
   /** Ends the holds of a delivery's keys (every hold when name is undefined). */
   async release(name?: string): Promise<void> {
     for (const [k, v] of [...this.holding]) {
@@ -124,9 +137,12 @@ export class World {
       return { signer: { mode: 'hmac', secret: ep.previousSecret ?? '' }, words: 'previous secret' };
     if (s === 'other-kid' && ep.decoy)
       return { signer: { mode: 'jwks', privateKey: ep.decoy.privateKey, kid: ep.decoy.kid }, words: 'another kid' };
-    const key = this.rotated[this.rotated.length - 1];
-    if (s === 'rotated' && key)
-      return { signer: { mode: 'jwks', privateKey: key.privateKey, kid: key.kid }, words: `rotated kid ${key.kid}` };
+    const key = s === 'earlier-rotated' ? this.rotated[0] : this.rotated[this.rotated.length - 1];
+    if ((s === 'rotated' || s === 'earlier-rotated') && key)
+      return {
+        signer: { mode: 'jwks', privateKey: key.privateKey, kid: key.kid },
+        words: `${s === 'rotated' ? 'rotated' : 'earlier rotated'} kid ${key.kid}`,
+      };
     return { words: 'current key' };
   }
 

@@ -12,7 +12,7 @@ import {
   show,
   TIMED_OUT_HINT,
 } from '../../shared/index.ts';
-import { checkWords, parseCheckRecords } from '../../../spec/index.ts';
+import { checkWords, parseCheckRecords, type HostCheckId } from '../../../spec/index.ts';
 
 test('a check names its clauses; a rule that holds twice is kept once with its count; a not-exercised note keeps its reason', async ({}, testInfo) => {
   check('HOST-3', 'a bad signature is refused').equals(401, 401);
@@ -63,7 +63,7 @@ test('attachment bodies that are not lists of records yield none', () => {
 
 test(
   'a failure with no HTTP answer (a refused connection, an unknown host, a request held past its deadline) never ' +
-    "carries a library hint, only its own; an HTTP answer or a reset keeps the fault model's",
+    "carries a library hint, only its own; an HTTP answer or a reset keeps the fault model's row it matches",
   () => {
     const at = 'POST http://127.0.0.1:1/hooks/ccs';
     const o = { id: 'ack.2xx-within-10s' as const };
@@ -74,10 +74,26 @@ test(
     expect(hintOfFailure(o, { expected: 'a 2xx', seen: `${at}: 308 after 3 ms` })?.hint).toContain('redirect');
     const held = `${at}: no answer within the deadline (10000 ms)`;
     expect(hintOfFailure(o, { expected: 'a 2xx', seen: held })).toEqual({ hint: TIMED_OUT_HINT });
-    expect(hintOfFailure(o, { expected: 'a 2xx', seen: `${at}: connection failed (read ECONNRESET)` })?.hint).toContain(
-      'redirect',
-    );
+    // A reset is an answer of sorts: the fault model's hint whose words it matches (a header limit), none of another.
+    const reset = { expected: 'a 2xx', seen: `${at}: connection failed (read ECONNRESET)` };
+    expect(hintOfFailure({ id: 'delivery.every-page-acked' }, reset)?.hint).toContain('header limit');
+    expect(hintOfFailure(o, reset)).toBeUndefined();
     const own = { expected: 'a 2xx', seen: `${at}: connection failed (connect ECONNREFUSED)`, hint: 'own' };
     expect(hintOfFailure(o, own)).toEqual({ hint: 'own' });
   },
 );
+
+test('of the hinted rows of one check, a failure carries the hint of the row whose words it matches, or none', () => {
+  const at = 'POST http://127.0.0.1:1/hooks/ccs';
+  const hint = (id: HostCheckId, seen: string) => hintOfFailure({ id }, { expected: '', seen }, 'rule')?.hint;
+  expect(hint('ack.2xx-within-10s', `${at}: 308 after 3 ms`)).toContain('redirect');
+  expect(hint('ack.2xx-within-10s', `${at}: 404 after 3 ms`)).toContain('hookPath');
+  // a 2xx too late is no redirect and no wrong path
+  expect(hint('ack.2xx-within-10s', `${at}: 200 after 12000 ms`)).toBeUndefined();
+  expect(hint('sig.refusal-401', `${at}: 403 after 3 ms`)).toContain('not 400, 403 or 500');
+  expect(hint('sig.refusal-401', `${at}: 500 after 3 ms`)).toContain('64 hex digits');
+  expect(hint('facts.matches-class', '(top) must NOT have additional properties (DisplayName)')).toContain('json tag');
+  expect(hint('facts.matches-class', '/age must be integer')).toBeUndefined();
+  expect(hint('facts.languages-english', '"de" is a language code or tag, not a name')).toContain('not codes');
+  expect(hint('facts.languages-english', '"Deutsch" is the native name of German')).toBeUndefined();
+});

@@ -9,6 +9,7 @@
 import { test, expect } from '@playwright/test';
 import { startHostHarness } from '../../host/harness/harness.ts';
 import { expectShrunk } from '../shrunk-failure.ts';
+import { reproductionFor } from '../../../reports/index.ts';
 import { HostStepViolation, hostModelClauses, hostRerunLine, runHostModel } from '../../host/stateful/index.ts';
 
 /**
@@ -18,8 +19,10 @@ import { HostStepViolation, hostModelClauses, hostRerunLine, runHostModel } from
 const CASES = [
   // an onComplete, another delivery, the onComplete again (seed 2: 3 steps in about 20 s)
   { fault: 'dedupe-keeps-last', clause: 'HOST-11', id: 'delivery.redelivery-deduped', seed: 2 },
-  // a config.deleted of a user, a facts GET of that user (seed 1: 2 steps)
-  { fault: 'facts-change-after-delete', clause: 'HOST-15', id: 'facts.matches-class', seed: 1 },
+  // a config.deleted of a user, a facts GET of that user (seed 3: 2 steps)
+  { fault: 'facts-change-after-delete', clause: 'HOST-15', id: 'facts.matches-class', seed: 3 },
+  // two rotations, then a callback under the first rotation's kid, still published (seed 4: 3 steps)
+  { fault: 'jwks-cache-drops-old-kid', clause: 'HOST-8', id: 'jwks.published-kid-accepted', seed: 4 },
 ] as const;
 
 /** The most steps a shrunk failure may have. */
@@ -49,6 +52,19 @@ for (const c of CASES) {
       expect(rerun, 'the replay line names the seed, the path and the fault').toContain(`--seed ${f.seed}`);
       expect(rerun).toContain(`CCS_SEED_PATH='${f.path}'`);
       expect(rerun).toContain(`--fault ${c.fault}`);
+      // The summary's rerun line (reports/render-summary.ts: the clause's reproduction command) of the failed
+      // test as report.ts records it (its evidence's seed and path, fast-check's words in its error) replays
+      // the shrunk sequence: the seed and its path.
+      const failed = {
+        ...{ title: title, file: 'suites/host/model.spec.ts', line: 1, project: 'host', clauses: [c.clause] },
+        ...{ status: 'failed' as const, ok: false, durationMs: 0, skipReasons: [], checks: [] },
+        errors: [`{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerun}`],
+        evidence: [{ sentence: 'the host model failed', seed: f.seed, path: f.path }],
+      };
+      const ctx = { hostArgs: ['--fault', c.fault] };
+      const summaryLine = reproductionFor(c.clause, [failed], ctx, 'host').command;
+      expect(summaryLine, 'the summary line carries the path').toContain(`CCS_SEED_PATH='${f.path}' `);
+      expect(summaryLine).toContain(`--seed ${f.seed}`);
     } finally {
       await h.close();
     }

@@ -64,7 +64,7 @@ test('a failing test fails its clauses with its error text, reproduction and a f
   expect(foo1?.status).toBe('failed');
   expect(foo1?.failures?.[0]?.error).toContain('seed: -1234');
   expect(foo1?.reproduction).toMatchObject({
-    command: 'ccs-conformance run --grep FOO-1 --target t.yaml --seed -1234',
+    command: "CCS_SEED_PATH='2:0:1' ccs-conformance run --grep FOO-1 --target t.yaml --seed -1234",
     seed: '-1234',
     path: '2:0:1',
     curl: ["curl -X POST -H 'X-Api-Key: [REDACTED]' http://127.0.0.1/x"],
