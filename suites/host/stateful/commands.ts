@@ -20,11 +20,13 @@ import {
   type ReadScript,
   type Signer,
 } from './model.ts';
+import { ExplorationEnded } from './violation.ts';
 import type { World } from './world.ts';
 
 abstract class Step implements fc.AsyncCommand<Model, World> {
   abstract check(m: Readonly<Model>): boolean;
   async run(m: Model, w: World): Promise<void> {
+    if (w.ended()) throw new ExplorationEnded();
     w.step(this.toString());
     w.counts.set(this.constructor.name, (w.counts.get(this.constructor.name) ?? 0) + 1);
     await this.act(m, w);

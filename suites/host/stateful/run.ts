@@ -15,7 +15,7 @@ import { HostCoverage } from './coverage.ts';
 import { Model, type Offers } from './model.ts';
 import { closeSequence, judgeSequence } from './verdict.ts';
 import { judgeRefusedReads } from './read-evidence.ts';
-import { HostStepViolation, HostTally } from './violation.ts';
+import { ExplorationEnded, HostStepViolation, HostTally } from './violation.ts';
 import { World } from './world.ts';
 
 export interface HostModelOptions {
@@ -101,11 +101,17 @@ export async function runHostModel(h: HostHarness, testId: string, o: HostModelO
     await h.service.sync();
     const w = new World(h, ep, coverage, tally, counts, h.observer.ledger.localSeq());
     const model = new Model(offersOf(ep));
+    // Side by side, another lane's failure ends this sequence before its next step (it decides nothing).
+    w.ended = () => firstFailedLane !== undefined && firstFailedLane !== lane.index && (sideBySide || unanswered);
     try {
       await fc.asyncModelRun(() => ({ model, real: w }), cmds);
       w.step('end of the sequence: the judge waits for the reads its deliveries call for');
       await judgeSequence(w, testId, tagged);
     } catch (error) {
+      if (error instanceof ExplorationEnded) {
+        await closeSequence(w, testId);
+        return;
+      }
       w.lines.push(
         error instanceof HostStepViolation
           ? `FAILS ${error.clause}: ${error.rule}`

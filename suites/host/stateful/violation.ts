@@ -19,6 +19,17 @@ export class HostStepViolation extends Error {
   }
 }
 
+/**
+ * Not a verdict: another lane's sequence failed while this one ran side by side, so the exploration ended and
+ * this sequence stops before its next step (a step against a receiver that holds requests waits its 10 s).
+ */
+export class ExplorationEnded extends Error {
+  constructor() {
+    super("another lane's sequence failed: the exploration ended before this step");
+    this.name = 'ExplorationEnded';
+  }
+}
+
 /** How often each clause's conditions held over the run (a clause never checked is not exercised). */
 export class HostTally {
   readonly held = new Map<ClauseId, number>();

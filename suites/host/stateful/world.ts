@@ -55,6 +55,9 @@ export class World {
   readonly lines: string[] = [];
   private forger?: SigningKey;
 
+  /** True once the exploration has ended elsewhere (run.ts): the sequence takes no further step. */
+  ended: () => boolean = () => false;
+
   constructor(
     readonly h: HostHarness,
     readonly ep: ModeEndpoint,
