@@ -3,7 +3,7 @@
  * driven run.
  */
 export { judgeJournal, type Gaps, type JudgeOptions, type Judgement } from './judge.ts';
-export { observeReport, NOT_FROM_TRAFFIC, type ObserveReportInput } from './report.ts';
+export { observeReport, notFromTraffic, NOT_FROM_TRAFFIC, type ObserveReportInput } from './report.ts';
 export { Verdicts } from './verdicts.ts';
 export { retriesDueUntilNs } from './triggers.ts';
 export type { DeclaredSigning } from './words.ts';
