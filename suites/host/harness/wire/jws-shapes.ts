@@ -73,27 +73,21 @@ export async function signatureOfLength(r: SignedRequest, k: Keyring, n: number)
 
 const jwks = { modes: ['jwks'] as const, kinds: EVERY_KIND };
 
+/** A JWS whose r (at 0) or s (at 32) starts with a zero byte: still 64 bytes r||s, so accepted. */
+const leadingZero = (part: 'r' | 's'): SignatureCase => ({
+  id: `sig.jws-${part}-leading-zero`,
+  name: `an ES256 JWS whose ${part} starts with a zero byte (still 64 bytes r||s, RFC 7518 3.4) is accepted`,
+  clause: 'HOST-7',
+  ...jwks,
+  accepted: true,
+  build: async (r, k) => ({
+    signature: compact(await es256Jws(published(k), es256(k), bytesOf(r), leadingZeroAt(part === 'r' ? 0 : 32))),
+  }),
+});
+
 export const JWS_WIRE_CASES: readonly SignatureCase[] = [
-  {
-    id: 'sig.jws-r-leading-zero',
-    name: 'an ES256 JWS whose r starts with a zero byte (still 64 bytes r||s, RFC 7518 3.4) is accepted',
-    clause: 'HOST-7',
-    ...jwks,
-    accepted: true,
-    build: async (r, k) => ({
-      signature: compact(await es256Jws(published(k), es256(k), bytesOf(r), leadingZeroAt(0))),
-    }),
-  },
-  {
-    id: 'sig.jws-s-leading-zero',
-    name: 'an ES256 JWS whose s starts with a zero byte (still 64 bytes r||s, RFC 7518 3.4) is accepted',
-    clause: 'HOST-7',
-    ...jwks,
-    accepted: true,
-    build: async (r, k) => ({
-      signature: compact(await es256Jws(published(k), es256(k), bytesOf(r), leadingZeroAt(32))),
-    }),
-  },
+  leadingZero('r'),
+  leadingZero('s'),
   {
     id: 'sig.jws-header-reordered',
     name: 'a JWS whose protected header lists kid before alg is accepted (RFC 7515 4: members in any order)',
