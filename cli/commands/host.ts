@@ -39,7 +39,11 @@ function fail2(message: string): number {
 function secretsOf(t: HostTarget): string[] {
   const s =
     t.signing.mode === 'hmac'
-      ? [t.signing.secret, ...(t.signing.previousSecret ? [t.signing.previousSecret] : [])]
+      ? [
+          t.signing.secret,
+          ...(t.signing.previousSecret ? [t.signing.previousSecret] : []),
+          ...(t.sandbox?.secret ? [t.sandbox.secret] : []),
+        ]
       : [];
   return [...s, t.bearerToken];
 }
@@ -108,6 +112,7 @@ export async function run(argv: string[]): Promise<number> {
         shared = await startServiceSide({
           port,
           workspaceKey: target.workspaceKey,
+          ...(target.sandbox ? { sandboxWorkspaceKey: target.sandbox.workspaceKey } : {}),
           bearerToken: target.bearerToken,
           controlToken,
         });

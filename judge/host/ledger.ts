@@ -138,7 +138,9 @@ export class Ledger {
       return Math.max(...known.map((x) => x!.at));
     }
     if (known.some((x) => x === undefined)) {
-      const at = await this.service.announce(handle, keys);
+      // The records are the callback's workspace's (a sandbox's read under its own workspaceKey, 2.1).
+      const ws = typeof p.workspaceKey === 'string' ? p.workspaceKey : undefined;
+      const at = await this.service.announce(handle, keys, ws);
       for (const k of keys) this.served.get(`${handle}\u0000${k}`)!.used = true;
       return at;
     }

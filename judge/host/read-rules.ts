@@ -116,8 +116,11 @@ export function readViolations(r: DataRead, testId: string, reads: readonly Data
   }
   if (!mine) return out;
   // Any key any callback the harness sent named for this user may be read (an onComplete's serviceKeys, the
-  // serviceKey of config.saved or config.deleted, a bulk page's keys), whichever test sent the callback.
-  if (r.serviceKey !== null && r.wellFormed && !owners.some((a) => a.keys.has(r.serviceKey!))) {
+  // serviceKey of config.saved or config.deleted, a bulk page's keys), whichever test sent the callback, in
+  // whichever worker: the service side serves (200) or scripts only a record some callback or test of the run
+  // named, and a handle a generated value fixes ("NaN", "null") may be another worker's user too.
+  const servedRecord = r.status === 200 || r.scripted === true;
+  if (r.serviceKey !== null && r.wellFormed && !servedRecord && !owners.some((a) => a.keys.has(r.serviceKey!))) {
     out.push({
       clause: 'HOST-13',
       id: 'observe.read-announced-key',

@@ -21,6 +21,8 @@ export interface RunKeys {
   key: SigningKey;
   decoy: SigningKey;
   stranger: SigningKey;
+  /** A declared sandbox workspace's own key, published under its own kid in the same document (5.2). */
+  sandbox?: SigningKey;
 }
 
 export interface DataRead {
@@ -65,6 +67,8 @@ export interface ServiceSideOptions {
   port?: number;
   host?: string;
   workspaceKey: string;
+  /** A sandbox workspace of it (2.1 "sb-"), whose records the data API serves under its own workspaceKey. */
+  sandboxWorkspaceKey?: string;
   bearerToken: string;
   /** Serves the control routes under a path holding this token (a service side shared by workers). */
   controlToken?: string;
@@ -81,9 +85,10 @@ export interface ServiceSide {
    * Records the receiver may read: the keys announced in an onComplete (or saved by a config.saved) for
    * this user. Resolves once the data API serves them (at once in-process, after a round trip when shared),
    * with the journal position at the announcement: a read journalled later may follow this callback. With
-   * no keys it serves nothing and only tells the position.
+   * no keys it serves nothing and only tells the position. The records are the workspace's (default: the
+   * production one): a sandbox's are read under its own workspaceKey (section 7's path).
    */
-  announce(endUserHandle: string, serviceKeys: readonly string[]): Promise<number>;
+  announce(endUserHandle: string, serviceKeys: readonly string[], workspaceKey?: string): Promise<number>;
   /**
    * Answers the next reads of one key with these statuses, in order, before the envelope; with a
    * hold, the next `reads` reads of the key (every one by default) are answered only `ms` after they

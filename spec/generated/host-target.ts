@@ -30,6 +30,14 @@ export interface HostTargetFile {
   workspaceKey?: string;
   /** The workspace id used in the facts delivery id uf-<workspaceId>-<endUserHandle> (FACTS-3). Default: the workspaceKey. */
   workspaceId?: string;
+  /** Optional: a sandbox workspace of the production one (2.1), whose callbacks reach the same receiver at the same hookPath (4.1); the host model then sends deliveries of it too. Absent: only the production workspace is exercised. */
+  sandbox?: {
+    /** The sandbox's workspaceKey, put in its callbacks and expected in the data API paths of its reads; a sandbox key starts with sb- (2.1). */
+    workspaceKey: string;
+    /** The sandbox's own HMAC secret (5.2: secrets are per workspace and per environment); required in hmac mode (or the older secretEnv), unused otherwise. In jwks mode the harness makes the sandbox's key and serves it under its own kid in the same JWKS document (5.2). */
+    secret?: HostTargetSecret;
+    secretEnv?: HostTargetEnvName;
+  };
   /** The configEnd put in callbacks, with its leading slash (EVT-12). Default: /settings. */
   configEnd?: string;
   /** The endUserHandle put in callbacks; never the reserved prefix org- (2.1). Default: a fresh handle per test. */

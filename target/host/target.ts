@@ -13,6 +13,12 @@ import type { HostTargetClassField, HostTargetEnvName, HostTargetFile, HostTarge
 export type HostSigning =
   { mode: 'hmac'; secret: string; previousSecret?: string } | { mode: 'jwks' } | { mode: 'none' };
 
+/** A sandbox workspace the host target declares (2.1 "sb-"): its key, and its own HMAC secret in hmac mode. */
+export interface HostSandbox {
+  workspaceKey: string;
+  secret?: string;
+}
+
 /** One field of a FACTS class definition (generated from the host target schema). */
 export type FactsClassField = HostTargetClassField;
 
@@ -27,6 +33,11 @@ export interface HostTarget {
   signing: HostSigning;
   workspaceKey: string;
   workspaceId: string;
+  /**
+   * A sandbox workspace of the production one (2.1): its callbacks reach the same hook (4.1 hookPath, identical
+   * across environments); in hmac mode its own secret (5.2: per workspace and per environment).
+   */
+  sandbox?: HostSandbox;
   configEnd: string;
   endUserHandle?: string;
   bearerToken: string;
@@ -184,6 +195,7 @@ export function parseHostTarget(
     true,
   ) as string;
   const workspaceKey = file.workspaceKey ?? 'ws-host-conformance';
+  const sandbox = sandboxOf(file, s.mode, workspaceKey, env);
   const t = file.timeouts ?? {};
   return {
     description: file.description ?? `${where}: ${origin}${hookPath}`,
@@ -194,6 +206,7 @@ export function parseHostTarget(
     signing,
     workspaceKey,
     workspaceId: file.workspaceId ?? workspaceKey,
+    ...(sandbox !== undefined ? { sandbox } : {}),
     configEnd: file.configEnd ?? '/settings',
     ...(file.endUserHandle !== undefined ? { endUserHandle: file.endUserHandle } : {}),
     bearerToken,
@@ -204,6 +217,20 @@ export function parseHostTarget(
       noRetryWindowMs: t.noRetryWindowMs ?? defaultNoRetryWindowMs(t.dataReadMs ?? DEFAULT_TIMEOUTS.dataReadMs),
     },
   };
+}
+
+/** The sandbox member: its key (another workspace than production's) and, in hmac mode, its own secret (5.2). */
+function sandboxOf(
+  file: HostTargetFile,
+  mode: HostSigning['mode'],
+  workspaceKey: string,
+  env: NodeJS.ProcessEnv,
+): HostSandbox | undefined {
+  const sb = file.sandbox;
+  if (sb === undefined) return undefined;
+  if (sb.workspaceKey === workspaceKey) throw bad('sandbox.workspaceKey', 'must differ from the workspaceKey');
+  const own = secret(sb.secret, sb.secretEnv, 'sandbox.secret', env, mode === 'hmac');
+  return mode === 'hmac' ? { workspaceKey: sb.workspaceKey, secret: own as string } : { workspaceKey: sb.workspaceKey };
 }
 
 export function loadHostTarget(file: string, env: NodeJS.ProcessEnv = process.env): HostTarget {

@@ -20,6 +20,7 @@ import {
   DEFAULT_TIMEOUTS,
   defaultNoRetryWindowMs,
   loadHostTarget,
+  type HostSandbox,
   type HostTarget,
 } from '../../../target/host/target.ts';
 import { startServiceSide } from './service-side.ts';
@@ -27,7 +28,7 @@ import { connectServiceSide } from './remote-service-side.ts';
 import { observe, type Observer } from './observer.ts';
 import type { Mode } from './modes.ts';
 import { readSettings } from '../../../spec/index.ts';
-import { newRunKeys, newSigningKey } from './run-keys.ts';
+import { newRunKeys, newSigningKey, publishedJwks } from './run-keys.ts';
 import type { RunKeys, ServiceSide, SigningKey } from '../../../judge/host/index.ts';
 
 export { newSigningKey, type SigningKey };
@@ -50,6 +51,11 @@ export interface ModeEndpoint {
   stranger?: SigningKey;
   /** The signer config of a correct service in this mode. */
   signer: SignerConfig;
+  /**
+   * A sandbox workspace the target declares (2.1 "sb-"): its callbacks reach the same hook (4.1), signed with
+   * its own secret (5.2 "Secrets: per workspace and per environment") or its own kid in the same document.
+   */
+  sandbox?: { workspaceKey: string; signer: SignerConfig; secret?: string; key?: SigningKey };
 }
 
 export interface HostHarness {
@@ -117,11 +123,12 @@ export async function startHostHarness(
       service = await startServiceSide({
         port: portFromEnv ?? target.servicePort ?? 0,
         workspaceKey: target.workspaceKey,
+        ...(target.sandbox ? { sandboxWorkspaceKey: target.sandbox.workspaceKey } : {}),
         bearerToken: target.bearerToken,
       });
     }
     closers.push(() => service.close());
-    keys ??= await newRunKeys();
+    keys ??= await newRunKeys(target.sandbox !== undefined);
     const s = target.signing;
     endpoints[s.mode] = endpoint(
       s.mode,
@@ -130,11 +137,14 @@ export async function startHostHarness(
       target.factsPath,
       s.mode === 'hmac' ? s : undefined,
       keys,
+      target.sandbox,
     );
   } else {
     // Test-only secrets, random per run: they never leave this process.
     const bearerToken = randomBytes(16).toString('hex');
     const hmac = { secret: randomBytes(24).toString('hex'), previousSecret: randomBytes(24).toString('hex') };
+    // A sandbox of the reference's workspace (2.1), with its own HMAC secret (5.2), at the same hook (4.1).
+    const sandbox = { workspaceKey: 'sb-host-ref', secret: randomBytes(24).toString('hex') };
     target = {
       description: fault ? `reference host receiver with fault ${fault}` : 'reference host receiver',
       hostBaseUrl: 'http://127.0.0.1',
@@ -144,6 +154,7 @@ export async function startHostHarness(
       signing: { mode: 'hmac', ...hmac },
       workspaceKey: 'ws-host-ref',
       workspaceId: 'ws-host-ref',
+      sandbox,
       configEnd: '/settings',
       // The reference reads within milliseconds: a shorter read deadline than a host team's default
       // keeps the mutation matrix's faulty readers quick to judge, and changes no verdict of it.
@@ -155,10 +166,20 @@ export async function startHostHarness(
         noRetryWindowMs: defaultNoRetryWindowMs(DEFAULT_TIMEOUTS.dataReadMs),
       },
     };
-    service = await startServiceSide({ port: portFromEnv ?? 0, workspaceKey: target.workspaceKey, bearerToken });
+    service = await startServiceSide({
+      port: portFromEnv ?? 0,
+      workspaceKey: target.workspaceKey,
+      sandboxWorkspaceKey: sandbox.workspaceKey,
+      bearerToken,
+    });
     closers.push(() => service.close());
-    keys = await newRunKeys();
-    const dataApi = { baseUrl: service.url, workspaceKey: target.workspaceKey, bearerToken };
+    keys = await newRunKeys(true);
+    const dataApi = {
+      baseUrl: service.url,
+      workspaceKey: target.workspaceKey,
+      sandboxWorkspaceKey: sandbox.workspaceKey,
+      bearerToken,
+    };
     const start = (signing: Parameters<typeof startHostReceiver>[0]['signing']): Promise<HostReceiver> =>
       startHostReceiver({
         signing,
@@ -168,24 +189,26 @@ export async function startHostHarness(
         ...(o.variant ? { variant: o.variant } : {}),
       });
     const [h, j] = await Promise.all([
-      start({ mode: 'hmac', ...hmac }),
+      start({ mode: 'hmac', ...hmac, sandboxSecret: sandbox.secret }),
       start({ mode: 'jwks', jwksUrl: service.jwksUrl }),
     ]);
     closers.push(
       () => h.close(),
       () => j.close(),
     );
-    endpoints.hmac = endpoint('hmac', h.url, h.hookPath, h.factsPath, hmac, keys);
-    endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, keys);
+    endpoints.hmac = endpoint('hmac', h.url, h.hookPath, h.factsPath, hmac, keys, sandbox);
+    endpoints.jwks = endpoint('jwks', j.url, j.hookPath, j.factsPath, undefined, keys, sandbox);
   }
   // The document publishes the key and a decoy under another kid (HOST-7 step 2: the key of the
-  // JWS's own kid, never another published one); a shared service side published them at its start.
-  if (!service.controlUrl) await service.setJwks([keys.key.publicJwk, keys.decoy.publicJwk]);
+  // JWS's own kid, never another published one), and a declared sandbox's own key (5.2 "Environments":
+  // a different kid, the same document); a shared service side published them at its start.
+  if (!service.controlUrl) await service.setJwks(publishedJwks(keys));
   // Evidence and messages of this process are scrubbed of the target's credentials (spec/redact.ts).
   registerSecret(target.bearerToken);
   if (target.signing.mode === 'hmac') {
     registerSecret(target.signing.secret);
     registerSecret(target.signing.previousSecret);
+    registerSecret(target.sandbox?.secret);
   }
 
   return {
@@ -214,8 +237,9 @@ function endpoint(
   factsPath: string | undefined,
   hmac: { secret: string; previousSecret?: string } | undefined,
   keys: RunKeys,
+  sandbox?: HostSandbox,
 ): ModeEndpoint {
-  const { key } = keys;
+  const { key, sandbox: sandboxKey, ...published } = keys;
   const root = base.replace(/\/+$/, '');
   const signer: SignerConfig =
     mode === 'hmac'
@@ -231,7 +255,19 @@ function endpoint(
     ...(hmac !== undefined
       ? { secret: hmac.secret, ...(hmac.previousSecret !== undefined ? { previousSecret: hmac.previousSecret } : {}) }
       : {}),
-    ...(mode === 'jwks' ? keys : {}),
+    ...(mode === 'jwks' ? { key, ...published } : {}),
     signer,
+    ...(sandbox !== undefined ? { sandbox: sandboxEndpoint(mode, sandbox, sandboxKey) } : {}),
   };
+}
+
+/** A sandbox's signer: its own secret (HMAC), its own key under its own kid (JWKS), or none (5.2). */
+function sandboxEndpoint(mode: Mode, sandbox: HostSandbox, key: SigningKey | undefined): ModeEndpoint['sandbox'] {
+  const { workspaceKey, secret } = sandbox;
+  if (mode === 'hmac') return { workspaceKey, secret: secret ?? '', signer: { mode: 'hmac', secret: secret ?? '' } };
+  if (mode === 'jwks' && key !== undefined)
+    return { workspaceKey, key, signer: { mode: 'jwks', privateKey: key.privateKey, kid: key.kid } };
+  if (mode === 'jwks')
+    throw ccsError('HOST_HARNESS_DEFECT', { problem: 'the run keys hold no key of the declared sandbox' });
+  return { workspaceKey, signer: { mode: 'none' } };
 }

@@ -65,8 +65,8 @@ export function observe(service: ServiceSide, o: Partial<DutyOptions> = {}): Obs
   const options: DutyOptions = { ...o, dataReadMs: o.dataReadMs ?? DEFAULT_DATA_READ_MS };
   let judgedUpTo = 0;
   const inner = service.announce.bind(service);
-  service.announce = async (endUserHandle, serviceKeys) => {
-    const at = await inner(endUserHandle, serviceKeys);
+  service.announce = async (endUserHandle, serviceKeys, workspaceKey) => {
+    const at = await inner(endUserHandle, serviceKeys, workspaceKey);
     ledger.announced(endUserHandle, serviceKeys, at);
     return at;
   };

@@ -11,23 +11,31 @@ import { generateSigningKey, type CryptoKey, type KeyObject } from '../../../pro
 import type { RunKeys, SigningKey } from '../../../judge/host/index.ts';
 
 /** Their private halves, as the control route of a shared service side sends them to workers. */
-export type RunKeysJson = Record<keyof RunKeys, { kid: string; privateJwk: JWK; publicJwk: JWK }>;
+export type RunKeysJson = Partial<Record<keyof RunKeys, { kid: string; privateJwk: JWK; publicJwk: JWK }>>;
 
-const NAMES = ['key', 'decoy', 'stranger'] as const;
+const NAMES = ['key', 'decoy', 'stranger', 'sandbox'] as const;
 
 export async function newSigningKey(): Promise<SigningKey> {
   return generateSigningKey(`ccs-${randomBytes(6).toString('hex')}`);
 }
 
-export async function newRunKeys(): Promise<RunKeys> {
+/** With a sandbox workspace declared, its own key too (5.2: sandbox and production use different kids). */
+export async function newRunKeys(sandbox = false): Promise<RunKeys> {
   const [key, decoy, stranger] = await Promise.all([newSigningKey(), newSigningKey(), newSigningKey()]);
-  return { key: key!, decoy: decoy!, stranger: stranger! };
+  return { key: key!, decoy: decoy!, stranger: stranger!, ...(sandbox ? { sandbox: await newSigningKey() } : {}) };
+}
+
+/** The document served at a run's start: the key, the decoy and a sandbox's own key, each under its kid (5.2). */
+export function publishedJwks(keys: RunKeys): JWK[] {
+  return [keys.key.publicJwk, keys.decoy.publicJwk, ...(keys.sandbox ? [keys.sandbox.publicJwk] : [])];
 }
 
 export async function runKeysToJson(keys: RunKeys): Promise<RunKeysJson> {
   const out = {} as RunKeysJson;
-  for (const n of NAMES)
-    out[n] = { kid: keys[n].kid, privateJwk: await exportJWK(keys[n].privateKey), publicJwk: keys[n].publicJwk };
+  for (const n of NAMES) {
+    const k = keys[n];
+    if (k !== undefined) out[n] = { kid: k.kid, privateJwk: await exportJWK(k.privateKey), publicJwk: k.publicJwk };
+  }
   return out;
 }
 
@@ -35,6 +43,7 @@ export async function runKeysFromJson(json: RunKeysJson): Promise<RunKeys> {
   const out = {} as RunKeys;
   for (const n of NAMES) {
     const k = json[n];
+    if (k === undefined) continue;
     out[n] = {
       kid: k.kid,
       privateKey: (await importJWK(k.privateJwk, 'ES256', { extractable: true })) as CryptoKey | KeyObject,

@@ -17,7 +17,7 @@ export interface ControlledState {
   jwksFetches: readonly JwksFetch[];
   events: EventEmitter;
   /** Returns the journal position at the announcement (service-side.ts). */
-  announce(endUserHandle: string, serviceKeys: readonly string[]): number;
+  announce(endUserHandle: string, serviceKeys: readonly string[], workspaceKey?: string): number;
   script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold): void;
   release(endUserHandle: string, serviceKey: string): void;
   setJwks(keys: readonly JWK[]): void;
@@ -49,8 +49,8 @@ export function registerControl(
   // The keys every worker signs with, published in the JWKS document before the first callback.
   app.get(`${prefix}/keys`, async () => runKeys);
   app.post(`${prefix}/announce`, async (req) => {
-    const b = req.body as { endUserHandle: string; serviceKeys: string[] };
-    return { ok: true, at: state().announce(b.endUserHandle, b.serviceKeys) };
+    const b = req.body as { endUserHandle: string; serviceKeys: string[]; workspaceKey?: string };
+    return { ok: true, at: state().announce(b.endUserHandle, b.serviceKeys, b.workspaceKey) };
   });
   app.post(`${prefix}/script`, async (req) => {
     const b = req.body as {

@@ -3,7 +3,8 @@
  * (GET /api/{workspaceKey}/endpoints/{configEnd}/data/{endUserHandle}[/{serviceKey}], Bearer
  * auth) and /.well-known/service/jwks.json, so a suite can see the receiver read every key
  * (HOST-13), retry a 409 (HOST-21), not retry a 401 (HOST-22) and refetch the JWKS on an
- * unknown kid (HOST-8). Every request is journalled on arrival.
+ * unknown kid (HOST-8). Every request is journalled on arrival. A declared sandbox workspace (2.1 "sb-") is
+ * served under its own workspaceKey, with its own records: a sandbox key is read over the sandbox's path.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { EventEmitter } from 'node:events';
@@ -20,7 +21,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JWK } from 'jose';
 import { edgeEnvelope, envelope } from './value-classes.ts';
 import { controlPrefix, registerControl } from './service-control.ts';
-import { newRunKeys, runKeysToJson } from './run-keys.ts';
+import { newRunKeys, publishedJwks, runKeysToJson } from './run-keys.ts';
 
 const DATA_ROUTE = /^\/api\/([^/]+)\/endpoints\/(.+)\/data\/([^/]+)(?:\/([^/]+))?\/?$/;
 
@@ -42,7 +43,12 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   events.setMaxListeners(0);
   const reads: DataRead[] = [];
   const jwksFetches: JwksFetch[] = [];
+  // The records of each (workspaceKey, endUserHandle), and the workspace each (user, key) was announced in.
   const records = new Map<string, Set<string>>();
+  const homes = new Map<string, string>();
+  const served = new Set([o.workspaceKey, ...(o.sandboxWorkspaceKey !== undefined ? [o.sandboxWorkspaceKey] : [])]);
+  // A callback of any other workspaceKey (a value test's) is the production workspace's, as before.
+  const workspaceOf = (ws: string | undefined) => (ws !== undefined && served.has(ws) ? ws : o.workspaceKey);
   const scripts = new Map<string, number[]>();
   const holds = new Map<string, { ms: number; left: number }>();
   // The reads of a key held now, each ended early by release().
@@ -125,8 +131,12 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     if (req.method === 'PUT') return answer(405, errorBody(405, 'Method Not Allowed', path));
     if (malformed) return answer(400, errorBody(400, 'Bad Request', path));
     if (bearer !== 'sent') return answer(401, errorBody(401, 'Unauthorized', path));
-    if (wsText !== o.workspaceKey) return answer(403, errorBody(403, 'Forbidden', path));
+    // Section 7: the Bearer token of the production workspace covers its sb- sandbox too (AUTH-3).
+    if (!served.has(wsText)) return answer(403, errorBody(403, 'Forbidden', path));
     if (req.method !== 'GET') return answer(405, errorBody(405, 'Method Not Allowed', path));
+    // A key of the other workspace is not this one's record (read over the path of its own workspace).
+    const home = serviceKey === null ? undefined : homes.get(`${endUserHandle}\u0000${serviceKey}`);
+    if (home !== undefined && home !== wsText) return answer(404, errorBody(404, 'Not Found', path));
     const queue = serviceKey === null ? undefined : scripts.get(`${endUserHandle}\u0000${serviceKey}`);
     const scripted = queue?.shift();
     if (scripted === 409)
@@ -135,7 +145,7 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     if (scripted === 200) return answer(200, edgeEnvelope(), true);
     if (scripted !== undefined)
       return answer(scripted, errorBody(scripted, scripted === 401 ? 'Unauthorized' : 'Error', path), true);
-    const known = records.get(endUserHandle);
+    const known = records.get(`${wsText}\u0000${endUserHandle}`);
     if (known === undefined) return answer(404, errorBody(404, 'Not Found', path));
     if (serviceKey === null) return answer(200, [...known].map(envelope));
     if (!known.has(serviceKey)) return answer(404, errorBody(404, 'Not Found', path));
@@ -147,12 +157,16 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     reads,
     jwksFetches,
     events,
-    announce(endUserHandle: string, serviceKeys: readonly string[]) {
+    announce(endUserHandle: string, serviceKeys: readonly string[], workspaceKey?: string) {
       // No keys: the position only (a user with no record stays one: its list read answers 404).
       if (serviceKeys.length === 0) return seq;
-      const set = records.get(endUserHandle) ?? new Set<string>();
-      for (const k of serviceKeys) set.add(k);
-      records.set(endUserHandle, set);
+      const ws = workspaceOf(workspaceKey);
+      const set = records.get(`${ws}\u0000${endUserHandle}`) ?? new Set<string>();
+      for (const k of serviceKeys) {
+        set.add(k);
+        homes.set(`${endUserHandle}\u0000${k}`, ws);
+      }
+      records.set(`${ws}\u0000${endUserHandle}`, set);
       return seq;
     },
     script(endUserHandle: string, serviceKey: string, statuses: readonly number[], hold?: ReadHold) {
@@ -177,8 +191,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
   };
   let runKeys: RunKeys | undefined;
   if (o.controlToken !== undefined) {
-    runKeys = await newRunKeys();
-    jwks = [runKeys.key.publicJwk, runKeys.decoy.publicJwk];
+    runKeys = await newRunKeys(o.sandboxWorkspaceKey !== undefined);
+    jwks = publishedJwks(runKeys);
     registerControl(app, o.controlToken, () => state, await runKeysToJson(runKeys));
   }
 
@@ -216,7 +230,8 @@ export async function startServiceSide(o: ServiceSideOptions): Promise<ServiceSi
     reads,
     jwksFetches,
     ...(o.controlToken !== undefined ? { controlUrl: url + controlPrefix(o.controlToken) } : {}),
-    announce: async (endUserHandle, serviceKeys) => state.announce(endUserHandle, serviceKeys),
+    announce: async (endUserHandle, serviceKeys, workspaceKey) =>
+      state.announce(endUserHandle, serviceKeys, workspaceKey),
     script: async (endUserHandle, serviceKey, statuses, hold) => {
       state.script(endUserHandle, serviceKey, statuses, hold);
     },

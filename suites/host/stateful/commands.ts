@@ -61,7 +61,10 @@ export class Send extends Step {
     super();
   }
   check(m: Readonly<Model>): boolean {
-    return validRef(this.d) && m.canSign(this.signer) && (this.attempt === 1 || this.d.event === 'onComplete');
+    // A sandbox's delivery is signed with the sandbox's own secret or kid only (5.2): whether a receiver takes
+    // production's for it the contract does not say, so no sequence asks.
+    const signer = m.inSandbox(this.d.conv) ? this.signer === 'current' : m.canSign(this.signer);
+    return validRef(this.d) && signer && (this.attempt === 1 || this.d.event === 'onComplete');
   }
   protected async act(m: Model, w: World): Promise<void> {
     const name = deliveryName(this.d);
@@ -71,7 +74,7 @@ export class Send extends Step {
     // The newest key before any rotation is the current one (the sequence stays as long in every mode).
     const by: Signer = this.signer === 'rotated' && m.rotations === 0 ? 'current' : this.signer;
     if (by !== this.signer) w.lines.push('   (no JWKS rotation in this sequence yet: the current key or secret signs)');
-    const { signer, words } = w.signerOf(by);
+    const { signer, words } = w.signerOf(by, this.d.conv);
     const o = await deliver(w.h, w.ep, b.payload, {
       attempt: this.attempt,
       ...(signer ? { signer, genuine: true } : {}),
@@ -110,6 +113,8 @@ export class Send extends Step {
       c.row("callback signed by an earlier rotation's key after a later one's");
     if (by === 'other-kid') c.row('callback signed by another published kid');
     if (by === 'previous') c.row('callback signed with the previous HMAC secret');
+    const sandbox = m.inSandbox(this.d.conv);
+    if (sandbox) c.row('deliveries of a sandbox workspace');
     if (!again && this.d.event === 'onComplete')
       for (const s of new Set(b.scripts.map((x) => x.script)))
         if (s !== 'plain') c.row(`onComplete with a read answered ${s === 'held' ? 'late (held, then released)' : s}`);
@@ -117,7 +122,8 @@ export class Send extends Step {
     m.acked.add(name);
     m.sent.add(name);
     m.last = name;
-    if (this.d.event === 'config.deleted') m.deleted.add(userOf(this.d.conv));
+    // A facts GET is of the production workspace: a sandbox's config.deleted is another workspace's user's (2.1).
+    if (this.d.event === 'config.deleted' && !sandbox) m.deleted.add(userOf(this.d.conv));
   }
   toString(): string {
     const scripts = this.d.event === 'onComplete' ? `, reads ${this.scripts.join('/') || 'plain'}` : '';
@@ -143,17 +149,22 @@ export class Bad extends Step {
     // A copy of a delivery the receiver has met in any form may be answered as a duplicate before (or without)
     // verifying: its refusal is decided only on a first meeting (bad-signatures.ts: each case its own payload).
     const refused = m.sent.has(name) ? undefined : refusalOf(w.ep.mode, this.kind);
-    const expect = refused === undefined ? {} : { expect: { refused } };
+    // A sandbox's copy is made with the sandbox's own secret or kid (5.2), as its genuine delivery is.
+    const own = w.sandboxOf(this.d.conv);
+    const knobs = {
+      ...(refused === undefined ? {} : { expect: { refused } }),
+      ...(own !== undefined && w.ep.mode !== 'none' ? { signer: own.signer } : {}),
+    };
     const o =
       this.kind === 'forged'
-        ? await deliver(w.h, w.ep, b.payload, { signer: await w.forgedSigner(), ...expect })
+        ? await deliver(w.h, w.ep, b.payload, { ...knobs, signer: await w.forgedSigner(this.d.conv) })
         : this.kind === 'tampered'
           ? await deliver(w.h, w.ep, b.payload, {
               body: oneByteChanged(body),
               signedBody: body,
-              ...expect,
+              ...knobs,
             })
-          : await deliver(w.h, w.ep, b.payload, { t: unixNow() - 302, ...expect });
+          : await deliver(w.h, w.ep, b.payload, { t: unixNow() - 302, ...knobs });
     w.answer(o);
     expectRefusal(w.tally, o, `${this.kind} copy of ${name}`);
     if (isAck(o)) return; // accepted: the judge's refusal duty fails it at the sequence's end

@@ -52,7 +52,8 @@ export const HOST_ROWS: readonly HostRow[] = [
   },
   {
     id: 'deliveries of a sandbox workspace',
-    leftOut: () => 'the host target declares no sandbox workspace (one workspaceKey)',
+    leftOut: (o: Offers) =>
+      o.sandbox ? undefined : 'the host target declares no sandbox workspace (one workspaceKey)',
   },
 ];
 

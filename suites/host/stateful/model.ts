@@ -59,6 +59,13 @@ export const deliveryName = (d: DeliveryRef): string =>
 
 export const userOf = (conv: number): number => conv % USERS;
 
+/**
+ * With a sandbox workspace declared (2.1 "sb-"), the last conversation is the sandbox's: its deliveries carry the
+ * sandbox's workspaceKey, reach the same hook (4.1 hookPath "identical across environments") and are signed with
+ * the sandbox's own secret or kid (5.2), and the model expects the same answers as for production's.
+ */
+export const SANDBOX_CONV = CONVERSATIONS - 1;
+
 /** What the host target offers the model: its signing mode and what that mode can sign with. */
 export interface Offers {
   mode: 'hmac' | 'jwks' | 'none';
@@ -66,6 +73,8 @@ export interface Offers {
   previousSecret: boolean;
   /** The target serves user facts (a factsPath). */
   facts: boolean;
+  /** The host target declares a sandbox workspace (its deliveries are SANDBOX_CONV's). */
+  sandbox: boolean;
 }
 
 export class Model {
@@ -88,6 +97,11 @@ export class Model {
   rotations = 0;
 
   constructor(readonly offers: Offers) {}
+
+  /** Whether a conversation is the sandbox workspace's. */
+  inSandbox(conv: number): boolean {
+    return this.offers.sandbox && conv === SANDBOX_CONV;
+  }
 
   get signed(): boolean {
     return this.offers.mode !== 'none';

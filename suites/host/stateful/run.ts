@@ -61,6 +61,7 @@ const offersOf = (ep: ModeEndpoint): Offers => ({
   mode: ep.mode,
   previousSecret: ep.previousSecret !== undefined,
   facts: ep.factsUrl !== undefined,
+  sandbox: ep.sandbox !== undefined,
 });
 
 interface Lane {

@@ -16,6 +16,7 @@ import { curlOf } from '../harness/send.ts';
 import type { HostCoverage } from './coverage.ts';
 import {
   CONVERSATIONS,
+  SANDBOX_CONV,
   SCRIPT_STATUSES,
   USERS,
   deliveryName,
@@ -69,8 +70,14 @@ export class World {
   ) {
     this.lines.push(
       `# ${ep.mode} receiver ${ep.hookUrl}; end users ${this.handles.map((x) => JSON.stringify(x)).join(', ')}; ` +
-        `conversations ${this.conversations.join(', ')}`,
+        `conversations ${this.conversations.join(', ')}` +
+        (ep.sandbox ? ` (conversation#${SANDBOX_CONV} of sandbox workspace ${ep.sandbox.workspaceKey})` : ''),
     );
+  }
+
+  /** The sandbox of the conversation's workspace (2.1), when it is the declared sandbox's. */
+  sandboxOf(conv: number): ModeEndpoint['sandbox'] {
+    return conv === SANDBOX_CONV ? this.ep.sandbox : undefined;
   }
 
   handleOf(conv: number): string {
@@ -83,7 +90,7 @@ export class World {
     const had = this.built.get(name);
     if (had !== undefined) return had;
     const ctx = {
-      workspaceKey: this.h.target.workspaceKey,
+      workspaceKey: this.sandboxOf(d.conv)?.workspaceKey ?? this.h.target.workspaceKey,
       configEnd: this.h.target.configEnd,
       endUserHandle: this.handleOf(d.conv),
       conversationId: this.conversations[d.conv]!,
@@ -134,8 +141,17 @@ export class World {
   }
 
   /** The signer config of a genuine request (5.2): the current key or secret, or another a sequence may use. */
-  signerOf(s: Signer): { signer?: SignerConfig; words: string } {
+  signerOf(s: Signer, conv: number): { signer?: SignerConfig; words: string } {
     const ep = this.ep;
+    // A sandbox signs with its own secret, or its own kid in the same document (5.2); unsigned when signing is off.
+    const sandbox = this.sandboxOf(conv);
+    if (sandbox !== undefined && s === 'current')
+      return ep.mode === 'none'
+        ? { words: `unsigned, sandbox ${sandbox.workspaceKey}` }
+        : {
+            signer: sandbox.signer,
+            words: `sandbox ${sandbox.workspaceKey}'s own ${ep.mode === 'hmac' ? 'secret' : 'kid'}`,
+          };
     if (s === 'previous')
       return { signer: { mode: 'hmac', secret: ep.previousSecret ?? '' }, words: 'previous secret' };
     if (s === 'other-kid' && ep.decoy)
@@ -149,11 +165,15 @@ export class World {
     return { words: 'current key' };
   }
 
-  /** A signer a correct verifier refuses: a wrong secret, or another private key under the current kid. */
-  async forgedSigner(): Promise<SignerConfig> {
+  /**
+   * A signer a correct verifier refuses: a wrong secret, or another private key under the current kid (the
+   * sandbox's own, for a delivery of the sandbox).
+   */
+  async forgedSigner(conv: number): Promise<SignerConfig> {
     if (this.ep.mode === 'hmac') return { mode: 'hmac', secret: WRONG_SECRET };
     this.forger ??= await this.h.newKey();
-    return { mode: 'jwks', privateKey: this.forger.privateKey, kid: this.ep.key?.kid ?? '' };
+    const kid = this.sandboxOf(conv)?.key?.kid ?? this.ep.key?.kid ?? '';
+    return { mode: 'jwks', privateKey: this.forger.privateKey, kid };
   }
 
   step(words: string): void {

@@ -105,6 +105,36 @@ test(SHARED, async () => {
   }
 });
 
+const SAME_HANDLE =
+  'a handle two workers both use (a generated value such as "NaN") may be read for a key either named: ' +
+  'a record the shared service side serves was named by a callback of the run (HOST-13)';
+test(SAME_HANDLE, async () => {
+  const s = await startServiceSide({
+    workspaceKey: 'ws-1',
+    bearerToken: 'tok-test-only',
+    controlToken: 'ctl-test-only',
+  });
+  try {
+    const [a, b] = await Promise.all([connectServiceSide(s.controlUrl ?? ''), connectServiceSide(s.controlUrl ?? '')]);
+    const [oa, ob] = [observe(a), observe(b)];
+    const me = test.info().testId;
+    await a.announce('NaN', ['k-a']);
+    await b.announce('NaN', ['k-b']);
+    const read = (k: string) =>
+      fetch(`${s.url}/api/ws-1/endpoints/settings/data/NaN/${k}`, {
+        headers: { authorization: 'Bearer tok-test-only' },
+      });
+    expect((await read('k-b')).status).toBe(200);
+    expect((await read('k-a')).status).toBe(200);
+    expect((await read('made-up')).status).toBe(404);
+    // Each worker's judge sees all three reads of its user; only the key nobody named fails.
+    expect(ids(await oa.collect(me))).toEqual(['observe.read-announced-key']);
+    expect(ids(await ob.collect(me))).toEqual(['observe.read-announced-key']);
+  } finally {
+    await s.close();
+  }
+});
+
 const LOOP = 'retries of a read answered 409 in a loop (8 within 1 s) fail HOST-21 once, a single retry does not';
 test(LOOP, async () => {
   const s = await startServiceSide({ workspaceKey: 'ws-1', bearerToken: 'tok-test-only' });

@@ -103,3 +103,19 @@ test('the example host target files validate', () => {
   });
   expect(loadHostTarget('fixtures/targets/host-jwks.yaml', e).signing).toEqual({ mode: 'jwks' });
 });
+
+test('a sandbox workspace is optional: an sb- key of its own, its own secret in hmac mode only (2.1, 5.2)', () => {
+  expect(parseHostTarget(good, env).sandbox).toBeUndefined();
+  const sandbox = { workspaceKey: 'sb-test', secretEnv: 'X_SANDBOX' };
+  const e = { ...env, X_SANDBOX: 'sandbox-secret-test-only' };
+  expect(parseHostTarget({ ...good, sandbox }, e).sandbox).toEqual({
+    workspaceKey: 'sb-test',
+    secret: 'sandbox-secret-test-only',
+  });
+  const jwks = { ...good, signing: { mode: 'jwks' }, sandbox: { workspaceKey: 'sb-test' } };
+  expect(parseHostTarget(jwks, env).sandbox).toEqual({ workspaceKey: 'sb-test' });
+  expect(fieldOf({ ...good, sandbox: { workspaceKey: 'sb-test' } })).toBe('sandbox.secret');
+  expect(fieldOf({ ...good, sandbox: { ...sandbox, workspaceKey: 'ws-test' } }, e)).toBe('sandbox.workspaceKey');
+  const same = { ...good, workspaceKey: 'sb-test', sandbox };
+  expect(fieldOf(same, e)).toBe('sandbox.workspaceKey');
+});
