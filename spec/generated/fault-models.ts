@@ -1162,7 +1162,7 @@ export type HostFaultName =
 export const HOST_FAULTS: readonly SeededFaultOf<HostFaultName>[] = [
   { name: 'slow-ack', clause: 'HOST-1', sentence: "does its work before answering onSessionTimeout and acknowledges after 11 s" },
   { name: 'ack-308-redirect', clause: 'HOST-1', sentence: "answers a verified callback with 308 to the hook path with a trailing slash instead of a 2xx" },
-  { name: 'sluggish-ack', clause: 'HOST-2', sentence: "acknowledges onStart after 2.5 s of synchronous work" },
+  { name: 'sluggish-ack', clause: 'HOST-2', sentence: "acknowledges onStart after 6 s of synchronous work" },
   { name: 'wrong-hook-path', clause: 'HOST-1', sentence: "serves its hook on another path, so every callback to hookPath is answered 404" },
   { name: 'exits-after-first-callback', clause: 'HOST-1', sentence: "answers its first callback, then closes its server: every later connection is refused" },
   { name: 'acks-after-reads', clause: 'HOST-2', also: ['HOST-1'], sentence: "awaits every data API read of an onComplete (retries included) before acknowledging it" },

@@ -16,12 +16,13 @@ import { noAnswerHint } from './send.ts';
 import { answered, describe, isAck, type SendOutcome } from '../../../judge/host/index.ts';
 
 /**
- * HOST-2 reading: within 1 s; 1 s more for the harness's own timing and the receiver's scheduling on a loaded
- * machine (a php -S receiver that answers first took 1.55 s on 2 cores shared with another test command). A
- * receiver that waits for its reads or a lock is seconds late (the data API holds a read 3 s or more).
+ * HOST-2 reading: within 1 s; 3 s more for the harness's own timing and the receiver's scheduling on a loaded
+ * machine (a php -S receiver that answers first took 1.55 s on 2 cores shared with another test command, and
+ * 3.4 s with a CI run and a second recipe run beside it). A receiver that waits for its reads or a lock is
+ * later still: the data API holds its read until twice this bound has passed (slow-data-api.spec.ts).
  */
 export const QUICK_MS = 1_000;
-export const QUICK_TOLERANCE_MS = 1_000;
+export const QUICK_TOLERANCE_MS = 3_000;
 
 export interface SentCallback {
   mode: string;
