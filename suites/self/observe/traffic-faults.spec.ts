@@ -14,9 +14,11 @@ import { RUN_DEADLINE_MS, failedOf, observeTeamRun, reasonsOf, statusOf } from '
 
 /**
  * A held attempt is judged against the 10 s timeout ± its tolerance, whose 400 ms floor at scale 0.1
- * (1000 ± 400 ms) cannot tell a 5 s timeout from a 10 s one; at 0.2 it is 2000 ± 500 ms.
+ * (1000 ± 400 ms) cannot tell a 5 s timeout from a 10 s one. At 0.2 (2000 ± 500 ms) a success "just under"
+ * the timeout must end in [1000, 1500) ms: hold:6500's 1300 ms had 200 ms to spare, and on a machine a CI run
+ * and recipe runs shared its answer came later, leaving DELIV-3 undecided. At 0.5 it is [2500, 3750) for 3250.
  */
-const scaleOf = (traffic: string): number => (/hold:/.test(traffic) ? 0.2 : 0.1);
+const scaleOf = (traffic: string): number => (/hold:/.test(traffic) ? 0.5 : 0.1);
 
 /**
  * The row's flags as observe's --inject values; --facts-path and --data-api rows run with the default
