@@ -1,4 +1,7 @@
-/** The model-based test of the host direction (suites/host/model.spec.ts): the model, its commands, the runner. */
+/**
+ * The model-based test of the host direction (suites/host/callback-sequences.spec.ts): the model, its commands,
+ * the runner.
+ */
 import type { ClauseId } from '../../../spec/index.ts';
 import { signingModesUnderTest } from '../harness/modes.ts';
 

@@ -56,7 +56,13 @@ for (const c of CASES) {
       // test as report.ts records it (its evidence's seed and path, fast-check's words in its error) replays
       // the shrunk sequence: the seed and its path.
       const failed = {
-        ...{ title: title, file: 'suites/host/model.spec.ts', line: 1, project: 'host', clauses: [c.clause] },
+        ...{
+          title: title,
+          file: 'suites/host/callback-sequences.spec.ts',
+          line: 1,
+          project: 'host',
+          clauses: [c.clause],
+        },
         ...{ status: 'failed' as const, ok: false, durationMs: 0, skipReasons: [], checks: [] },
         errors: [`{ seed: ${f.seed}, path: "${f.path}" }; rerun: ${rerun}`],
         evidence: [{ sentence: 'the host model failed', seed: f.seed, path: f.path }],

@@ -8,6 +8,10 @@
  * copies refused, facts answers' shape, retries of failed reads). A failure shrinks to a minimal sequence,
  * printed as a script with its replay line; the run reports which transitions of the model it exercised
  * (suites/host/stateful/). CCS_HOST_MODEL_RUNS (ccs-conformance host --runs) sets how many sequences run.
+ *
+ * Its file name sorts first in suites/host: Playwright hands out a project's tests in the order of their files'
+ * names, and this test, HOST-22's no-retry window (11 s) waited after its sequences, is the run's longest, so it
+ * starts while the short tests fill the other workers (a self test keeps it first: suites/self/host/order.spec.ts).
  */
 import { test, hostTags } from './fixtures.ts';
 import { projectMeta } from '../shared/index.ts';
