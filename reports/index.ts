@@ -29,7 +29,7 @@ export {
 export { checkClauseIds, type ClauseIdProblems } from './check-clause-ids.ts';
 export { Redactor, REDACTED, loadSecrets } from '../spec/index.ts';
 export { reproductionFor, reproContextFromEnv, seededFaultsFromEnv, type ReproContext } from './repro.ts';
-export { assertValidReport, reportProblems, conformanceSchema } from './validate.ts';
+export { assertValidReport, prepareReportValidator, reportProblems, conformanceSchema } from './validate.ts';
 export { renderJunit, xmlEscape } from './render-junit.ts';
 export { renderSummary, notInRunLines, notExercisedLines, partlyLines, type SummaryOptions } from './render-summary.ts';
 export {

@@ -20,6 +20,14 @@ function validator(): ValidateFn {
   return compiled;
 }
 
+/**
+ * Compiles the schema now, not on the first report: a live observation compiles it before its first callback, so
+ * its verdict does not wait for it.
+ */
+export function prepareReportValidator(): void {
+  validator();
+}
+
 /** Returns the list of problems ("/clauses/3/status: must be equal to one of the allowed values"). */
 export function reportProblems(report: unknown): string[] {
   const v = validator();

@@ -23,7 +23,14 @@ import {
   type Gaps,
   type ReadBackOptions,
 } from '../../judge/service/index.ts';
-import { REPORT_FILES, Redactor, applyGate, loadSecrets, writeReports } from '../../reports/index.ts';
+import {
+  REPORT_FILES,
+  Redactor,
+  applyGate,
+  loadSecrets,
+  prepareReportValidator,
+  writeReports,
+} from '../../reports/index.ts';
 import { ccsError, isCcsError, reportDirFrom } from '../../spec/index.ts';
 import { parseInjections } from './observe-inject.ts';
 import { JOURNAL_FILE, writeJournal } from './observe-journal.ts';
@@ -180,6 +187,8 @@ export async function run(argv: string[]): Promise<number> {
     where = values.from;
     if (!entries.some((e) => e.kind === 'lifecycle')) return fail(`no lifecycle callback in ${values.from}`);
   } else {
+    // the report's schema compiled before the first callback: the verdict after the last one does not wait for it
+    prepareReportValidator();
     const live = await observeLive(options, { duration, idle, quiet: values.quiet === true, dataApi });
     if (typeof live === 'number') return live;
     ({ entries, endNs, arrival, jwksDocuments } = live);

@@ -11,46 +11,71 @@ import type { CheckWords, Verdicts } from './verdicts.ts';
 const NEW_ID: CheckWords = { id: 'delivery.repeat-complete-new-id' };
 const RULE = 'an onComplete of a later conversation naming a key completed before carries a new delivery id';
 
-interface Completion {
-  e: JournalEntry;
-  conversation: string;
-  deliveryId: string;
+/**
+ * A key's completions: the first conversation's onComplete, and the first of each later conversation (by its
+ * conversation, keyOf) once there is one. Each onComplete has a delivery id.
+ */
+interface KeyCompletions {
+  key: string;
+  conversation: unknown;
+  first: JournalEntry;
+  more: Map<unknown, JournalEntry> | undefined;
+}
+
+/**
+ * A JSON value as a Map key, equal for equal values: a primitive as itself (a string's hash is kept with it),
+ * an array or object as its JSON text after a NUL, and a string that starts with a NUL after a second one.
+ */
+function keyOf(value: unknown): unknown {
+  if (typeof value === 'string') return value.charCodeAt(0) === 0 ? `\u0000${value}` : value;
+  if (typeof value === 'object' && value !== null) return `\u0000${JSON.stringify(value)}`;
+  return value ?? null;
 }
 
 export function judgeRepeatCompletions(callbacks: readonly JournalEntry[], v: Verdicts): void {
-  // per workspace and key: the first onComplete of each conversation naming it
-  const byKey = new Map<string, Map<string, Completion>>();
+  // per workspace and key, the first onComplete of each conversation naming it; a key of one conversation keeps
+  // no map of its own (a load test's hundred thousand keys each named once)
+  const byWorkspace = new Map<unknown, Map<string, KeyCompletions>>();
   for (const e of callbacks) {
     if (e.event !== 'onComplete' || e.deliveryId === undefined) continue;
     const p = bodyOf(e);
     if (!p || !Array.isArray(p.serviceKeys)) continue;
-    const conversation = JSON.stringify(p.conversationId ?? null);
+    const conversation = keyOf(p.conversationId);
+    const workspace = keyOf(p.workspaceKey);
+    let byKey = byWorkspace.get(workspace);
+    if (byKey === undefined) byWorkspace.set(workspace, (byKey = new Map()));
     for (const k of p.serviceKeys) {
       if (typeof k !== 'string') continue;
-      const key = JSON.stringify([p.workspaceKey ?? null, k]);
-      const seen = byKey.get(key) ?? new Map<string, Completion>();
-      if (!seen.has(conversation)) seen.set(conversation, { e, conversation, deliveryId: e.deliveryId });
-      byKey.set(key, seen);
+      const seen = byKey.get(k);
+      if (seen === undefined) {
+        byKey.set(k, { key: k, conversation, first: e, more: undefined });
+      } else if (seen.conversation !== conversation) {
+        seen.more ??= new Map();
+        if (!seen.more.has(conversation)) seen.more.set(conversation, e);
+      }
     }
   }
-  for (const [key, seen] of byKey) {
-    if (seen.size < 2) continue;
-    const all = [...seen.values()];
-    // one pass: a key completed in many conversations (a load test's) is judged in linear time
-    const byId = new Map<string, number>();
-    for (const c of all) byId.set(c.deliveryId, (byId.get(c.deliveryId) ?? 0) + 1);
-    const shared = all.filter((c) => byId.get(c.deliveryId)! > 1);
-    v.that(
-      'DELIV-13',
-      RULE,
-      shared.length === 0,
-      NEW_ID,
-      shared.length === 0
-        ? undefined
-        : () => ({
-            expected: 'a delivery id per conversation completing the key',
-            seen: `key ${JSON.parse(key)[1]} completed in ${shared.length} conversations under ${shared[0]!.deliveryId} (${shared.map((c) => at(c.e)).join('; ')})`,
-          }),
-    );
-  }
+  for (const byKey of byWorkspace.values()) for (const completions of byKey.values()) judgeKey(completions, v);
+}
+
+/** DELIV-13 for one key: the conversations that completed it carry delivery ids of their own. */
+function judgeKey({ key, first, more }: KeyCompletions, v: Verdicts): void {
+  if (more === undefined) return;
+  const all = [first, ...more.values()];
+  // one pass: a key completed in many conversations (a load test's) is judged in linear time
+  const byId = new Map<string, number>();
+  for (const c of all) byId.set(c.deliveryId!, (byId.get(c.deliveryId!) ?? 0) + 1);
+  const shared = all.filter((c) => byId.get(c.deliveryId!)! > 1);
+  v.that(
+    'DELIV-13',
+    RULE,
+    shared.length === 0,
+    NEW_ID,
+    shared.length === 0
+      ? undefined
+      : () => ({
+          expected: 'a delivery id per conversation completing the key',
+          seen: `key ${key} completed in ${shared.length} conversations under ${shared[0]!.deliveryId} (${shared.map(at).join('; ')})`,
+        }),
+  );
 }

@@ -8,8 +8,13 @@ import { Verdicts } from '../../../judge/service/index.ts';
 import { judgeRepeatCompletions } from '../../../judge/service/repeat-completions.ts';
 
 let seq = 0;
-function onComplete(conversationId: number, deliveryId: string, serviceKeys: string[]): JournalEntry {
-  const json = { event: 'onComplete', workspaceKey: 'ws-a', conversationId, serviceKeys };
+function onComplete(
+  conversationId: unknown,
+  deliveryId: string,
+  serviceKeys: string[],
+  workspaceKey: unknown = 'ws-a',
+): JournalEntry {
+  const json = { event: 'onComplete', workspaceKey, conversationId, serviceKeys };
   return { seq: ++seq, kind: 'lifecycle', event: 'onComplete', deliveryId, json } as unknown as JournalEntry;
 }
 
@@ -26,5 +31,20 @@ test('a key completed again in a later conversation under a new delivery id hold
   // a retry of the first delivery, and another key of another conversation: nothing to decide
   expect(
     outcomes([first, onComplete(1, 'lc-1-onComplete', ['sk-1', 'sk-2']), onComplete(3, 'lc-3-onComplete', ['sk-3'])]),
+  ).toEqual([]);
+});
+
+test('conversations and workspaces are told apart as JSON values: 7 and "7", equal objects, "\\u0000x" and "x" (DELIV-13)', () => {
+  const shared = (a: unknown, b: unknown) =>
+    outcomes([onComplete(a, 'lc-x-onComplete', ['sk-1']), onComplete(b, 'lc-x-onComplete', ['sk-1'])]);
+  expect(shared(7, '7')).toEqual(['DELIV-13 failed']);
+  expect(shared('\u0000x', 'x')).toEqual(['DELIV-13 failed']);
+  expect(shared({ a: 1 }, '{"a":1}')).toEqual(['DELIV-13 failed']);
+  // one conversation, however its id is written in memory: a retry, nothing to decide
+  expect(shared({ a: 1 }, { a: 1 })).toEqual([]);
+  expect(shared(null, undefined)).toEqual([]);
+  // one key in two workspaces is two keys
+  expect(
+    outcomes([onComplete(1, 'lc-1-onComplete', ['sk-1'], 'ws-a'), onComplete(2, 'lc-1-onComplete', ['sk-1'], 'ws-b')]),
   ).toEqual([]);
 });
