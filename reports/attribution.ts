@@ -9,7 +9,8 @@
  *                  that no check names (a thrown error, a timeout), which leaves every clause it
  *                  cites undecided
  *   not-exercised  the test did not run, or ran without checking the clause (with the reason): a clause
- *                  whose only checks are not-exercised notes stays so even when the test failed
+ *                  whose only checks are not-exercised notes stays so even when the test failed, and so
+ *                  does one never checked in a test that failed only soft checks and went on to its end
  *
  * A test that passed or failed a clause may also have noted parts of it it could not check
  * (`notSeen`): the clause is then exercised only partly (reports/exercised.ts).
@@ -70,6 +71,19 @@ export function uniqueHints(hints: readonly CheckHint[]): CheckHint[] {
   return [...seen.values()];
 }
 
+/**
+ * Whether a failed test went on to its end past its failures: each failed check was soft (checks.ts marks a
+ * failure that ended the test stopped) and each error of the test is one of them (none thrown, no timeout). Then
+ * a clause it cites with no check of its own was not stopped by them: the test, run to its end, made no check
+ * of it (not exercised there), as a passing run of it would not.
+ */
+function wentOnPastFailures(t: AttributableTest, failedChecks: readonly CheckRecord[]): boolean {
+  if (t.status !== 'failed' || failedChecks.length === 0 || t.errors.length === 0) return false;
+  if (failedChecks.some((c) => c.stopped === true)) return false;
+  const heads = failedChecks.map((c) => `${c.clauses.join(', ')}: ${c.rule}`);
+  return t.errors.every((e) => heads.some((h) => e.includes(h)));
+}
+
 /** The clauses a test speaks of: its tags and every clause one of its checks names. */
 export function citedClauses(t: Pick<AttributableTest, 'clauses' | 'checks'>): string[] {
   return [...new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)])];
@@ -80,6 +94,7 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
   const ran = t.status !== 'skipped' && t.status !== 'not-run' && t.status !== 'interrupted';
   const failedChecks = t.checks.filter((c) => c.outcome === 'failed');
   const failedClauses = [...new Set(failedChecks.flatMap((c) => c.clauses))];
+  const ranToEnd = wentOnPastFailures(t, failedChecks);
   for (const id of citedClauses(t)) {
     const mine = t.checks.filter((c) => c.clauses.includes(id));
     const o: TestClauseOutcome = {
@@ -121,7 +136,7 @@ export function attributeTest(t: AttributableTest): Map<string, TestClauseOutcom
       o.status = 'passed';
       // What the test could not check of the clause beside what it did: the clause passes only partly.
       o.notSeen = notes;
-    } else if (!t.ok) {
+    } else if (!t.ok && !ranToEnd) {
       o.status = 'blocked';
       o.reasons = [`blocked: ${failedClauses.join(', ')} failed first`];
     } else {

@@ -23,6 +23,8 @@ const broke = (id: string, seen = 'something else'): CheckRecord => ({
   expected: 'the rule',
   seen,
 });
+/** A failed check that ended its test (check(), not check.soft(): suites/shared/checks.ts). */
+const stopped = (id: string): CheckRecord => ({ ...broke(id), stopped: true });
 
 test('a failed check fails only the clauses it names; a clause whose checks held stays passed; one never reached is blocked', () => {
   const v = attributeTest(
@@ -39,6 +41,25 @@ test('a failed check fails only the clauses it names; a clause whose checks held
   expect(v.get('FOO-2')?.status).toBe('failed');
   expect(v.get('FOO-2')?.failures[0]).toBe('FOO-2: FOO-2 holds: expected the rule, got something else');
   expect(v.get('FOO-3')).toMatchObject({ status: 'blocked', reasons: ['blocked: FOO-2 failed first'] });
+});
+
+test('a test that failed only soft checks and went on to its end leaves a clause it never checked not exercised, not blocked', () => {
+  const soft = broke('FOO-2');
+  const words = 'FOO-2: FOO-2 holds: expected the rule, got something else';
+  const ran = (over: Partial<Parameters<typeof t>[0]>) =>
+    attributeTest(t({ title: 'x', clauses: ['FOO-1', 'FOO-2', 'FOO-3'], status: 'failed', ok: false, ...over }));
+  const v = ran({ errors: [`Error: ${words}`], checks: [held('FOO-1'), soft] });
+  expect(v.get('FOO-1')?.status).toBe('passed');
+  expect(v.get('FOO-2')?.status).toBe('failed');
+  expect(v.get('FOO-3')).toMatchObject({
+    status: 'not-exercised',
+    reasons: ['the test ran but made no check of FOO-3'],
+  });
+  // a failure that ended the test, an error no check names, or a timeout: FOO-3 was not reached
+  const blocked = { status: 'blocked', reasons: ['blocked: FOO-2 failed first'] };
+  expect(ran({ errors: [words], checks: [stopped('FOO-2')] }).get('FOO-3')).toMatchObject(blocked);
+  expect(ran({ errors: [words, 'TypeError: x is undefined'], checks: [soft] }).get('FOO-3')).toMatchObject(blocked);
+  expect(ran({ status: 'timedOut', errors: [words], checks: [soft] }).get('FOO-3')).toMatchObject(blocked);
 });
 
 test('a test stopped by an error no check names leaves every clause it cites blocked, with the error', () => {
@@ -128,7 +149,7 @@ test('across tests a clause is failed before blocked before passed; a blocked MU
     projects: ['service'],
     clauses: CLAUSES,
     tests: [
-      t({ title: 'a', clauses: ['FOO-1', 'FOO-2'], status: 'failed', ok: false, checks: [broke('FOO-1')] }),
+      t({ title: 'a', clauses: ['FOO-1', 'FOO-2'], status: 'failed', ok: false, checks: [stopped('FOO-1')] }),
       t({ title: 'b', clauses: ['FOO-2'], checks: [held('FOO-2')] }),
       t({ title: 'c', clauses: ['FOO-3'], checks: [held('FOO-3')] }),
     ],
