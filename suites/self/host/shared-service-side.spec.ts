@@ -100,3 +100,30 @@ test('a read hold scripted over the control path holds that many reads of the ke
     await s.close();
   }
 });
+
+test("a shared service side with a sandbox serves its records under the sandbox's own workspaceKey, and its own kid in the one document, to every worker", async () => {
+  const s = await startServiceSide({
+    workspaceKey: 'ws-1',
+    sandboxWorkspaceKey: 'sb-1',
+    bearerToken: 'tok-test-only',
+    controlToken: 'ctl-test-only',
+  });
+  try {
+    const [a, b] = await Promise.all([connectServiceSide(s.controlUrl ?? ''), connectServiceSide(s.controlUrl ?? '')]);
+    // One sandbox key for every worker, under a kid of its own, served beside production's (5.2 "Environments").
+    const [ka, kb] = await Promise.all([a.runKeys(), b.runKeys()]);
+    expect(ka?.sandbox?.kid).toBeDefined();
+    expect(kb?.sandbox?.kid).toBe(ka?.sandbox?.kid);
+    expect(ka?.sandbox?.kid).not.toBe(ka?.key.kid);
+    const doc = (await (await fetch(s.jwksUrl)).json()) as { keys: Array<{ kid: string }> };
+    expect(doc.keys.map((k) => k.kid)).toContain(ka?.sandbox?.kid);
+    // A key one worker announced for the sandbox is read over the sandbox's path, and only there (section 7).
+    await a.announce('u-s', ['k-s'], 'sb-1');
+    expect((await fetch(`${s.url}/api/sb-1/endpoints/settings/data/u-s/k-s`, { headers: auth })).status).toBe(200);
+    expect((await fetch(`${s.url}/api/ws-1/endpoints/settings/data/u-s/k-s`, { headers: auth })).status).toBe(404);
+    const read = await b.waitForRead((r) => r.endUserHandle === 'u-s' && r.status === 200, 5_000);
+    expect(read?.serviceKey).toBe('k-s');
+  } finally {
+    await s.close();
+  }
+});
