@@ -213,13 +213,24 @@ export class Facts extends Step {
 
 /**
  * A JWKS rotation: a new key published under a new kid, and the service signing with it at once (5.2 "refetch
- * when kid is unknown"): an onStart of a conversation of its own (no keys, no reads) under the new kid.
+ * when kid is unknown"): an onStart of a conversation of its own (no keys, no reads) under the new kid. First, in
+ * a sequence whose receiver verified no callback of the current key yet, an onStart under the current kid: the
+ * receiver then holds a document fetched before the rotation, which the rotation changes (its first fetch after
+ * the rotation would find every key at once, and the test's place in the run would decide which one it saw).
  */
 export class Rotate extends Step {
   check(m: Readonly<Model>): boolean {
     return m.offers.mode === 'jwks' && m.rotations < 2;
   }
   protected async act(m: Model, w: World): Promise<void> {
+    if (!m.verifierSeen) {
+      const before = await deliver(w.h, w.ep, w.rotationOnStart(), {});
+      w.answer(before);
+      const what = 'onStart before the rotation (current kid)';
+      const x = { mode: 'jwks', signer: 'current' as const, situation: 'first' as const, retry: false, known: false };
+      if (!expectAck(w.tally, before, { ...x, what })) return;
+      m.verifierSeen = true;
+    }
     const key = await w.h.newKey();
     await w.h.service.addJwk(key.publicJwk);
     w.rotated.push(key);
@@ -236,7 +247,7 @@ export class Rotate extends Step {
     w.coverage.row('callback signed by a rotated key');
   }
   toString(): string {
-    return 'rotate: publish a new JWKS key and sign an onStart with it';
+    return 'rotate: publish a new JWKS key and sign an onStart with it (after one under the current kid, if none yet)';
   }
 }
 

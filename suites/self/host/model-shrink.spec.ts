@@ -21,7 +21,8 @@ const CASES = [
   { fault: 'dedupe-keeps-last', clause: 'HOST-11', id: 'delivery.redelivery-deduped', seed: 2 },
   // a config.deleted of a user, a facts GET of that user (seed 3: 2 steps)
   { fault: 'facts-change-after-delete', clause: 'HOST-15', id: 'facts.matches-class', seed: 3 },
-  // two rotations, then a callback under the first rotation's kid, still published (seed 4: 3 steps)
+  // two rotations (the first after an onStart under the current kid), then a callback under the first rotation's
+  // kid, still published (seed 4: 3 steps)
   { fault: 'jwks-cache-drops-old-kid', clause: 'HOST-8', id: 'jwks.published-kid-accepted', seed: 4 },
 ] as const;
 
