@@ -5,8 +5,8 @@
  * its test and an indexOf (a walk over the characters in JavaScript costs twice the test).
  */
 
-/** HMAC_HEADER_PATTERN without its groups: a test makes no match array. */
-const EXACT_FORM = /^t=[0-9]+,v1=[0-9a-f]{64}$/;
+/** The exact header form of SIGN-11 (t first, v1 second, nothing else); its test makes no match array. */
+export const HMAC_HEADER_PATTERN = /^t=([0-9]+),v1=([0-9a-f]{64})$/;
 
 /**
  * Where the t digits of value end (the index of ",v1=") when value has the exact form, else -1:
@@ -14,10 +14,10 @@ const EXACT_FORM = /^t=[0-9]+,v1=[0-9a-f]{64}$/;
  * second value.slice(end + 4).
  */
 export function exactHmacFormEnd(value: string): number {
-  return EXACT_FORM.test(value) ? value.indexOf(',v1=', 3) : -1;
+  return HMAC_HEADER_PATTERN.test(value) ? value.indexOf(',v1=', 3) : -1;
 }
 
 /** Whether value has the exact form: HMAC_HEADER_PATTERN.test(value). */
 export function isExactHmacForm(value: string): boolean {
-  return EXACT_FORM.test(value);
+  return HMAC_HEADER_PATTERN.test(value);
 }

@@ -5,12 +5,11 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ccsError } from '../spec/index.ts';
 import { CONTRACT } from './constants.ts';
-import { exactHmacFormEnd } from './hmac-form.ts';
+import { HMAC_HEADER_PATTERN, exactHmacFormEnd } from './hmac-form.ts';
 import { hmacSha256Into } from './hmac-pads.ts';
 import { parseUnixSeconds, toBytes, unixNow, windowVerdict, type SignatureVerdict } from './verdict.ts';
 
-/** The exact header form of SIGN-11 (t first, v1 second, nothing else). */
-export const HMAC_HEADER_PATTERN = /^t=([0-9]+),v1=([0-9a-f]{64})$/;
+export { HMAC_HEADER_PATTERN };
 
 /**
  * The key objects of the last few text secrets: a verifier checks the same one or two per

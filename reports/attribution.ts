@@ -17,7 +17,7 @@
  *
  * Pure; shared by the clause reporter and the mutation matrix.
  */
-import { checkWords, type CheckHint, type CheckRecord } from '../spec/index.ts';
+import { checkHead, checkWords, type CheckHint, type CheckRecord } from '../spec/index.ts';
 import { seenFirst } from './failure-lines.ts';
 
 export type TestClauseStatus = 'passed' | 'failed' | 'blocked' | 'not-exercised';
@@ -80,7 +80,7 @@ export function uniqueHints(hints: readonly CheckHint[]): CheckHint[] {
 function wentOnPastFailures(t: AttributableTest, failedChecks: readonly CheckRecord[]): boolean {
   if (t.status !== 'failed' || failedChecks.length === 0 || t.errors.length === 0) return false;
   if (failedChecks.some((c) => c.stopped === true)) return false;
-  const heads = failedChecks.map((c) => `${c.clauses.join(', ')}: ${c.rule}`);
+  const heads = failedChecks.map(checkHead);
   return t.errors.every((e) => heads.some((h) => e.includes(h)));
 }
 

@@ -47,8 +47,13 @@ export interface CheckRecord {
 }
 
 /** "HOST-6: <rule>: expected 401, got 200 after 18 ms" (and the hint with its recipe, when there is one). */
+/** "HOST-6: <rule>": how every check's words, and a failed check's error, begin. */
+export function checkHead(r: Pick<CheckRecord, 'clauses' | 'rule'>): string {
+  return `${r.clauses.join(', ')}: ${r.rule}`;
+}
+
 export function checkWords(r: CheckRecord): string {
-  const head = `${r.clauses.join(', ')}: ${r.rule}`;
+  const head = checkHead(r);
   const body =
     r.outcome === 'failed'
       ? `${head}: expected ${r.expected ?? '(not stated)'}, got ${r.seen ?? '(nothing)'}`

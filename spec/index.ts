@@ -11,6 +11,7 @@ export {
   reportDirFrom,
   runJournalDir,
   DEFAULT_REPORT_DIR,
+  DEFAULT_HOST_MODEL_RUNS,
   JOURNAL_DIR,
   SETTING_NAMES,
 } from './settings.ts';
@@ -84,6 +85,7 @@ export { EVIDENCE_ATTACHMENT } from './evidence.ts';
 export {
   CHECKS_ATTACHMENT,
   DRIVER_PART_RULE,
+  checkHead,
   checkWords,
   hintWords,
   isCheckRecord,

@@ -8,6 +8,8 @@ import { resolve } from 'node:path';
 
 /** Where reports go when nothing says otherwise, relative to the user's current directory. */
 export const DEFAULT_REPORT_DIR = 'reports/out';
+/** Sequences of the host model-based test by default (CCS_HOST_MODEL_RUNS, `ccs-conformance host --runs`). */
+export const DEFAULT_HOST_MODEL_RUNS = 16;
 
 export interface Settings {
   /** CCS_TARGET: service target file; unset: the embedded reference service. */
@@ -100,7 +102,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     faults: list(env, 'CCS_FAULTS'),
     propertyRuns: num(env, 'CCS_PROPERTY_RUNS') ?? 60,
     statefulRuns: num(env, 'CCS_STATEFUL_RUNS') ?? 48,
-    hostModelRuns: num(env, 'CCS_HOST_MODEL_RUNS') ?? 16,
+    hostModelRuns: num(env, 'CCS_HOST_MODEL_RUNS') ?? DEFAULT_HOST_MODEL_RUNS,
     reportDir: text(env, 'CCS_REPORT_DIR') ?? DEFAULT_REPORT_DIR,
     progressTty: env.CCS_PROGRESS_TTY === '1',
     verbose: env.CCS_VERBOSE === '1',

@@ -16,7 +16,6 @@ const RULE = 'an onComplete of a later conversation naming a key completed befor
  * conversation, keyOf) once there is one. Each onComplete has a delivery id.
  */
 interface KeyCompletions {
-  key: string;
   conversation: unknown;
   first: JournalEntry;
   more: Map<unknown, JournalEntry> | undefined;
@@ -48,18 +47,18 @@ export function judgeRepeatCompletions(callbacks: readonly JournalEntry[], v: Ve
       if (typeof k !== 'string') continue;
       const seen = byKey.get(k);
       if (seen === undefined) {
-        byKey.set(k, { key: k, conversation, first: e, more: undefined });
+        byKey.set(k, { conversation, first: e, more: undefined });
       } else if (seen.conversation !== conversation) {
         seen.more ??= new Map();
         if (!seen.more.has(conversation)) seen.more.set(conversation, e);
       }
     }
   }
-  for (const byKey of byWorkspace.values()) for (const completions of byKey.values()) judgeKey(completions, v);
+  for (const byKey of byWorkspace.values()) for (const [key, completions] of byKey) judgeKey(key, completions, v);
 }
 
 /** DELIV-13 for one key: the conversations that completed it carry delivery ids of their own. */
-function judgeKey({ key, first, more }: KeyCompletions, v: Verdicts): void {
+function judgeKey(key: string, { first, more }: KeyCompletions, v: Verdicts): void {
   if (more === undefined) return;
   const all = [first, ...more.values()];
   // one pass: a key completed in many conversations (a load test's) is judged in linear time

@@ -5,7 +5,7 @@
 import { HOST_FAULTS } from '../../fixtures/host-receiver/index.ts';
 import { observedClauses } from '../host/harness/host-tags.ts';
 import type { MatrixDirection } from './runner.ts';
-import { loadFaultModel } from '../../spec/index.ts';
+import { DEFAULT_HOST_MODEL_RUNS, loadFaultModel } from '../../spec/index.ts';
 import type { ProjectMeta } from '../shared/project-meta.ts';
 
 /** The words of a row's applies that say only the host model's sequences reach it (spec/faults/host.yaml). */
@@ -21,13 +21,13 @@ function modelFaults(): Set<string> {
 }
 
 /**
- * Sequences of the host model-based test in the run of a fault it proves: four times the default (16), as the
+ * Sequences of the host model-based test in the run of a fault it proves: four times the default, as the
  * service direction gives its own. The rarest counterexample, jwks-cache-drops-old-kid's (two rotations in a
- * JWKS sequence after a verified callback, then the earlier rotation's kid), was missed by 16 sequences with 2
- * of 12 seeds and met by 64 with each seed tried, those two among them. A run stops generating at its first
- * failure, so a caught fault costs about what the default does.
+ * JWKS sequence, then the earlier rotation's kid), was missed by 16 sequences with 3 of 12 seeds and met by 64
+ * with each seed tried, those three among them. A run stops generating at its first failure, so a caught fault
+ * costs about what the default does.
  */
-export const MATRIX_HOST_MODEL_RUNS = 64;
+export const MATRIX_HOST_MODEL_RUNS = 4 * DEFAULT_HOST_MODEL_RUNS;
 
 export const hostDirection: MatrixDirection = {
   name: 'host',
